@@ -1,0 +1,67 @@
+// The flags every command shares (DESIGN.md "CLI contract"), declared once.
+import type { Argv } from "yargs";
+
+export interface CommonArgs {
+  config: string;
+  env: string | undefined;
+  "api-url": string | undefined;
+  concurrency: number;
+  target: string[];
+  color: boolean;
+  verbose: boolean;
+  "insecure-http": boolean;
+  output: "text" | "json" | "markdown";
+}
+
+export function withCommonOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("config", {
+      alias: "c",
+      type: "string",
+      default: "notiform.yaml",
+      describe: "Root config file",
+      global: true,
+    })
+    .option("env", {
+      type: "string",
+      describe: "Environment to select (defined under `environments`)",
+      global: true,
+    })
+    .option("api-url", {
+      type: "string",
+      describe: "API base URL (overrides the environment's apiUrl and NOTIFORM_API_URL)",
+      global: true,
+    })
+    .option("concurrency", {
+      type: "number",
+      default: 8,
+      describe: "Requests in flight at once (shared by every request of the run)",
+      global: true,
+    })
+    .option("target", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Limit to KIND/KEY (repeatable), e.g. topic/order-updates",
+      global: true,
+    })
+    .option("color", {
+      type: "boolean",
+      default: true,
+      describe: "Colour output on a TTY (--no-color to disable)",
+      global: true,
+    })
+    .option("verbose", {
+      alias: "v",
+      type: "boolean",
+      default: false,
+      describe: "More detail; stack traces on errors",
+      global: true,
+    })
+    .option("insecure-http", {
+      type: "boolean",
+      default: false,
+      describe: "Allow plain http:// to a non-loopback host",
+      global: true,
+    });
+}

@@ -1,0 +1,100 @@
+// The desired state: what the config files say, after loading, merging, interpolation and
+// validation. This is the only shape the rest of notiform sees of the config. Every resource
+// keeps where it came from (file, line, column, per field) so later errors can point at it.
+import type { Position } from "../errors.js";
+
+export const CHANNELS = ["email", "sms", "in_app", "chat", "push"] as const;
+export type Channel = (typeof CHANNELS)[number];
+export type PreferenceSettings = Record<Channel, boolean>;
+
+export interface TopicSpec {
+  /** Identity; immutable on the server. Letters, digits, `-`, `_`, `.`, `:`. */
+  key: string;
+  name: string;
+}
+
+export interface NotificationGroupSpec {
+  /** Local handle, stable across renames; the server `_id` lives in the state file. */
+  key: string;
+  name: string;
+}
+
+/**
+ * A workflow is referenced, never created. Fields left out are not managed: notiform neither
+ * compares nor sends them. `notificationGroup` names a notificationGroups key of this config.
+ */
+export interface WorkflowSpec {
+  key: string;
+  /** The server `_id` (24 hex). */
+  id: string;
+  name?: string;
+  active?: boolean;
+  description?: string;
+  tags?: string[];
+  critical?: boolean;
+  preferenceSettings?: Partial<PreferenceSettings>;
+  notificationGroup?: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * A per-tenant workflow override. It describes the override completely: an omitted `active`
+ * means false and an omitted channel means true, as the server does on creation.
+ */
+export interface OverrideSpec {
+  /** A workflow key of this config, or a raw 24-hex workflow id. */
+  workflow: string;
+  /** The tenant's internal id (24 hex). */
+  tenant: string;
+  active?: boolean;
+  preferenceSettings?: Partial<PreferenceSettings>;
+}
+
+export interface Source {
+  /** Where the resource's mapping starts. */
+  pos: Position;
+  /** Where each field's value starts, by field name (nested: "preferenceSettings.email"). */
+  fields: Record<string, Position>;
+}
+
+export interface Desired<T> {
+  spec: T;
+  source: Source;
+}
+
+export interface DesiredState {
+  /** The organization guard in effect: the environment's, else the root's. */
+  organization?: string;
+  /** The --env name, when one was selected. */
+  environment?: string;
+  /** The environment's apiUrl, when it sets one. */
+  apiUrl?: string;
+  /** The variable that holds the API key: the environment's apiKeyEnv, else NOTIFORM_API_KEY. */
+  apiKeyEnv: string;
+  topics: Desired<TopicSpec>[];
+  notificationGroups: Desired<NotificationGroupSpec>[];
+  workflows: Desired<WorkflowSpec>[];
+  overrides: Desired<OverrideSpec>[];
+  /** The root config file, as given (absolute path). */
+  rootFile: string;
+  /** Every file loaded, absolute paths, in load order. */
+  files: string[];
+  /**
+   * sha256 (hex) of the canonical desired state (resources sorted by identity, stable key order,
+   * organization, environment): comments and formatting do not change it.
+   */
+  digest: string;
+  /** Values that came from the environment through ${VAR}: masked in every output. */
+  sensitive: string[];
+}
+
+export interface LoadOptions {
+  /** Path to the root file; default `notiform.yaml` in cwd. */
+  configPath?: string;
+  /** Environment to select (`--env`). */
+  env?: string;
+  /** Variables for ${VAR} interpolation (normally process.env). */
+  vars: Readonly<Record<string, string | undefined>>;
+  /** Directory relative paths are resolved and displayed against (normally process.cwd()). */
+  cwd: string;
+}

@@ -1,0 +1,92 @@
+// The error taxonomy: every failure the user can meet is one of these, with a stable `code`
+// and structured fields. Nothing outside src/cli/ decides an exit code or prints an error;
+// nothing classifies an error by its message text (the one exception, the server's
+// "Development environment" 401, is classified once, in src/api/).
+
+/** A place in a config file. Lines and columns are 1-based. */
+export interface Position {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export type Severity = "error" | "warning";
+
+/** One problem found in the config (schema, semantic check, YAML syntax, interpolation). */
+export interface Problem {
+  severity: Severity;
+  /** Stable machine code, e.g. "yaml-syntax", "schema", "duplicate-identity". */
+  rule: string;
+  message: string;
+  pos: Position;
+  /** The field path inside the file's document, e.g. "topics[2].name", when known. */
+  field?: string;
+}
+
+export type ErrorCode =
+  | "USAGE"
+  | "CONFIG_NOT_FOUND"
+  | "CONFIG_INVALID"
+  | "API_AUTH"
+  | "API_DEV_ONLY"
+  | "API_NOT_FOUND"
+  | "API_ERROR"
+  | "API_BAD_RESPONSE"
+  | "API_UNSUPPORTED"
+  | "NETWORK"
+  | "INSECURE_URL"
+  | "ORG_MISMATCH"
+  | "WORKFLOW_NOT_FOUND"
+  | "STATE_INVALID"
+  | "STATE_FOREIGN"
+  | "PLAN_INVALID"
+  | "PLAN_TARGET_MISMATCH"
+  | "PLAN_CONFIG_CHANGED"
+  | "PLAN_STALE"
+  | "NOT_CONFIRMED"
+  | "FILE_EXISTS"
+  | "INTERRUPTED"
+  | "INTERNAL";
+
+export interface NotiformErrorOptions {
+  hint?: string;
+  cause?: unknown;
+  pos?: Position;
+}
+
+export class NotiformError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  readonly pos: Position | undefined;
+
+  constructor(code: ErrorCode, message: string, options: NotiformErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "NotiformError";
+    this.code = code;
+    this.hint = options.hint;
+    this.pos = options.pos;
+  }
+}
+
+/** The config did not load or validate; `problems` holds every problem found, not just the first. */
+export class ConfigError extends NotiformError {
+  readonly problems: Problem[];
+
+  constructor(problems: Problem[], message = "the configuration is not valid") {
+    super("CONFIG_INVALID", message);
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+/** A bug in notiform itself: the CLI says so and asks for a report. */
+export class InternalError extends NotiformError {
+  constructor(message: string, cause?: unknown) {
+    super("INTERNAL", message, { cause });
+    this.name = "InternalError";
+  }
+}
+
+export function isNotiformError(error: unknown): error is NotiformError {
+  return error instanceof NotiformError;
+}
