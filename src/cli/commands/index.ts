@@ -1,6 +1,12 @@
 // The command registry: one module per command, listed here and nowhere else.
 import type { Argv } from "yargs";
 import type { CommandContext } from "../main.js";
+import { applyCommand } from "./apply.js";
+import { emulatorCommand } from "./emulator.js";
+import { exportCommand } from "./export.js";
+import { planCommand } from "./plan.js";
+import { validateCommand } from "./validate.js";
+import { whoamiCommand } from "./whoami.js";
 
 export interface Command {
   command: string;
@@ -11,4 +17,11 @@ export interface Command {
   run: (args: any, context: CommandContext) => Promise<number>;
 }
 
-export const commands: Command[] = [];
+export const commands: Command[] = [
+  validateCommand,
+  planCommand,
+  applyCommand,
+  exportCommand,
+  whoamiCommand,
+  emulatorCommand,
+];
