@@ -27,6 +27,7 @@ export type ErrorCode =
   | "USAGE"
   | "CONFIG_NOT_FOUND"
   | "CONFIG_INVALID"
+  | "API_KEY_MISSING"
   | "API_AUTH"
   | "API_DEV_ONLY"
   | "API_NOT_FOUND"

@@ -37,3 +37,14 @@ export class Masker {
 function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/** Mask every string inside a JSON-like value (structurally, so the result stays valid JSON). */
+export function maskDeep<T>(value: T, masker: Masker): T {
+  if (masker.size === 0) return value;
+  if (typeof value === "string") return masker.mask(value) as T;
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => maskDeep(item, masker)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = maskDeep(item, masker);
+  return out as T;
+}

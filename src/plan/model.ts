@@ -1,0 +1,103 @@
+// The plan: a versioned, serializable value. `plan` renders it, `--out` saves it, and `apply`
+// executes it and nothing else. Shapes here are mirrored by schemas/plan.schema.json (a test
+// keeps the two in step); bump PLAN_FORMAT_VERSION on any incompatible change.
+import type { Position } from "../errors.js";
+import type { JsonObject, JsonValue } from "../resources/canonical.js";
+
+export const PLAN_FORMAT_VERSION = 1;
+
+/** Resource kinds, in the order apply runs their phases. */
+export const KINDS = ["notificationGroup", "topic", "workflow", "override"] as const;
+export type Kind = (typeof KINDS)[number];
+
+export type ActionOp = "create" | "update" | "unverified" | "not-applicable";
+
+export interface FieldChange {
+  /** Flat field path, e.g. "name" or "preferenceSettings.sms". */
+  field: string;
+  /** The live value; absent when the resource does not exist yet or the value is unknown. */
+  old?: JsonValue;
+  new: JsonValue;
+  /** True when notiform cannot know the live value (no read endpoint, no state record). */
+  unknown?: boolean;
+}
+
+export interface PlannedRequest {
+  method: "POST" | "PUT" | "PATCH";
+  path: string;
+  body: JsonObject;
+  /**
+   * Body fields filled at apply time with the server id that another action of this plan
+   * creates (a workflow moved into a group created in the same apply).
+   */
+  refs?: { field: string; action: string }[];
+  /**
+   * The workflow status call answers 400 "must provide a different status" when nothing
+   * changes; when the live status was unknown at plan time that answer means "already done".
+   */
+  acceptUnchangedStatus?: boolean;
+}
+
+export interface PlanAction {
+  /** `${kind}/${key}`: unique within a plan; dependencies name these. */
+  id: string;
+  kind: Kind;
+  key: string;
+  op: ActionOp;
+  changes: FieldChange[];
+  /** Exactly the requests apply sends, in order (empty for not-applicable). */
+  requests: PlannedRequest[];
+  /** Actions of this plan that must succeed first. */
+  dependsOn: string[];
+  /** What the action was computed from: apply re-reads it and refuses when it moved. */
+  live: { origin: "api" | "state" | "none"; digest: string; serverId?: string };
+  /** Why the op is unverified or not applicable. */
+  reason?: string;
+  /** Where the resource is defined in the config. */
+  source?: Position;
+}
+
+export interface UnmanagedResource {
+  kind: Kind;
+  key: string;
+  name?: string;
+}
+
+export interface PlanWarning {
+  code: string;
+  message: string;
+  source?: Position;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  unverified: number;
+  notApplicable: number;
+  unchanged: number;
+  unmanaged: number;
+}
+
+export interface PlanTarget {
+  apiUrl: string;
+  organization: string;
+  environment: string | null;
+}
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  createdBy: string;
+  target: PlanTarget;
+  configDigest: string;
+  actions: PlanAction[];
+  unmanaged: UnmanagedResource[];
+  /** Group key -> server id matched at plan time (state or a unique name); apply records them. */
+  bindings: { notificationGroups: Record<string, string> };
+  warnings: PlanWarning[];
+  summary: PlanSummary;
+}
+
+/** Actions that change the server (everything but not-applicable, which sends nothing). */
+export function hasChanges(plan: Plan): boolean {
+  return plan.actions.length > 0;
+}

@@ -1,0 +1,193 @@
+// The planner: a pure function (desired, live, state) -> Plan. No I/O, no clock, no logging.
+// Both sides arrive in one canonical flat field model (src/resources/), so comparing is a field
+// by field equality of canonical JSON: an unchanged resource can never show as a change.
+import type { DesiredState } from "../config/model.js";
+import { NotiformError } from "../errors.js";
+import { sameValue } from "../resources/canonical.js";
+import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../resources/kind.js";
+import { resourceModules } from "../resources/registry.js";
+import type { StateFile } from "../state/model.js";
+import {
+  type FieldChange,
+  KINDS,
+  type Kind,
+  PLAN_FORMAT_VERSION,
+  type Plan,
+  type PlanAction,
+  type PlanTarget,
+  type PlanWarning,
+  type UnmanagedResource,
+} from "./model.js";
+import { resolveGroupIds } from "./resolve-groups.js";
+
+export interface PlanInput {
+  desired: DesiredState;
+  live: LiveSnapshot;
+  state: StateFile;
+  target: PlanTarget;
+  createdBy: string;
+  /** `--target KIND/KEY` filters: those resources and what they depend on. */
+  targets?: readonly string[];
+  /** Only these action ids (re-planning the objects of a saved plan); no unmanaged listing. */
+  only?: ReadonlySet<string>;
+}
+
+const ABSENT = "sha256:absent";
+
+export function planChanges(input: PlanInput): Plan {
+  const warnings: PlanWarning[] = [];
+  const { groupIds, groupKeys } = resolveGroupIds(input.desired, input.live, input.state, warnings);
+  const context: PlanContext = {
+    desired: input.desired,
+    live: input.live,
+    state: input.state,
+    groupIds,
+    groupKeys,
+    warnings,
+  };
+
+  const itemsByKind = new Map<Kind, DesiredItem[]>();
+  for (const kind of KINDS) itemsByKind.set(kind, resourceModules[kind].desiredItems(input.desired));
+  const selected = selectItems(itemsByKind, input.targets ?? [], input.only);
+
+  const actions: PlanAction[] = [];
+  let unchanged = 0;
+  for (const kind of KINDS) {
+    const items = [...(itemsByKind.get(kind) ?? [])].sort((a, b) => compareKeys(a.key, b.key));
+    for (const item of items) {
+      if (!selected.has(`${kind}/${item.key}`)) continue;
+      const action = planItem(kind, item, context);
+      if (action === undefined) unchanged += 1;
+      else actions.push(action);
+    }
+  }
+
+  const actionIds = new Set(actions.map((action) => action.id));
+  for (const action of actions) action.dependsOn = action.dependsOn.filter((id) => actionIds.has(id)).sort();
+
+  const unmanaged: UnmanagedResource[] = [];
+  if (input.only === undefined) {
+    for (const kind of KINDS) {
+      const managed = new Set((itemsByKind.get(kind) ?? []).map((item) => item.key));
+      unmanaged.push(...resourceModules[kind].unmanaged(context, managed));
+    }
+    unmanaged.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compareKeys(a.key, b.key));
+  }
+
+  const bindings: Record<string, string> = {};
+  for (const group of input.desired.notificationGroups) {
+    const id = groupIds.get(group.spec.key);
+    if (id !== undefined) bindings[group.spec.key] = id;
+  }
+
+  const count = (op: PlanAction["op"]) => actions.filter((action) => action.op === op).length;
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdBy: input.createdBy,
+    target: input.target,
+    configDigest: input.desired.digest,
+    actions,
+    unmanaged,
+    bindings: { notificationGroups: bindings },
+    warnings,
+    summary: {
+      create: count("create"),
+      update: count("update"),
+      unverified: count("unverified"),
+      notApplicable: count("not-applicable"),
+      unchanged,
+      unmanaged: unmanaged.length,
+    },
+  };
+}
+
+function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanAction | undefined {
+  const module = resourceModules[kind];
+  const lookup = module.lookupLive(item, context);
+  let op: "create" | "update" | "unverified";
+  let changes: FieldChange[];
+  let live: LiveItem | undefined;
+  let reason: string | undefined;
+  if (lookup.status === "absent") {
+    op = "create";
+    changes = Object.entries(item.fields).map(([field, value]) => ({ field, new: value }));
+  } else if (lookup.status === "unknown") {
+    op = "unverified";
+    reason = lookup.reason;
+    changes = Object.entries(item.fields).map(([field, value]) => ({ field, new: value, unknown: true }));
+  } else {
+    live = lookup.item;
+    changes = diffFields(item, live);
+    if (changes.length === 0) return undefined;
+    const unknown = changes.some((change) => change.unknown === true);
+    op = unknown ? "unverified" : "update";
+    if (unknown)
+      reason = "the state file has no record of some fields and the server does not let notiform read them";
+  }
+  const result = module.requestsFor(op, item, live, changes, context);
+  const action: PlanAction = {
+    id: `${kind}/${item.key}`,
+    kind,
+    key: item.key,
+    op: "notApplicable" in result ? "not-applicable" : op,
+    changes,
+    requests: "notApplicable" in result ? [] : result.requests,
+    dependsOn: [...item.dependsOn],
+    live:
+      live === undefined
+        ? { origin: "none", digest: ABSENT }
+        : { origin: live.origin, digest: live.digest, ...(live.serverId ? { serverId: live.serverId } : {}) },
+    source: item.source.pos,
+  };
+  const why = "notApplicable" in result ? result.notApplicable : reason;
+  if (why !== undefined) action.reason = why;
+  return action;
+}
+
+function diffFields(item: DesiredItem, live: LiveItem): FieldChange[] {
+  const known = live.knownFields === undefined ? undefined : new Set(live.knownFields);
+  const changes: FieldChange[] = [];
+  for (const [field, value] of Object.entries(item.fields)) {
+    if (known !== undefined && !known.has(field)) {
+      changes.push({ field, new: value, unknown: true });
+      continue;
+    }
+    const old = live.fields[field];
+    if (!sameValue(old, value))
+      changes.push(old === undefined ? { field, new: value } : { field, old, new: value });
+  }
+  return changes;
+}
+
+/** The action ids to plan: everything, or the targets and their transitive dependencies. */
+function selectItems(
+  itemsByKind: ReadonlyMap<Kind, DesiredItem[]>,
+  targets: readonly string[],
+  only: ReadonlySet<string> | undefined,
+): Set<string> {
+  const byId = new Map<string, DesiredItem>();
+  for (const [kind, items] of itemsByKind) for (const item of items) byId.set(`${kind}/${item.key}`, item);
+  if (only !== undefined) return new Set([...only].filter((id) => byId.has(id)));
+  if (targets.length === 0) return new Set(byId.keys());
+  const selected = new Set<string>();
+  const visit = (id: string) => {
+    if (selected.has(id)) return;
+    const item = byId.get(id);
+    if (item === undefined) return;
+    selected.add(id);
+    for (const dependency of item.dependsOn) visit(dependency);
+  };
+  for (const target of targets) {
+    if (!byId.has(target)) {
+      throw new NotiformError("USAGE", `--target ${target}: no such resource in the config`, {
+        hint: `Use KIND/KEY with KIND one of ${KINDS.join(", ")}; an override's key is WORKFLOW@TENANT.`,
+      });
+    }
+    visit(target);
+  }
+  return selected;
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,96 @@
+// The human rendering of a plan: a target line, the summary line, then one line per change
+// with field-level old -> new. Colour only when the terminal allows it; --verbose adds a
+// unified diff per changed resource. Renderers only format: they never decide anything.
+import { createTwoFilesPatch } from "diff";
+import { canonicalJson, type JsonValue } from "../resources/canonical.js";
+import type { FieldChange, Plan, PlanAction } from "./model.js";
+import { describeKind, OP_SYMBOL, summaryLine } from "./render-common.js";
+
+export interface TextRenderOptions {
+  color: boolean;
+  verbose: boolean;
+}
+
+const COLORS: Record<PlanAction["op"], string> = {
+  create: "\u001b[32m",
+  update: "\u001b[33m",
+  unverified: "\u001b[36m",
+  "not-applicable": "\u001b[35m",
+};
+const RESET = "\u001b[0m";
+const DIM = "\u001b[2m";
+
+export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
+  const paint = (code: string, text: string) => (options.color ? `${code}${text}${RESET}` : text);
+  const lines: string[] = [];
+  const env = plan.target.environment === null ? "" : `, environment ${plan.target.environment}`;
+  lines.push(`Target: ${plan.target.apiUrl} (organization ${plan.target.organization}${env})`);
+  lines.push(summaryLine(plan));
+  if (plan.actions.length > 0) lines.push("");
+  for (const action of plan.actions) {
+    const head = `${OP_SYMBOL[action.op]} ${describeKind(action.kind)} ${action.key}`;
+    const suffix =
+      action.op === "create" || action.op === "update" ? "" : ` (${action.op}: ${action.reason ?? ""})`;
+    lines.push(paint(COLORS[action.op], `  ${head}`) + (suffix ? paint(DIM, suffix) : ""));
+    for (const change of action.changes) lines.push(`      ${formatChange(change)}`);
+    if (options.verbose) lines.push(...indent(unifiedDiff(action), "      "));
+  }
+  if (plan.unmanaged.length > 0) {
+    lines.push(
+      "",
+      `Unmanaged (on the server, not in the config; notiform never deletes): ${plan.unmanaged.length}`,
+    );
+    const shown = options.verbose ? plan.unmanaged : plan.unmanaged.slice(0, 20);
+    for (const item of shown) {
+      lines.push(
+        `    ${describeKind(item.kind)} ${item.key}${item.name === undefined ? "" : ` (${item.name})`}`,
+      );
+    }
+    if (shown.length < plan.unmanaged.length)
+      lines.push(`    ... and ${plan.unmanaged.length - shown.length} more (--verbose lists all)`);
+  }
+  if (plan.warnings.length > 0) {
+    lines.push("", "Warnings:");
+    for (const warning of plan.warnings) {
+      const where = warning.source
+        ? `${warning.source.file}:${warning.source.line}:${warning.source.col}  `
+        : "";
+      lines.push(`  ${where}${warning.message}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function formatChange(change: FieldChange): string {
+  const next = formatValue(change.new);
+  if (change.unknown === true) return `${change.field}: (unknown) -> ${next}`;
+  if (change.old === undefined) return `${change.field}: ${next}`;
+  return `${change.field}: ${formatValue(change.old)} -> ${next}`;
+}
+
+export function formatValue(value: JsonValue): string {
+  return typeof value === "string" ? JSON.stringify(value) : canonicalJson(value);
+}
+
+function unifiedDiff(action: PlanAction): string[] {
+  const before: Record<string, JsonValue> = {};
+  const after: Record<string, JsonValue> = {};
+  for (const change of action.changes) {
+    if (change.old !== undefined) before[change.field] = change.old;
+    after[change.field] = change.new;
+  }
+  const patch = createTwoFilesPatch(
+    `${action.id} (live)`,
+    `${action.id} (desired)`,
+    action.op === "create" ? "" : `${JSON.stringify(before, null, 2)}\n`,
+    `${JSON.stringify(after, null, 2)}\n`,
+    undefined,
+    undefined,
+    { context: 3 },
+  );
+  return patch.split("\n").filter((line) => line !== "" && !line.startsWith("====="));
+}
+
+function indent(lines: string[], prefix: string): string[] {
+  return lines.map((line) => `${prefix}${line}`);
+}

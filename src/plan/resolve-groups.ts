@@ -1,0 +1,53 @@
+// Which server id each configured notification group has: the state file's record first;
+// otherwise, where the server lists groups, one group of the same name is adopted. Two groups
+// of one name cannot be told apart (the server allows duplicates), so that case is a warning.
+import type { DesiredState } from "../config/model.js";
+import type { LiveSnapshot } from "../resources/kind.js";
+import type { StateFile } from "../state/model.js";
+import type { PlanWarning } from "./model.js";
+
+export function resolveGroupIds(
+  desired: DesiredState,
+  live: LiveSnapshot,
+  state: StateFile,
+  warnings: PlanWarning[],
+): { groupIds: Map<string, string>; groupKeys: Map<string, string> } {
+  const groupIds = new Map<string, string>();
+  const claimed = new Set<string>();
+  for (const { spec, source } of desired.notificationGroups) {
+    const record = state.notificationGroups[spec.key];
+    if (record === undefined) continue;
+    if (live.notificationGroups !== undefined && !live.notificationGroups.some((g) => g._id === record.id)) {
+      warnings.push({
+        code: "group-gone",
+        message: `notification group ${spec.key}: the state file's id ${record.id} no longer exists on the server; it will be created again`,
+        source: source.pos,
+      });
+      continue;
+    }
+    groupIds.set(spec.key, record.id);
+    claimed.add(record.id);
+  }
+  if (live.notificationGroups !== undefined) {
+    for (const { spec, source } of desired.notificationGroups) {
+      if (groupIds.has(spec.key) || state.notificationGroups[spec.key] !== undefined) continue;
+      const candidates = live.notificationGroups
+        .filter((g) => g.name === spec.name && !claimed.has(g._id))
+        .sort((a, b) => (a._id < b._id ? -1 : 1));
+      const first = candidates[0];
+      if (first === undefined) continue;
+      if (candidates.length > 1) {
+        warnings.push({
+          code: "group-ambiguous",
+          message: `notification group ${spec.key}: ${candidates.length} groups on the server are named "${spec.name}"; adopting the oldest (${first._id})`,
+          source: source.pos,
+        });
+      }
+      groupIds.set(spec.key, first._id);
+      claimed.add(first._id);
+    }
+  }
+  const groupKeys = new Map<string, string>();
+  for (const [key, id] of groupIds) groupKeys.set(id, key);
+  return { groupIds, groupKeys };
+}

@@ -1,0 +1,31 @@
+// The state file's shape: what notiform remembers of resources the API cannot read back
+// everywhere (notification groups, workflows). Values come from the API's responses, never
+// from the config alone, and never include a secret. schemas/state.schema.json mirrors it.
+import type { JsonObject } from "../resources/canonical.js";
+
+export const STATE_FORMAT_VERSION = 1;
+
+export interface GroupRecord {
+  id: string;
+  name: string;
+}
+
+export interface WorkflowRecord {
+  /** The config key the workflow had when last applied (for people reading the file). */
+  key: string;
+  /** Last applied values, flat canonical fields ("name", "preferenceSettings.sms", ...). */
+  values: JsonObject;
+}
+
+export interface StateFile {
+  formatVersion: typeof STATE_FORMAT_VERSION;
+  target: { apiUrl: string; organization: string; environment: string | null };
+  /** Notification group key -> server id and last applied name. */
+  notificationGroups: Record<string, GroupRecord>;
+  /** Workflow server id -> last applied values. */
+  workflows: Record<string, WorkflowRecord>;
+}
+
+export function emptyState(target: StateFile["target"]): StateFile {
+  return { formatVersion: STATE_FORMAT_VERSION, target, notificationGroups: {}, workflows: {} };
+}

@@ -1,0 +1,106 @@
+// Reading and writing the state file. Writes are atomic (temp file in the same directory,
+// fsync, rename) so an interrupted apply leaves either the old or the new file, never half.
+// A corrupt file, or one that belongs to another API URL, organization or environment, is a
+// clear error: it is never silently replaced, because it may be the only record of group ids.
+import { randomBytes } from "node:crypto";
+import { open, readFile, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { NotiformError } from "../errors.js";
+import { sortKeysDeep } from "../resources/canonical.js";
+import { emptyState, STATE_FORMAT_VERSION, type StateFile } from "./model.js";
+import { checkStateShape } from "./state-schema.js";
+
+/** Default path: beside the root config, one file per environment. */
+export function defaultStatePath(rootFile: string, environment: string | undefined): string {
+  const name = environment === undefined ? "notiform.state.json" : `notiform.${environment}.state.json`;
+  return join(dirname(rootFile), name);
+}
+
+export async function readState(path: string, target: StateFile["target"]): Promise<StateFile> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyState(target);
+    throw new NotiformError(
+      "STATE_INVALID",
+      `cannot read the state file ${path}: ${(error as Error).message}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new NotiformError(
+      "STATE_INVALID",
+      `the state file ${path} is not valid JSON (${(error as Error).message})`,
+      {
+        hint: "Restore it from git (it is meant to be committed); notiform will not overwrite a corrupt state file.",
+      },
+    );
+  }
+  const problems = checkStateShape(parsed);
+  if (problems.length > 0) {
+    const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
+    const detail =
+      version !== undefined && version !== STATE_FORMAT_VERSION
+        ? `format version ${String(version)} is not supported (this notiform reads ${STATE_FORMAT_VERSION})`
+        : problems.slice(0, 3).join("; ");
+    throw new NotiformError(
+      "STATE_INVALID",
+      `the state file ${path} is not a notiform state file: ${detail}`,
+      {
+        hint: "Restore it from git; notiform will not overwrite a state file it cannot read.",
+      },
+    );
+  }
+  const state = parsed as StateFile;
+  const mismatches = describeMismatch(state.target, target);
+  if (mismatches.length > 0) {
+    throw new NotiformError("STATE_FOREIGN", `the state file ${path} belongs to ${mismatches.join(", ")}`, {
+      hint: "Use the state file of this target (--state FILE), or select the matching --env / --api-url.",
+    });
+  }
+  return state;
+}
+
+function describeMismatch(found: StateFile["target"], expected: StateFile["target"]): string[] {
+  const out: string[] = [];
+  if (normalizeUrl(found.apiUrl) !== normalizeUrl(expected.apiUrl))
+    out.push(`API URL ${found.apiUrl}, not ${expected.apiUrl}`);
+  if (found.organization !== expected.organization)
+    out.push(`organization "${found.organization}", not "${expected.organization}"`);
+  if (found.environment !== expected.environment)
+    out.push(`environment ${found.environment ?? "(none)"}, not ${expected.environment ?? "(none)"}`);
+  return out;
+}
+
+export function normalizeUrl(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+/** Serialize deterministically: sorted keys, two-space indent, trailing newline. */
+export function serializeState(state: StateFile): string {
+  return `${JSON.stringify(sortKeysDeep(state), null, 2)}\n`;
+}
+
+export async function writeState(path: string, state: StateFile): Promise<void> {
+  await writeFileAtomic(path, serializeState(state));
+}
+
+export async function writeFileAtomic(path: string, content: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const handle = await open(temp, "w", 0o644);
+  try {
+    await handle.writeFile(content, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}

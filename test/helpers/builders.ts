@@ -1,0 +1,122 @@
+// Small builders for planner tests: a desired state, a live snapshot and a state file from
+// plain literals, with positions filled in so assertions can name them.
+import type { NotificationGroup, Topic, Workflow, WorkflowOverride } from "../../src/api/types.js";
+import type {
+  Desired,
+  DesiredState,
+  NotificationGroupSpec,
+  OverrideSpec,
+  TopicSpec,
+  WorkflowSpec,
+} from "../../src/config/model.js";
+import type { LiveSnapshot } from "../../src/resources/kind.js";
+import { overrideLookupKey } from "../../src/resources/workflow-override.js";
+import { emptyState, type StateFile } from "../../src/state/model.js";
+
+const ORG = "6b02c104d413275d06fb31c1";
+const ENV = "6b02c104d413275d06fb31c7";
+
+let line = 0;
+function located<T>(spec: T): Desired<T> {
+  line += 1;
+  return { spec, source: { pos: { file: "notiform.yaml", line, col: 5 }, fields: {} } };
+}
+
+export function desiredState(parts: {
+  organization?: string;
+  topics?: TopicSpec[];
+  notificationGroups?: NotificationGroupSpec[];
+  workflows?: WorkflowSpec[];
+  overrides?: OverrideSpec[];
+}): DesiredState {
+  line = 0;
+  return {
+    organization: parts.organization ?? "Acme Inc",
+    apiKeyEnv: "NOTIFORM_API_KEY",
+    topics: (parts.topics ?? []).map(located),
+    notificationGroups: (parts.notificationGroups ?? []).map(located),
+    workflows: (parts.workflows ?? []).map(located),
+    overrides: (parts.overrides ?? []).map(located),
+    rootFile: "/work/notiform.yaml",
+    files: ["/work/notiform.yaml"],
+    digest: "sha256:test",
+    sensitive: [],
+  };
+}
+
+export function topic(key: string, name: string): Topic {
+  return { _id: `t-${key}`, _organizationId: ORG, _environmentId: ENV, key, name, subscribers: [] };
+}
+
+export function group(id: string, name: string): NotificationGroup {
+  return { _id: id, name, _organizationId: ORG, _environmentId: ENV };
+}
+
+export function workflow(id: string, fields: Partial<Workflow> = {}): Workflow {
+  return {
+    _id: id,
+    name: `Workflow ${id.slice(-4)}`,
+    description: "",
+    active: true,
+    draft: false,
+    preferenceSettings: { email: true, sms: true, in_app: true, chat: true, push: true },
+    critical: false,
+    tags: [],
+    steps: [],
+    _organizationId: ORG,
+    _creatorId: ORG,
+    _environmentId: ENV,
+    triggers: [],
+    _notificationGroupId: "000000000000000000000001",
+    deleted: false,
+    ...fields,
+  };
+}
+
+export function override(
+  workflowId: string,
+  tenantId: string,
+  fields: Partial<WorkflowOverride> = {},
+): WorkflowOverride {
+  return {
+    _id: `o-${workflowId.slice(-4)}-${tenantId.slice(-4)}`,
+    _organizationId: ORG,
+    _environmentId: ENV,
+    _workflowId: workflowId,
+    _tenantId: tenantId,
+    active: false,
+    preferenceSettings: { email: true, sms: true, in_app: true, chat: true, push: true },
+    deleted: false,
+    createdAt: "2026-11-22T10:00:00.000Z",
+    updatedAt: "2026-11-22T10:00:00.000Z",
+    ...fields,
+  };
+}
+
+export function liveSnapshot(parts: {
+  topics?: Topic[];
+  overrides?: WorkflowOverride[];
+  workflows?: Workflow[] | undefined;
+  notificationGroups?: NotificationGroup[] | undefined;
+  canUpdateOverrides?: boolean;
+}): LiveSnapshot {
+  return {
+    organization: { id: ORG, name: "Acme Inc" },
+    topics: new Map((parts.topics ?? []).map((t) => [t.key, t])),
+    overrides: new Map(
+      (parts.overrides ?? []).map((o) => [overrideLookupKey(o._workflowId, o._tenantId), o]),
+    ),
+    workflows:
+      "workflows" in parts && parts.workflows !== undefined
+        ? new Map(parts.workflows.map((w) => [w._id, w]))
+        : undefined,
+    notificationGroups: parts.notificationGroups,
+    canUpdateOverrides: parts.canUpdateOverrides ?? true,
+  };
+}
+
+export function noState(): StateFile {
+  return emptyState({ apiUrl: "http://127.0.0.1:4010", organization: "Acme Inc", environment: null });
+}
+
+export const TARGET = { apiUrl: "http://127.0.0.1:4010", organization: "Acme Inc", environment: null };
