@@ -1,6 +1,6 @@
-// Every resource kind, in one registry typed by Kind: adding a kind without its module fails
-// to compile, and the planner and applier iterate this instead of switching on kind names.
-import type { Kind } from "../plan/model.js";
+// Every resource kind's planning module, in a registry typed by Kind: adding a kind without its
+// module fails to compile, and the planner iterates this instead of switching on kind names.
+// (The executors live in executors.ts so the pure planner never imports client code.)
 import type { ResourceRegistry } from "./kind.js";
 import { notificationGroupModule } from "./notification-group.js";
 import { topicModule } from "./topic.js";
@@ -13,7 +13,3 @@ export const resourceModules: ResourceRegistry = {
   workflow: workflowModule,
   override: overrideModule,
 };
-
-export function moduleFor<K extends Kind>(kind: K): ResourceRegistry[K] {
-  return resourceModules[kind];
-}
