@@ -34,6 +34,7 @@ export type ErrorCode =
   | "API_ERROR"
   | "API_BAD_RESPONSE"
   | "API_UNSUPPORTED"
+  | "REQUEST_INVALID"
   | "NETWORK"
   | "INSECURE_URL"
   | "ORG_MISMATCH"

@@ -1,0 +1,70 @@
+// Unwrapping and light shape checks of responses. The client accepts the spec's envelopes and
+// the real server's (a blueprint with or without `data`; override lists nested or flat) and
+// checks the fields notiform relies on, so a surprising answer is a clear API_BAD_RESPONSE naming
+// the endpoint and the field, never a crash deeper in the planner.
+import { badResponse } from "./errors.js";
+
+export interface ResponseContext {
+  method: string;
+  path: string;
+  endpoint: string;
+  status: number;
+}
+
+type FieldType = "string" | "boolean" | "number" | "array" | "object";
+
+export function fail(ctx: ResponseContext, problem: string): never {
+  throw badResponse(ctx.method, ctx.path, ctx.endpoint, ctx.status, problem);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** `{data: ...}` -> data. */
+export function unwrap(json: unknown, ctx: ResponseContext): unknown {
+  if (!isRecord(json) || !("data" in json)) fail(ctx, "no `data` envelope");
+  return json.data;
+}
+
+/** Check that `value` is an object whose listed fields have the listed types. */
+export function expectShape<T>(value: unknown, fields: Record<string, FieldType>, ctx: ResponseContext, where: string): T {
+  if (!isRecord(value)) fail(ctx, `${where} is not an object`);
+  for (const [field, type] of Object.entries(fields)) {
+    const inner = value[field];
+    const ok = type === "array" ? Array.isArray(inner) : type === "object" ? isRecord(inner) : typeof inner === type;
+    if (!ok) fail(ctx, `${where}.${field} is ${describe(inner)}, expected ${type}`);
+  }
+  return value as T;
+}
+
+export function expectArray<T>(
+  value: unknown,
+  fields: Record<string, FieldType>,
+  ctx: ResponseContext,
+  where: string,
+): T[] {
+  if (!Array.isArray(value)) fail(ctx, `${where} is ${describe(value)}, expected an array`);
+  return value.map((item, index) => expectShape<T>(item, fields, ctx, `${where}[${index}]`));
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+// The fields each resource must have for notiform to work with it.
+export const TOPIC = { _id: "string", key: "string", name: "string" } as const;
+export const CREATED_TOPIC = { _id: "string", key: "string" } as const;
+export const ORGANIZATION = { name: "string" } as const;
+export const GROUP = { _id: "string", name: "string" } as const;
+export const OVERRIDE = {
+  _id: "string",
+  _workflowId: "string",
+  _tenantId: "string",
+  active: "boolean",
+  preferenceSettings: "object",
+} as const;
+export const WORKFLOW = { _id: "string", name: "string", active: "boolean" } as const;

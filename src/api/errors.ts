@@ -1,0 +1,154 @@
+// The client's typed failures. Every failed call becomes an ApiError (the server answered) or a
+// NetworkError (it did not), carrying method, path, status, the server's message and how many
+// attempts were made. Codes are decided here, once, from structured facts (status, route);
+// the one message the code depends on is the server's "Development environment" 401, which has
+// no other distinguishing mark. The API key is never part of anything built here.
+import { NotiformError, type ErrorCode } from "../errors.js";
+
+export interface ApiErrorFacts {
+  method: string;
+  /** Path without the query string (queries may carry identifiers, never secrets; kept short). */
+  path: string;
+  /** The NotificationApi method that made the call, e.g. "updateWorkflowStatus". */
+  endpoint: string;
+  status: number;
+  /** The server's message; an array of validation messages joined with "; ". */
+  serverMessage: string;
+  /** The server sent an array of messages: a validation failure of the request body. */
+  validation: boolean;
+  attempts: number;
+  /** True when a write's request may have reached the server although it failed. */
+  mayHaveBeenApplied: boolean;
+  /** Whether the endpoint is an observed extension (missing routes mean "unsupported"). */
+  extension: boolean;
+  apiKeyEnv?: string;
+}
+
+const DEV_ONLY = "only allowed in Development environment";
+
+export class ApiError extends NotiformError {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  readonly status: number;
+  readonly serverMessage: string;
+  readonly validation: boolean;
+  readonly attempts: number;
+  readonly retried: boolean;
+  readonly mayHaveBeenApplied: boolean;
+
+  constructor(facts: ApiErrorFacts, code: ErrorCode = classifyApiError(facts)) {
+    const after = facts.attempts > 1 ? ` (after ${facts.attempts} attempts)` : "";
+    super(code, `${facts.method} ${facts.path}: ${facts.status} ${facts.serverMessage}${after}`, {
+      ...hintFor(code, facts),
+    });
+    this.name = "ApiError";
+    this.method = facts.method;
+    this.path = facts.path;
+    this.endpoint = facts.endpoint;
+    this.status = facts.status;
+    this.serverMessage = facts.serverMessage;
+    this.validation = facts.validation;
+    this.attempts = facts.attempts;
+    this.retried = facts.attempts > 1;
+    this.mayHaveBeenApplied = facts.mayHaveBeenApplied;
+  }
+}
+
+export interface NetworkErrorFacts {
+  method: string;
+  path: string;
+  endpoint: string;
+  baseUrl: string;
+  attempts: number;
+  mayHaveBeenApplied: boolean;
+  /** A short reason: "connection refused", "connection reset", "timed out waiting for headers". */
+  reason: string;
+  cause?: unknown;
+}
+
+export class NetworkError extends NotiformError {
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  readonly attempts: number;
+  readonly retried: boolean;
+  readonly mayHaveBeenApplied: boolean;
+  readonly status = undefined;
+
+  constructor(facts: NetworkErrorFacts) {
+    const after = facts.attempts > 1 ? ` (after ${facts.attempts} attempts)` : "";
+    super("NETWORK", `${facts.method} ${facts.baseUrl}${facts.path}: ${facts.reason}${after}`, {
+      hint: "Check the API URL (--api-url, NOTIFORM_API_URL) and the network.",
+      cause: facts.cause,
+    });
+    this.name = "NetworkError";
+    this.method = facts.method;
+    this.path = facts.path;
+    this.endpoint = facts.endpoint;
+    this.attempts = facts.attempts;
+    this.retried = facts.attempts > 1;
+    this.mayHaveBeenApplied = facts.mayHaveBeenApplied;
+  }
+}
+
+/** A response that is not what the API promises (not JSON, no envelope, wrong types, too big). */
+export function badResponse(method: string, path: string, endpoint: string, status: number, problem: string): ApiError {
+  return new ApiError(
+    {
+      method,
+      path,
+      endpoint,
+      status,
+      serverMessage: `unexpected response: ${problem}`,
+      validation: false,
+      attempts: 1,
+      mayHaveBeenApplied: method !== "GET",
+      extension: false,
+    },
+    "API_BAD_RESPONSE",
+  );
+}
+
+function classifyApiError(facts: ApiErrorFacts): ErrorCode {
+  if (facts.status === 401 && facts.serverMessage.includes(DEV_ONLY)) return "API_DEV_ONLY";
+  if (facts.status === 401 || facts.status === 403) return "API_AUTH";
+  if (facts.extension && isMissingRoute(facts)) return "API_UNSUPPORTED";
+  if (facts.status === 404) return "API_NOT_FOUND";
+  return "API_ERROR";
+}
+
+/** "Cannot PUT /v1/..." (a route the server does not have), 405 or 501: not a missing record. */
+export function isMissingRoute(facts: { status: number; serverMessage: string; method: string }): boolean {
+  if (facts.status === 405 || facts.status === 501) return true;
+  return facts.status === 404 && facts.serverMessage.startsWith(`Cannot ${facts.method} `);
+}
+
+function hintFor(code: ErrorCode, facts: ApiErrorFacts): { hint?: string } {
+  switch (code) {
+    case "API_DEV_ONLY":
+      return {
+        hint: "This change needs a Development environment key: Production receives workflow status and override changes by promotion from Development.",
+      };
+    case "API_AUTH":
+      return {
+        hint: `The server refused the API key in ${facts.apiKeyEnv ?? "NOTIFORM_API_KEY"}: check that it is set to a current key of the intended environment.`,
+      };
+    case "API_UNSUPPORTED":
+      return { hint: "This server does not serve this (non-spec) endpoint." };
+    default:
+      return {};
+  }
+}
+
+/**
+ * PUT /v1/workflows/{id}/status answered 400 because the workflow already has that status (real
+ * servers refuse an unchanged status). Structural: the status endpoint, 400, and not a body
+ * validation failure (those come as an array of messages). The client validates the id shape
+ * before sending, so a well-formed request's plain 400 can only mean "already so".
+ */
+export function isUnchangedStatusError(error: unknown): boolean {
+  return (
+    error instanceof ApiError && error.endpoint === "updateWorkflowStatus" && error.status === 400 && !error.validation
+  );
+}

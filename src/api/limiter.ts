@@ -1,0 +1,112 @@
+// One concurrency limit shared by every request of a run, adapting to the server: halved on
+// each 429 (never below 1), grown back by one after a run of successes, and paced from the
+// RateLimit-Remaining / RateLimit-Reset headers where the server sends them, so a run spends
+// its budget evenly instead of running into 429s. The clock and sleep are injected.
+export interface LimiterOptions {
+  max: number;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  onChange?: (event: { limit: number; reason: string }) => void;
+}
+
+export class AdaptiveLimiter {
+  private readonly max: number;
+  private limit: number;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private successes = 0;
+  /** No request starts before this time (ms, from `now`). */
+  private notBefore = 0;
+  /** Minimum spacing between starts while pacing (ms); 0 = no pacing. */
+  private spacing = 0;
+  private lastStart = 0;
+  private readonly options: LimiterOptions;
+
+  constructor(options: LimiterOptions) {
+    this.options = options;
+    this.max = Math.max(1, Math.floor(options.max));
+    this.limit = this.max;
+  }
+
+  get current(): number {
+    return this.limit;
+  }
+
+  /** Wait for a slot (and for the pace); the caller must call release() exactly once. */
+  async acquire(): Promise<void> {
+    if (this.active < this.limit) this.active += 1;
+    // When woken, the slot has already been counted for this waiter (see wake()).
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await this.pace();
+  }
+
+  release(): void {
+    this.active -= 1;
+    this.wake();
+  }
+
+  /** A 429: halve the limit, and hold every start until the server's Retry-After has passed. */
+  onRateLimited(retryAfterMs: number | undefined): void {
+    const next = Math.max(1, Math.floor(this.limit / 2));
+    if (next !== this.limit) {
+      this.limit = next;
+      this.options.onChange?.({ limit: next, reason: "429 from the server" });
+    }
+    this.successes = 0;
+    if (retryAfterMs !== undefined) this.notBefore = Math.max(this.notBefore, this.options.now() + retryAfterMs);
+  }
+
+  /** A success: after enough of them in a row, allow one more request in flight. */
+  onSuccess(): void {
+    this.successes += 1;
+    if (this.limit < this.max && this.successes >= this.limit * 4) {
+      this.limit += 1;
+      this.successes = 0;
+      this.options.onChange?.({ limit: this.limit, reason: "no 429 for a while" });
+      this.wake();
+    }
+  }
+
+  /**
+   * RateLimit-Remaining / RateLimit-Reset (seconds): when the remaining budget is small, spread it
+   * over the time left until the reset; when it is spent, wait for the reset.
+   */
+  onRateLimitHeaders(remaining: number, resetSeconds: number): void {
+    const resetMs = Math.max(0, resetSeconds * 1000);
+    if (remaining <= 0) {
+      this.notBefore = Math.max(this.notBefore, this.options.now() + resetMs);
+      this.spacing = 0;
+    } else if (remaining <= this.max * 2 && resetMs > 0) {
+      this.spacing = resetMs / remaining;
+    } else {
+      this.spacing = 0;
+    }
+  }
+
+  private async pace(): Promise<void> {
+    for (;;) {
+      const now = this.options.now();
+      const paced = this.spacing > 0 ? this.lastStart + this.spacing : 0;
+      const start = Math.max(this.notBefore, paced);
+      if (start <= now) {
+        this.lastStart = now;
+        return;
+      }
+      if (start === paced) {
+        // Claim the paced start before sleeping, so concurrent waiters line up one spacing apart.
+        this.lastStart = start;
+        await this.options.sleep(start - now);
+        return;
+      }
+      // Held by a Retry-After or a spent budget: wait, then look again (it may have moved).
+      await this.options.sleep(start - now);
+    }
+  }
+
+  private wake(): void {
+    while (this.waiting.length > 0 && this.active < this.limit) {
+      this.active += 1;
+      this.waiting.shift()?.();
+    }
+  }
+}

@@ -1,0 +1,50 @@
+// When to retry and how long to wait. Reads (GET) and PUT/PATCH are retried on network errors,
+// 429, 502, 503 and 504; a POST only when no duplicate can result: a 429 (refused before any
+// work) or a failure to connect (nothing was sent). Backoff is exponential with full jitter,
+// and the server's Retry-After (seconds or an HTTP date) wins when it asks for longer.
+export interface RetryOptions {
+  maxAttempts: number;
+  maxElapsedMs: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = {
+  maxAttempts: 5,
+  maxElapsedMs: 60_000,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+};
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+export type Outcome = { kind: "status"; status: number } | { kind: "network"; sent: boolean };
+
+export function isRetryable(method: string, outcome: Outcome): boolean {
+  const idempotent = method !== "POST";
+  if (outcome.kind === "network") return idempotent || !outcome.sent;
+  if (outcome.status === 429) return true;
+  return idempotent && RETRYABLE_STATUS.has(outcome.status);
+}
+
+/** Delay before attempt `attempt + 1` (attempt is 1-based), honouring Retry-After. */
+export function backoffDelay(
+  attempt: number,
+  options: RetryOptions,
+  random: () => number,
+  retryAfterMs: number | undefined,
+): number {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
+  const jittered = Math.floor(random() * ceiling);
+  return retryAfterMs === undefined ? jittered : Math.max(retryAfterMs, jittered);
+}
+
+/** Retry-After: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
