@@ -73,11 +73,14 @@ export class NotiformError extends Error {
 /** The config did not load or validate; `problems` holds every problem found, not just the first. */
 export class ConfigError extends NotiformError {
   readonly problems: Problem[];
+  /** Values interpolated from the environment before the failure: to be masked in the report. */
+  readonly sensitive: string[];
 
-  constructor(problems: Problem[], message = "the configuration is not valid") {
+  constructor(problems: Problem[], message = "the configuration is not valid", sensitive: string[] = []) {
     super("CONFIG_INVALID", message);
     this.name = "ConfigError";
     this.problems = problems;
+    this.sensitive = sensitive;
   }
 }
 

@@ -7,16 +7,10 @@ import { Masker } from "../mask.js";
 import { VERSION } from "../version.js";
 import { commands } from "./commands/index.js";
 import { withCommonOptions } from "./common.js";
+import { EXIT } from "./exit-codes.js";
 import { createProcessTerminal, type Terminal } from "./terminal.js";
 
-/** Exit codes of DESIGN.md's CLI contract. */
-export const EXIT = {
-  ok: 0,
-  error: 1,
-  changes: 2,
-  partial: 3,
-  interrupted: 130,
-} as const;
+export { EXIT } from "./exit-codes.js";
 
 /** What every command handler receives besides its parsed flags. */
 export interface CommandContext {

@@ -1,0 +1,256 @@
+// loadConfig: files -> DesiredState. Reads the root file and its includes (globs relative to the
+// including file, nested, each file once), layers the selected environment's files over them,
+// interpolates ${VAR}, validates every file against the schema and then cross-references the
+// merged result. Every problem is collected with its position; any error means no result
+// (ConfigError with all of them), never a partial one. Pure apart from reading files.
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { glob } from "tinyglobby";
+import { isMap, isSeq } from "yaml";
+import { ConfigError, NotiformError, type Problem } from "../errors.js";
+import { canonicalJson } from "../resources/canonical.js";
+import { checkReferences } from "./checks.js";
+import { collectResources, type FileResources, SECTIONS } from "./collect.js";
+import { didYouMean } from "./did-you-mean.js";
+import { interpolateFile, keepNumbersAsText } from "./interpolate.js";
+import { combine, identityOf, layer } from "./merge.js";
+import type { DesiredState, LoadOptions } from "./model.js";
+import { checkSchema } from "./schema-check.js";
+import { displayPath, positionAt, readYamlFile, type YamlFile } from "./yaml-file.js";
+
+export type { DesiredState, LoadOptions } from "./model.js";
+export const DEFAULT_API_KEY_ENV = "NOTIFORM_API_KEY";
+
+interface LoadedFile {
+  file: YamlFile;
+  data: Record<string, unknown> | undefined;
+  resources: FileResources | undefined;
+}
+
+interface Loader {
+  cwd: string;
+  vars: LoadOptions["vars"];
+  problems: Problem[];
+  sensitive: Set<string>;
+  loaded: Map<string, LoadedFile>;
+}
+
+export async function loadConfig(options: LoadOptions): Promise<{ desired: DesiredState; warnings: Problem[] }> {
+  const rootPath = resolve(options.cwd, options.configPath ?? "notiform.yaml");
+  if (!existsSync(rootPath)) {
+    throw new NotiformError("CONFIG_NOT_FOUND", `config file ${displayPath(rootPath, options.cwd)} not found`, {
+      hint: "Create notiform.yaml (see the README), pass --config FILE, or run `notiform export` to start from the live state.",
+    });
+  }
+  const loader: Loader = {
+    cwd: options.cwd,
+    vars: options.vars,
+    problems: [],
+    sensitive: new Set(),
+    loaded: new Map(),
+  };
+  const baseFiles = await loadTree(loader, rootPath, true);
+  const root = loader.loaded.get(rootPath);
+  const rootData = root?.data ?? {};
+
+  let environment: Record<string, unknown> | undefined;
+  let overlayFiles: LoadedFile[] = [];
+  if (options.env !== undefined && root !== undefined && root.data !== undefined) {
+    environment = selectEnvironment(root, options.env, loader.problems);
+    if (environment !== undefined) {
+      const includes = globsOf(environment.include);
+      const position = (index: number) => positionAt(root.file, ["environments", options.env ?? "", "include", index]);
+      overlayFiles = await loadIncludes(loader, dirname(rootPath), includes, position);
+    }
+  }
+
+  const errorsSoFar = loader.problems.some((p) => p.severity === "error");
+  let resources: FileResources | undefined;
+  if (!errorsSoFar) {
+    const base = combine(resourcesOf(baseFiles), loader.problems);
+    const overlay = combine(resourcesOf(overlayFiles), loader.problems);
+    resources = layer(base, overlay);
+    checkReferences(resources, loader.problems);
+  }
+
+  const problems = sortProblems(loader.problems);
+  if (resources === undefined || problems.some((p) => p.severity === "error")) throw new ConfigError(problems, undefined, [...loader.sensitive]);
+
+  const organization = stringOf(environment?.organization) ?? stringOf(rootData.organization);
+  const apiUrl = stringOf(environment?.apiUrl);
+  const desired: DesiredState = {
+    ...(organization !== undefined ? { organization } : {}),
+    ...(options.env !== undefined ? { environment: options.env } : {}),
+    ...(apiUrl !== undefined ? { apiUrl } : {}),
+    apiKeyEnv: stringOf(environment?.apiKeyEnv) ?? DEFAULT_API_KEY_ENV,
+    topics: resources.topics,
+    notificationGroups: resources.notificationGroups,
+    workflows: resources.workflows,
+    overrides: resources.overrides,
+    rootFile: rootPath,
+    files: [...loader.loaded.keys()],
+    digest: "",
+    sensitive: [...loader.sensitive].sort(),
+  };
+  desired.digest = digestOf(desired);
+  return { desired, warnings: problems };
+}
+
+/** sha256 of the canonical desired state: formatting, comments and file layout do not change it. */
+export function digestOf(desired: DesiredState): string {
+  const sorted = (section: (typeof SECTIONS)[number]) =>
+    (desired[section] as { spec: unknown }[])
+      .map((item) => item.spec)
+      .sort((a, b) => compare(identityOf(section, a), identityOf(section, b)));
+  const canonical = canonicalJson({
+    organization: desired.organization ?? null,
+    environment: desired.environment ?? null,
+    apiUrl: desired.apiUrl ?? null,
+    apiKeyEnv: desired.apiKeyEnv,
+    topics: sorted("topics"),
+    notificationGroups: sorted("notificationGroups"),
+    workflows: sorted("workflows"),
+    overrides: sorted("overrides"),
+  });
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+async function loadTree(loader: Loader, path: string, isRoot: boolean): Promise<LoadedFile[]> {
+  if (loader.loaded.has(path)) return [];
+  const file = await readYamlFile(path, loader.cwd, loader.problems);
+  const entry: LoadedFile = { file, data: undefined, resources: undefined };
+  loader.loaded.set(path, entry);
+  if (file.doc === undefined) return [entry];
+  keepNumbersAsText(file);
+  interpolateFile(file, loader.vars, loader.sensitive, loader.problems);
+  const contents = file.doc.contents;
+  if (contents !== null && !isMap(contents)) {
+    loader.problems.push({
+      severity: "error",
+      rule: "schema",
+      message: `${file.rel} must be a mapping of sections (version, topics, workflows, ...), not ${isSeq(contents) ? "a list" : "a single value"}`,
+      pos: positionAt(file, []),
+    });
+    return [entry];
+  }
+  let data: Record<string, unknown>;
+  try {
+    data = (file.doc.toJS({ maxAliasCount: 1000 }) as Record<string, unknown> | null) ?? {};
+  } catch (error) {
+    loader.problems.push({
+      severity: "error",
+      rule: "yaml-syntax",
+      message: `YAML: ${error instanceof Error ? error.message : String(error)}`,
+      pos: positionAt(file, []),
+    });
+    return [entry];
+  }
+  entry.data = data;
+  const schemaOk = checkSchema(file, data, loader.problems);
+  checkRootOnly(file, data, isRoot, loader.problems);
+  if (schemaOk) entry.resources = collectResources(file, data);
+
+  const included = schemaOk
+    ? await loadIncludes(loader, dirname(path), globsOf(data.include), (index) =>
+        positionAt(file, typeof data.include === "string" ? ["include"] : ["include", index]),
+      )
+    : [];
+  return [entry, ...included];
+}
+
+async function loadIncludes(
+  loader: Loader,
+  base: string,
+  patterns: string[],
+  position: (index: number) => Problem["pos"],
+): Promise<LoadedFile[]> {
+  const out: LoadedFile[] = [];
+  for (const [index, pattern] of patterns.entries()) {
+    const matches = (await glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: false }))
+      .map((m) => resolve(m))
+      .sort();
+    if (matches.length === 0) {
+      loader.problems.push({
+        severity: "warning",
+        rule: "include-empty",
+        message: `include "${pattern}" matches no file`,
+        pos: position(index),
+      });
+    }
+    for (const match of matches) out.push(...(await loadTree(loader, match, false)));
+  }
+  return out;
+}
+
+function checkRootOnly(file: YamlFile, data: Record<string, unknown>, isRoot: boolean, problems: Problem[]): void {
+  if (isRoot) {
+    if (data.version === undefined) {
+      problems.push({
+        severity: "error",
+        rule: "schema",
+        message: 'the root file needs the config format version: add "version: 1"',
+        pos: positionAt(file, []),
+      });
+    }
+    return;
+  }
+  for (const key of ["organization", "environments"]) {
+    if (key in data) {
+      problems.push({
+        severity: "error",
+        rule: "root-only",
+        message: `"${key}" is only allowed in the root file, not in an included file`,
+        pos: positionAt(file, [key], true),
+      });
+    }
+  }
+}
+
+function selectEnvironment(root: LoadedFile, name: string, problems: Problem[]): Record<string, unknown> | undefined {
+  const environments = root.data?.environments as Record<string, Record<string, unknown>> | undefined;
+  if (environments === undefined) {
+    problems.push({
+      severity: "error",
+      rule: "unknown-environment",
+      message: `--env ${name} was given, but ${root.file.rel} defines no environments`,
+      pos: positionAt(root.file, []),
+    });
+    return undefined;
+  }
+  const selected = environments[name];
+  if (selected === undefined) {
+    const names = Object.keys(environments);
+    problems.push({
+      severity: "error",
+      rule: "unknown-environment",
+      message: `environment "${name}" is not defined (defined: ${names.join(", ") || "none"})${didYouMean(name, names)}`,
+      pos: positionAt(root.file, ["environments"], true),
+    });
+    return undefined;
+  }
+  return selected ?? {};
+}
+
+function resourcesOf(files: LoadedFile[]): FileResources[] {
+  return files.flatMap((f) => (f.resources ? [f.resources] : []));
+}
+
+function globsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function sortProblems(problems: Problem[]): Problem[] {
+  return [...problems].sort(
+    (a, b) => compare(a.pos.file, b.pos.file) || a.pos.line - b.pos.line || a.pos.col - b.pos.col,
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,129 @@
+// Schema validation of each file's data against schemas/notiform.schema.json (ajv, draft
+// 2020-12, compiled once, all errors), translated into plain messages at the offending value:
+// no validator jargon reaches the user.
+import { createRequire } from "node:module";
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { Problem } from "../errors.js";
+import { didYouMean } from "./did-you-mean.js";
+import { positionAt, type YamlFile } from "./yaml-file.js";
+
+const require = createRequire(import.meta.url);
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (compiled === undefined) {
+    const ajv = new Ajv2020.default({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+    addFormats.default(ajv);
+    // Our own annotation: the plain message for a pattern, carried in the schema beside it.
+    ajv.addKeyword({ keyword: "x-message", schemaType: "string" });
+    compiled = ajv.compile(require("../../schemas/notiform.schema.json"));
+  }
+  return compiled;
+}
+
+export function checkSchema(file: YamlFile, data: unknown, problems: Problem[]): boolean {
+  const validate = validator();
+  if (validate(data)) return true;
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    const problem = toProblem(file, error);
+    const id = `${problem.pos.line}:${problem.pos.col}:${problem.message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    problems.push(problem);
+  }
+  return false;
+}
+
+function segmentsOf(instancePath: string): (string | number)[] {
+  if (instancePath === "") return [];
+  return instancePath
+    .slice(1)
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+/** topics[1].name */
+export function fieldPath(segments: (string | number)[]): string {
+  let out = "";
+  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
+  return out;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  return `${typeof value === "boolean" ? "" : `${typeof value} `}${String(value)}`;
+}
+
+const ARTICLE: Record<string, string> = {
+  string: "a string",
+  boolean: "true or false",
+  number: "a number",
+  integer: "a whole number",
+  object: "a mapping",
+  array: "a list",
+};
+
+function toProblem(file: YamlFile, error: ErrorObject): Problem {
+  const segments = segmentsOf(error.instancePath);
+  const where = fieldPath(segments);
+  const label = where === "" ? "the file" : where;
+  const base = { severity: "error" as const, rule: "schema", field: where };
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const property = String(params.additionalProperty);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return {
+        ...base,
+        field: fieldPath([...segments, property]),
+        message: `unknown property "${property}" in ${label}${didYouMean(property, known)}`,
+        pos: positionAt(file, [...segments, property], true),
+      };
+    }
+    case "required":
+      return {
+        ...base,
+        message: `${label}: missing required field "${String(params.missingProperty)}"`,
+        pos: positionAt(file, segments),
+      };
+    case "type": {
+      const types = String(params.type)
+        .split(",")
+        .map((t) => ARTICLE[t] ?? t)
+        .join(" or ");
+      return { ...base, message: `${label}: must be ${types}, got ${describeValue(error.data)}`, pos: positionAt(file, segments) };
+    }
+    case "pattern": {
+      const custom = (error.parentSchema as { "x-message"?: string } | undefined)?.["x-message"];
+      return {
+        ...base,
+        message: `${label}: ${custom ?? `must match ${String(params.pattern)}`}, got ${describeValue(error.data)}`,
+        pos: positionAt(file, segments),
+      };
+    }
+    case "minLength":
+      return { ...base, message: `${label}: must not be empty`, pos: positionAt(file, segments) };
+    case "maxLength":
+      return { ...base, message: `${label}: must be at most ${String(params.limit)} characters`, pos: positionAt(file, segments) };
+    case "const":
+      return {
+        ...base,
+        message: `${label}: must be ${JSON.stringify(params.allowedValue)}, got ${describeValue(error.data)}`,
+        pos: positionAt(file, segments),
+      };
+    case "uniqueItems":
+      return { ...base, message: `${label}: lists the same value twice`, pos: positionAt(file, segments) };
+    case "format":
+      return { ...base, message: `${label}: must be a valid ${String(params.format)}, got ${describeValue(error.data)}`, pos: positionAt(file, segments) };
+    case "propertyNames":
+      return { ...base, message: `${label}: environment names may only use letters, digits, "-", "_" and "."`, pos: positionAt(file, segments) };
+    default:
+      return { ...base, message: `${label}: ${error.message ?? "is not valid"}`, pos: positionAt(file, segments) };
+  }
+}

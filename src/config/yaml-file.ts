@@ -1,0 +1,96 @@
+// Reading one config file: YAML with source positions kept, duplicate keys and syntax errors
+// reported as problems at their line and column, and helpers to find where any value sits.
+import { readFile } from "node:fs/promises";
+import { relative } from "node:path";
+import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
+import type { Position, Problem } from "../errors.js";
+
+export interface YamlFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to cwd, forward slashes: what messages show. */
+  rel: string;
+  doc: Document.Parsed | undefined;
+  lines: LineCounter;
+}
+
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path).split("\\").join("/");
+  return rel === "" ? path : rel;
+}
+
+export async function readYamlFile(path: string, cwd: string, problems: Problem[]): Promise<YamlFile> {
+  const rel = displayPath(path, cwd);
+  const lines = new LineCounter();
+  const file: YamlFile = { path, rel, doc: undefined, lines };
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const reason = (error as { code?: string }).code === "EISDIR" ? "is a directory" : "cannot be read";
+    problems.push({ severity: "error", rule: "file", message: `${rel} ${reason}`, pos: { file: rel, line: 1, col: 1 } });
+    return file;
+  }
+  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const list = Array.isArray(docs) ? docs : [];
+  if (list.length > 1) {
+    const second = list[1];
+    problems.push({
+      severity: "error",
+      rule: "yaml-syntax",
+      message: "a config file must hold one YAML document, not several (remove the `---` separator)",
+      pos: at(file, second?.range?.[0] ?? 0),
+    });
+  }
+  const doc = list[0];
+  if (doc === undefined) return file;
+  for (const error of [...doc.errors, ...doc.warnings]) {
+    const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
+    problems.push({
+      severity: error.name === "YAMLWarning" ? "warning" : "error",
+      rule: "yaml-syntax",
+      message: yamlMessage(error.code, error.message),
+      pos: { file: rel, line, col },
+    });
+  }
+  if (doc.errors.length === 0) file.doc = doc;
+  return file;
+}
+
+function yamlMessage(code: string, message: string): string {
+  if (code === "DUPLICATE_KEY") return `duplicate key: ${message.replace(/^Map keys must be unique.*$/s, "each key may appear once per mapping")}`;
+  // The library's messages carry a code frame after the first line; keep the first line.
+  return `YAML: ${message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`;
+}
+
+/** The position of a byte offset in a file. */
+export function at(file: YamlFile, offset: number): Position {
+  const { line, col } = file.lines.linePos(offset);
+  return { file: file.rel, line, col };
+}
+
+export function positionOfNode(file: YamlFile, node: unknown): Position {
+  const range = (node as { range?: [number, number, number] } | null)?.range;
+  return at(file, range?.[0] ?? 0);
+}
+
+/** Where the value at `path` starts; falls back to the nearest ancestor that exists. */
+export function positionAt(file: YamlFile, path: (string | number)[], pointAtKey = false): Position {
+  let node: unknown = file.doc?.contents;
+  let best: unknown = node;
+  for (const [index, segment] of path.entries()) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) break;
+      if (pointAtKey && index === path.length - 1) return positionOfNode(file, pair.key);
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === "number") {
+      node = node.items[segment];
+    } else {
+      break;
+    }
+    if (node === undefined || node === null) break;
+    best = node;
+  }
+  return positionOfNode(file, best as Node | undefined);
+}
