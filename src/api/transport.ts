@@ -145,7 +145,9 @@ export class Transport {
         if (status === 429) {
           this.stats.rateLimited += 1;
           retryAfterMs = parseRetryAfter(header("retry-after"), Date.now());
-          this.limiter.onRateLimited(retryAfterMs);
+          // Hold every start until the window resets; RateLimit-Reset is finer than Retry-After.
+          const reset = Number(header("ratelimit-reset"));
+          this.limiter.onRateLimited(Number.isFinite(reset) && header("ratelimit-reset") !== undefined ? reset * 1000 : retryAfterMs);
         }
         outcome = { kind: "status", status };
         failure = this.apiError(call, status, text, attempt);

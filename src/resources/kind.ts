@@ -3,9 +3,16 @@
 // field model, and which requests create or update it. It never does I/O here: live values
 // arrive in a LiveSnapshot read beforehand (src/resources/read-live.ts).
 
-import type { NotificationGroup, Topic, Workflow, WorkflowOverride } from "../api/types.js";
+import type { NotificationApi, NotificationGroup, Topic, Workflow, WorkflowOverride } from "../api/types.js";
 import type { DesiredState, Source } from "../config/model.js";
-import type { FieldChange, Kind, PlannedRequest, PlanWarning, UnmanagedResource } from "../plan/model.js";
+import type {
+  FieldChange,
+  Kind,
+  PlanAction,
+  PlannedRequest,
+  PlanWarning,
+  UnmanagedResource,
+} from "../plan/model.js";
 import type { StateFile } from "../state/model.js";
 import type { JsonObject } from "./canonical.js";
 
@@ -80,6 +87,46 @@ export interface ResourceModule {
     context: PlanContext,
   ): RequestsResult;
   unmanaged(context: PlanContext, managedKeys: ReadonlySet<string>): UnmanagedResource[];
+}
+
+/** What executing one request needs besides the request itself. */
+export interface ExecuteContext {
+  client: NotificationApi;
+  /** Server group id -> config key, including groups created earlier in this apply. */
+  groupKeys: ReadonlyMap<string, string>;
+  signal?: AbortSignal;
+}
+
+/** A change to the state file that a successful write implies. */
+export type StateChange =
+  | { section: "notificationGroups"; key: string; id: string; name: string }
+  | { section: "workflows"; id: string; key: string; values: JsonObject };
+
+export interface ExecuteResult {
+  /** The server id of the resource (the created id for a create). */
+  serverId?: string;
+  /** Canonical fields the server reports after the write (for verification). */
+  fields?: JsonObject;
+  stateChange?: StateChange;
+  /** Set when the write turned out to be already done (a lost response read back, an unchanged status). */
+  note?: string;
+}
+
+/** Executing plan actions: the apply side of a kind, kept beside its planning side. */
+export interface ResourceExecutor {
+  /** Send one planned request with the typed client method it corresponds to. */
+  execute(action: PlanAction, request: PlannedRequest, context: ExecuteContext): Promise<ExecuteResult>;
+  /**
+   * Re-read the live object a saved plan's action was computed from into `snapshot`, so the
+   * action can be planned again and compared (apply of a saved plan).
+   */
+  reread(action: PlanAction, snapshot: LiveSnapshot, context: RereadContext): Promise<void>;
+}
+
+export interface RereadContext {
+  client: NotificationApi;
+  /** Every override, listed at most once per apply and shared across actions. */
+  listOverrides(): Promise<WorkflowOverride[]>;
 }
 
 export type ResourceRegistry = { [K in Kind]: ResourceModule & { kind: K } };

@@ -1,12 +1,67 @@
-// `notiform export`: placeholder until its issue lands.
+// `notiform export`: write the live state as config files, to adopt notiform on an existing
+// organization. Refuses to overwrite any file unless --force, checking all before writing one.
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { stringify } from "yaml";
 import { NotiformError } from "../../errors.js";
+import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
+import { unlessUnsupported } from "../../resources/read-live.js";
+import { writeFileAtomic } from "../../state/state-store.js";
+import { EXIT } from "../exit-codes.js";
+import { openSessionOptionalConfig, type SessionArgs } from "../session.js";
 import type { Command } from "./index.js";
+
+interface ExportArgs extends SessionArgs {
+  dir: string;
+  force: boolean;
+}
 
 export const exportCommand: Command = {
   command: "export",
-  describe: "export (not built yet)",
-  builder: (yargs) => yargs,
-  run: async () => {
-    throw new NotiformError("INTERNAL", "`notiform export` is not built yet");
+  describe: "Write the live state as config files (bootstrap a repository)",
+  builder: (yargs) =>
+    yargs
+      .option("dir", { type: "string", default: ".", describe: "Directory to write notiform.yaml and its includes into" })
+      .option("force", { type: "boolean", default: false, describe: "Overwrite files that already exist" }),
+  run: async (args: ExportArgs, context) => {
+    const session = await openSessionOptionalConfig(args, context);
+    try {
+      const { client } = session;
+      const [topics, overrides, workflows, notificationGroups] = await Promise.all([
+        client.listAllTopics(),
+        client.listAllWorkflowOverrides(),
+        unlessUnsupported(client.listAllWorkflows()),
+        unlessUnsupported(client.listNotificationGroups()),
+      ]);
+      const { files } = exportDocuments({
+        organization: session.organization.name,
+        topics,
+        overrides,
+        workflows,
+        notificationGroups,
+      });
+      const dir = resolve(context.cwd, args.dir);
+      const existing = [...files.keys()].filter((name) => existsSync(join(dir, name)));
+      if (existing.length > 0 && !args.force) {
+        throw new NotiformError("FILE_EXISTS", `refusing to overwrite ${existing.join(", ")} in ${args.dir}`, {
+          hint: "Choose another --dir, or pass --force to overwrite.",
+        });
+      }
+      await mkdir(dir, { recursive: true });
+      for (const [name, document] of files) {
+        await writeFileAtomic(join(dir, name), `${EXPORT_HEADER}${stringify(document, { lineWidth: 0 })}`);
+      }
+      const notes: string[] = [];
+      if (workflows === undefined) notes.push("workflows (the server cannot list them)");
+      if (notificationGroups === undefined) notes.push("notification groups (the server cannot list them)");
+      context.terminal.err(
+        `Exported ${topics.length} topics, ${overrides.length} overrides, ${workflows?.length ?? 0} workflows and ${notificationGroups?.length ?? 0} notification groups to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
+          (notes.length > 0 ? `Not exported: ${notes.join("; ")}.\n` : ""),
+      );
+      return EXIT.ok;
+    } finally {
+      await session.close();
+    }
   },
 };

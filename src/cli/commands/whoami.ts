@@ -1,12 +1,36 @@
-// `notiform whoami`: placeholder until its issue lands.
-import { NotiformError } from "../../errors.js";
+// `notiform whoami`: which API URL, organization and environment the key reaches.
+import { EXIT } from "../exit-codes.js";
+import { openSessionOptionalConfig, type SessionArgs } from "../session.js";
 import type { Command } from "./index.js";
+
+interface WhoamiArgs extends SessionArgs {
+  output: "text" | "json";
+}
 
 export const whoamiCommand: Command = {
   command: "whoami",
-  describe: "whoami (not built yet)",
-  builder: (yargs) => yargs,
-  run: async () => {
-    throw new NotiformError("INTERNAL", "`notiform whoami` is not built yet");
+  describe: "Show the API URL, the organization the key reaches, and the environment",
+  builder: (yargs) =>
+    yargs.option("output", { alias: "o", choices: ["text", "json"] as const, default: "text" as const, describe: "Output format" }),
+  run: async (args: WhoamiArgs, context) => {
+    const session = await openSessionOptionalConfig(args, context);
+    try {
+      const facts = {
+        apiUrl: session.target.apiUrl,
+        organization: session.organization.name,
+        organizationId: session.organization._id ?? null,
+        environment: session.target.environment,
+        apiKeyVariable: session.desired.apiKeyEnv,
+      };
+      if (args.output === "json") context.terminal.out(`${JSON.stringify(facts, null, 2)}\n`);
+      else {
+        context.terminal.out(
+          `API URL:       ${facts.apiUrl}\nOrganization:  ${facts.organization}${facts.organizationId ? ` (${facts.organizationId})` : ""}\nEnvironment:   ${facts.environment ?? "(none selected)"}\nKey from:      ${facts.apiKeyVariable}\n`,
+        );
+      }
+      return EXIT.ok;
+    } finally {
+      await session.close();
+    }
   },
 };

@@ -1,0 +1,191 @@
+// The apply engine: runs a plan's actions in dependency order, independent ones concurrently,
+// and stops (or skips dependents, with continueOnError) on failure. Each action sends exactly
+// the requests the plan recorded, through its kind's executor. It never prints: progress goes
+// out as events, the outcome as an ApplyReport.
+import type { NotificationApi } from "../api/types.js";
+import { isNotiformError } from "../errors.js";
+import type { Plan, PlanAction, PlannedRequest } from "../plan/model.js";
+import { type JsonObject, sameValue } from "../resources/canonical.js";
+import { resourceExecutors } from "../resources/executors.js";
+import type { ActionResult, ApplyEvent, ApplyReport } from "./model.js";
+import { APPLY_RESULT_FORMAT_VERSION } from "./model.js";
+import type { StateRecorder } from "./state-recorder.js";
+
+export interface ExecutePlanOptions {
+  client: NotificationApi;
+  plan: Plan;
+  recorder: StateRecorder;
+  concurrency: number;
+  continueOnError: boolean;
+  /** Soft stop (first Ctrl-C): start nothing new, let running actions finish. */
+  stopSignal?: AbortSignal;
+  /** Hard stop (second Ctrl-C): abort requests in flight. */
+  abortSignal?: AbortSignal;
+  onEvent?: (event: ApplyEvent) => void;
+  now?: () => number;
+}
+
+type Settled = { action: PlanAction; result: ActionResult };
+
+export async function executePlan(options: ExecutePlanOptions): Promise<ApplyReport> {
+  const now = options.now ?? (() => performance.now());
+  const { plan } = options;
+  const results = new Map<string, ActionResult>();
+  const groupKeys = new Map<string, string>();
+  for (const [key, id] of Object.entries(plan.bindings.notificationGroups)) groupKeys.set(id, key);
+  const createdIds = new Map<string, string>();
+  const running = new Map<string, Promise<Settled>>();
+  let stopReason: string | undefined;
+  const stop = stopped(options.stopSignal);
+
+  const skip = (action: PlanAction, reason: string) =>
+    finish({
+      id: action.id,
+      kind: action.kind,
+      key: action.key,
+      op: action.op,
+      status: "skipped",
+      durationMs: 0,
+      reason,
+      notes: [],
+      warnings: [],
+    });
+  const finish = (result: ActionResult) => {
+    results.set(result.id, result);
+    options.onEvent?.({ type: "finish", result });
+  };
+
+  for (const action of plan.actions) {
+    if (action.op === "not-applicable") skip(action, action.reason ?? "not applicable on this server");
+  }
+  const waiting = plan.actions.filter((action) => action.op !== "not-applicable");
+
+  while (waiting.length > 0 || running.size > 0) {
+    if (options.stopSignal?.aborted === true && stopReason === undefined) stopReason = "interrupted";
+    if (stopReason === undefined) {
+      for (let i = 0; i < waiting.length && running.size < Math.max(1, options.concurrency); ) {
+        const action = waiting[i] as PlanAction;
+        const blocked = action.dependsOn.find((id) => {
+          const status = results.get(id)?.status;
+          return status === "failed" || status === "skipped";
+        });
+        if (blocked !== undefined) {
+          waiting.splice(i, 1);
+          skip(action, `depends on ${blocked}, which was ${results.get(blocked)?.status}`);
+          continue;
+        }
+        if (!action.dependsOn.every((id) => results.get(id)?.status === "applied")) {
+          i += 1;
+          continue;
+        }
+        waiting.splice(i, 1);
+        options.onEvent?.({ type: "start", id: action.id, kind: action.kind, key: action.key });
+        const task = runAction(action, { ...options, groupKeys, createdIds, now }).then((result) => ({
+          action,
+          result,
+        }));
+        running.set(action.id, task);
+      }
+    }
+    if (running.size === 0) break;
+    const settled = await Promise.race([...running.values(), ...(stopReason ? [] : [stop])]);
+    if (settled === undefined) continue;
+    running.delete(settled.action.id);
+    finish(settled.result);
+    if (settled.result.status === "failed" && !options.continueOnError)
+      stopReason ??= `stopped after ${settled.action.id} failed`;
+  }
+  for (const action of waiting) skip(action, stopReason ?? "not started");
+
+  const ordered = plan.actions.map((action) => results.get(action.id) as ActionResult);
+  return {
+    formatVersion: APPLY_RESULT_FORMAT_VERSION,
+    results: ordered,
+    counts: {
+      applied: ordered.filter((r) => r.status === "applied").length,
+      failed: ordered.filter((r) => r.status === "failed").length,
+      skipped: ordered.filter((r) => r.status === "skipped").length,
+    },
+    interrupted: stopReason === "interrupted",
+  };
+}
+
+/** Resolves (with undefined) when the soft stop fires, so the loop wakes to stop starting. */
+function stopped(signal: AbortSignal | undefined): Promise<undefined> {
+  if (signal === undefined) return new Promise(() => undefined);
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(undefined), { once: true }));
+}
+
+interface RunContext extends ExecutePlanOptions {
+  groupKeys: Map<string, string>;
+  createdIds: Map<string, string>;
+  now: () => number;
+}
+
+async function runAction(action: PlanAction, context: RunContext): Promise<ActionResult> {
+  const started = context.now();
+  const executor = resourceExecutors[action.kind];
+  const notes: string[] = [];
+  const reported: JsonObject = {};
+  const base = { id: action.id, kind: action.kind, key: action.key, op: action.op, notes };
+  try {
+    for (const planned of action.requests) {
+      const request = resolveRefs(planned, context.createdIds);
+      const result = await executor.execute(action, request, {
+        client: context.client,
+        groupKeys: context.groupKeys,
+        ...(context.abortSignal ? { signal: context.abortSignal } : {}),
+      });
+      if (result.serverId !== undefined && action.op === "create")
+        context.createdIds.set(action.id, result.serverId);
+      if (result.stateChange?.section === "notificationGroups") {
+        context.groupKeys.set(result.stateChange.id, result.stateChange.key);
+      }
+      if (result.stateChange !== undefined) await context.recorder.record(result.stateChange);
+      if (result.note !== undefined) notes.push(result.note);
+      Object.assign(reported, result.fields ?? {});
+    }
+    return {
+      ...base,
+      status: "applied",
+      durationMs: elapsed(context, started),
+      warnings: verify(action, reported),
+    };
+  } catch (error) {
+    const detail = isNotiformError(error)
+      ? { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }
+      : { code: "INTERNAL" as const, message: error instanceof Error ? error.message : String(error) };
+    return { ...base, status: "failed", durationMs: elapsed(context, started), error: detail, warnings: [] };
+  }
+}
+
+function elapsed(context: RunContext, started: number): number {
+  return Math.round(context.now() - started);
+}
+
+/** Fill body fields that name an id another action created earlier in this apply. */
+function resolveRefs(request: PlannedRequest, createdIds: ReadonlyMap<string, string>): PlannedRequest {
+  if (request.refs === undefined || request.refs.length === 0) return request;
+  const body: JsonObject = { ...request.body };
+  for (const ref of request.refs) {
+    const id = createdIds.get(ref.action);
+    if (id === undefined) throw new Error(`${ref.action} produced no id for ${ref.field}`);
+    body[ref.field] = id;
+  }
+  return { ...request, body };
+}
+
+/** Fields the server reports differently from what was sent: it silently ignored them. */
+function verify(action: PlanAction, reported: JsonObject): string[] {
+  const warnings: string[] = [];
+  for (const change of action.changes) {
+    if (!(change.field in reported)) continue;
+    if (!sameValue(reported[change.field], change.new)) {
+      warnings.push(
+        `${action.id}: the server kept ${change.field} = ${JSON.stringify(reported[change.field])} instead of ${JSON.stringify(change.new)}`,
+      );
+    }
+  }
+  return warnings;
+}

@@ -1,0 +1,108 @@
+// Progress views for apply. On a TTY: a listr2 task list, one task per phase (kind) with live
+// counts, subtasks per resource when a phase is small enough to read. In CI: one plain line per
+// finished action. For --output json and tests: nothing. The engine emits events; views only
+// draw them.
+import { Listr, type ListrTask } from "listr2";
+import { KINDS, type Kind, type Plan } from "../plan/model.js";
+import { describeKind } from "../plan/render-common.js";
+import type { ApplyEvent } from "./model.js";
+import { describeResult } from "./render-report.js";
+
+export interface ProgressView {
+  onEvent(event: ApplyEvent): void;
+  /** Resolves when the view has drawn its last frame. */
+  done(): Promise<void>;
+}
+
+export function silentProgress(): ProgressView {
+  return { onEvent: () => undefined, done: async () => undefined };
+}
+
+export function lineProgress(write: (text: string) => void): ProgressView {
+  return {
+    onEvent: (event) => {
+      if (event.type === "finish") write(`${describeResult(event.result)}\n`);
+    },
+    done: async () => undefined,
+  };
+}
+
+const SUBTASK_LIMIT = 30;
+
+/** listr2's default renderer on stderr; each phase task resolves when its actions have finished. */
+export function listrProgress(plan: Plan): ProgressView {
+  const waiters = new Map<string, (failed: string | undefined) => void>();
+  // Events may arrive before listr2 has started a task: remember outcomes until it asks.
+  const finished = new Map<string, string | undefined>();
+  const counts = new Map<Kind, { done: number; failed: number; total: number }>();
+  const phaseDone = new Map<Kind, () => void>();
+  const titles = new Map<Kind, (title: string) => void>();
+  const tasks: ListrTask[] = [];
+  for (const kind of KINDS) {
+    const actions = plan.actions.filter((a) => a.kind === kind);
+    if (actions.length === 0) continue;
+    counts.set(kind, { done: 0, failed: 0, total: actions.length });
+    const title = () => {
+      const c = counts.get(kind) ?? { done: 0, failed: 0, total: 0 };
+      return `${describeKind(kind)}s: ${c.done}/${c.total}${c.failed > 0 ? `, ${c.failed} failed` : ""}`;
+    };
+    tasks.push({
+      title: title(),
+      task: (_ctx, task) => {
+        titles.set(kind, (t) => {
+          task.title = t;
+        });
+        task.title = title();
+        if (actions.length > SUBTASK_LIMIT) {
+          return new Promise<void>((resolve) => {
+            const c = counts.get(kind);
+            if (c !== undefined && c.done === c.total) resolve();
+            else phaseDone.set(kind, resolve);
+          });
+        }
+        return task.newListr(
+          actions.map((action) => ({
+            title: `${action.op} ${action.key}`,
+            task: () =>
+              new Promise<void>((resolve, reject) => {
+                const settle = (failed: string | undefined) =>
+                  failed === undefined ? resolve() : reject(new Error(failed));
+                if (finished.has(action.id)) settle(finished.get(action.id));
+                else waiters.set(action.id, settle);
+              }),
+          })),
+          { concurrent: true, exitOnError: false },
+        );
+      },
+    });
+  }
+  const list = new Listr(tasks, {
+    concurrent: true,
+    exitOnError: false,
+    rendererOptions: { collapseSubtasks: true },
+    fallbackRenderer: "simple",
+  });
+  const running = list.run().catch(() => undefined);
+  return {
+    onEvent: (event) => {
+      if (event.type !== "finish") return;
+      const { result } = event;
+      const c = counts.get(result.kind);
+      if (c === undefined) return;
+      c.done += 1;
+      if (result.status === "failed") c.failed += 1;
+      const kind = result.kind;
+      titles.get(kind)?.(
+        `${describeKind(kind)}s: ${c.done}/${c.total}${c.failed > 0 ? `, ${c.failed} failed` : ""}`,
+      );
+      const failure =
+        result.status === "applied" ? undefined : (result.error?.message ?? result.reason ?? result.status);
+      finished.set(result.id, failure);
+      waiters.get(result.id)?.(failure);
+      if (c.done === c.total) phaseDone.get(kind)?.();
+    },
+    done: async () => {
+      await running;
+    },
+  };
+}

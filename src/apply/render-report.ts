@@ -1,0 +1,53 @@
+// The final apply report: counts, then each failure with the server's message, each skip
+// with its reason, and verification warnings. Text for people, JSON for machines.
+
+import { describeKind } from "../plan/render-common.js";
+import { sortKeysDeep } from "../resources/canonical.js";
+import type { ActionResult, ApplyReport } from "./model.js";
+
+export function renderReportText(report: ApplyReport): string {
+  const { applied, failed, skipped } = report.counts;
+  const lines: string[] = [];
+  const head = report.interrupted
+    ? "Apply interrupted"
+    : failed > 0
+      ? "Apply finished with failures"
+      : "Apply complete";
+  lines.push(`${head}: ${applied} applied, ${failed} failed, ${skipped} skipped.`);
+  const failures = report.results.filter((r) => r.status === "failed");
+  if (failures.length > 0) {
+    lines.push("", "Failed:");
+    for (const result of failures) {
+      lines.push(`  ${label(result)}: ${result.error?.message ?? "failed"}`);
+      if (result.error?.hint) lines.push(`      hint: ${result.error.hint}`);
+    }
+  }
+  const skips = report.results.filter((r) => r.status === "skipped");
+  if (skips.length > 0) {
+    lines.push("", "Skipped:");
+    for (const result of skips.slice(0, 50)) lines.push(`  ${label(result)}: ${result.reason ?? ""}`);
+    if (skips.length > 50) lines.push(`  ... and ${skips.length - 50} more`);
+  }
+  const warnings = report.results.flatMap((r) => r.warnings);
+  if (warnings.length > 0) {
+    lines.push("", "Verification warnings (the server did not take these as sent):");
+    for (const warning of warnings) lines.push(`  ${warning}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderReportJson(report: ApplyReport): string {
+  return `${JSON.stringify(sortKeysDeep(report), null, 2)}\n`;
+}
+
+export function describeResult(result: ActionResult): string {
+  const notes = result.notes.length > 0 ? `; ${result.notes.join("; ")}` : "";
+  if (result.status === "applied")
+    return `applied  ${label(result)} (${result.op}, ${result.durationMs} ms${notes})`;
+  if (result.status === "failed") return `failed   ${label(result)}: ${result.error?.message ?? ""}`;
+  return `skipped  ${label(result)}: ${result.reason ?? ""}`;
+}
+
+function label(result: ActionResult): string {
+  return `${describeKind(result.kind)} ${result.key}`;
+}

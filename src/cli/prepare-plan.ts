@@ -1,0 +1,83 @@
+// The composition root of a plan: files -> config -> desired; API -> live; state file; then the
+// pure planner. The only I/O of planning happens here and in src/resources/read-live.ts.
+import type { Plan, PlanWarning } from "../plan/model.js";
+import { planChanges } from "../plan/plan-changes.js";
+import type { LiveSnapshot } from "../resources/kind.js";
+import { readLive } from "../resources/read-live.js";
+import type { StateFile } from "../state/model.js";
+import { readState } from "../state/state-store.js";
+import { VERSION } from "../version.js";
+import type { CommandContext } from "./main.js";
+import { openSession, type Session, type SessionArgs } from "./session.js";
+
+export interface PreparedPlan {
+  session: Session;
+  state: StateFile;
+  live: LiveSnapshot;
+  plan: Plan;
+}
+
+export async function preparePlan(
+  args: SessionArgs & { target: string[] },
+  context: CommandContext,
+): Promise<PreparedPlan> {
+  const session = await openSession(args, context);
+  try {
+    const state = await readState(session.statePath, session.target);
+    const organization = {
+      name: session.organization.name,
+      ...(session.organization._id ? { id: session.organization._id } : {}),
+    };
+    const live = await readLive(session.client, session.desired, organization);
+    const plan = await planWithCapabilities(session, live, state, args.target);
+    return { session, state, live, plan };
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+/**
+ * Plan; when the plan updates overrides and it is not yet known whether the server serves the
+ * update extension, probe it (a harmless request) and plan again, so "not applicable" is said
+ * at plan time rather than discovered during apply.
+ */
+async function planWithCapabilities(
+  session: Session,
+  live: LiveSnapshot,
+  state: StateFile,
+  targets: readonly string[],
+): Promise<Plan> {
+  const run = () =>
+    planChanges({
+      desired: session.desired,
+      live,
+      state,
+      target: session.target,
+      createdBy: `notiform ${VERSION}`,
+      targets,
+    });
+  const plan = run();
+  const updatesOverrides = plan.actions.some((a) => a.kind === "override" && a.op === "update");
+  if (updatesOverrides && session.client.capability("updateWorkflowOverride") === "unknown") {
+    live.canUpdateOverrides = await session.client.probe("updateWorkflowOverride");
+    if (!live.canUpdateOverrides) return withSessionWarnings(run(), session);
+  }
+  return withSessionWarnings(plan, session);
+}
+
+/** Config warnings (e.g. an include matching nothing) and a missing organization guard. */
+function withSessionWarnings(plan: Plan, session: Session): Plan {
+  const extra: PlanWarning[] = session.configWarnings.map((problem) => ({
+    code: problem.rule,
+    message: problem.message,
+    source: problem.pos,
+  }));
+  if (session.desired.organization === undefined) {
+    extra.push({
+      code: "no-organization-guard",
+      message: `the config names no organization, so nothing checks that the key reaches the intended one (it reaches "${session.organization.name}")`,
+    });
+  }
+  return extra.length === 0 ? plan : { ...plan, warnings: [...extra, ...plan.warnings] };
+}

@@ -1,0 +1,135 @@
+// Wiring shared by every command that talks to the API: load the config, decide the API URL
+// and key, build the client, and check the organization guard before anything else is read.
+
+import type { ApiClient } from "../api/index.js";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { createClient, formatClientEvent } from "../api/index.js";
+import type { Organization } from "../api/types.js";
+import { loadConfig } from "../config/index.js";
+import type { DesiredState } from "../config/model.js";
+import { ConfigError, NotiformError, type Problem } from "../errors.js";
+import type { PlanTarget } from "../plan/model.js";
+import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
+import type { CommandContext } from "./main.js";
+
+export const DEFAULT_API_URL = "https://api.novu.co";
+export const DEFAULT_CONFIG = "notiform.yaml";
+
+export interface SessionArgs {
+  config: string;
+  env: string | undefined;
+  "api-url": string | undefined;
+  concurrency: number;
+  "insecure-http": boolean;
+  verbose: boolean;
+  state?: string | undefined;
+}
+
+export interface Session {
+  desired: DesiredState;
+  configWarnings: Problem[];
+  client: ApiClient;
+  organization: Organization;
+  target: PlanTarget;
+  statePath: string;
+  close(): Promise<void>;
+}
+
+/** Which URL a run talks to: --api-url, else the environment's apiUrl, else NOTIFORM_API_URL, else the hosted US API. */
+export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: CommandContext["env"]): string {
+  return normalizeUrl(args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL ?? DEFAULT_API_URL);
+}
+
+export async function loadDesired(args: SessionArgs, context: CommandContext) {
+  const result = await loadConfig({
+    configPath: args.config,
+    ...(args.env !== undefined ? { env: args.env } : {}),
+    vars: context.env,
+    cwd: context.cwd,
+  }).catch((error: unknown) => {
+    if (error instanceof ConfigError) context.masker.add(...error.sensitive);
+    throw error;
+  });
+  context.masker.add(...result.desired.sensitive);
+  return result;
+}
+
+export function connect(args: SessionArgs, desired: DesiredState, context: CommandContext): ApiClient {
+  const apiKey = context.env[desired.apiKeyEnv];
+  if (apiKey === undefined || apiKey === "") {
+    throw new NotiformError("API_KEY_MISSING", `no API key: the variable ${desired.apiKeyEnv} is not set`, {
+      hint: `Export ${desired.apiKeyEnv}=<your API key>. notiform never takes a key from a flag or a file.`,
+    });
+  }
+  context.masker.add(apiKey);
+  const baseUrl = resolveApiUrl(args, desired, context.env);
+  return createClient({
+    baseUrl,
+    apiKey,
+    apiKeyEnv: desired.apiKeyEnv,
+    concurrency: args.concurrency,
+    insecureHttp: args["insecure-http"],
+    ...(args.verbose ? { log: (event) => context.terminal.err(`${formatClientEvent(event)}\n`) } : {}),
+  });
+}
+
+export async function openSession(
+  args: SessionArgs,
+  context: CommandContext,
+  loaded?: { desired: DesiredState; warnings: Problem[] },
+  options: { guard: boolean } = { guard: true },
+): Promise<Session> {
+  const { desired, warnings } = loaded ?? (await loadDesired(args, context));
+  const client = connect(args, desired, context);
+  try {
+    const organization = await client.getCurrentOrganization();
+    for (const partner of organization.partnerConfigurations ?? []) context.masker.add(partner.accessToken);
+    if (options.guard && desired.organization !== undefined && organization.name !== desired.organization) {
+      throw new NotiformError(
+        "ORG_MISMATCH",
+        `the API key reaches organization "${organization.name}", but the config is for "${desired.organization}"`,
+        {
+          hint: "Check the key (and --env), or the config's organization guard. Nothing was planned or changed.",
+        },
+      );
+    }
+    const apiUrl = resolveApiUrl(args, desired, context.env);
+    return {
+      desired,
+      configWarnings: warnings,
+      client,
+      organization,
+      target: { apiUrl, organization: organization.name, environment: desired.environment ?? null },
+      statePath: args.state ?? defaultStatePath(desired.rootFile, desired.environment),
+      close: () => client.close(),
+    };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/**
+ * For commands that work without a config (whoami, export): when the default root file does not
+ * exist, run on defaults (key from NOTIFORM_API_KEY, URL from --api-url / NOTIFORM_API_URL).
+ * These commands report the organization rather than guard it.
+ */
+export async function openSessionOptionalConfig(args: SessionArgs, context: CommandContext): Promise<Session> {
+  const rootFile = resolve(context.cwd, args.config);
+  if (args.config === DEFAULT_CONFIG && !existsSync(rootFile)) {
+    const desired: DesiredState = {
+      apiKeyEnv: "NOTIFORM_API_KEY",
+      topics: [],
+      notificationGroups: [],
+      workflows: [],
+      overrides: [],
+      rootFile,
+      files: [],
+      digest: "",
+      sensitive: [],
+    };
+    return openSession(args, context, { desired, warnings: [] }, { guard: false });
+  }
+  return openSession(args, context, undefined, { guard: false });
+}

@@ -1,0 +1,36 @@
+// What every route handler receives, and what it answers.
+import type { EmulatorData, EmulatorStore, StoreIndex } from "../store.js";
+
+export type Flavor = "spec" | "real";
+
+export interface HandlerContext {
+  data: EmulatorData;
+  store: EmulatorStore;
+  index: StoreIndex;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  flavor: Flavor;
+  now: string;
+  /** Production keys may not use development-only routes. */
+  environment: "development" | "production";
+}
+
+export interface Answer {
+  status: number;
+  /** The response body, already enveloped as the route answers it. */
+  body: unknown;
+  /** The request changed the state (persist with --data). */
+  wrote?: boolean;
+}
+
+export type Handler = (ctx: HandlerContext) => Answer;
+
+export const ok = (data: unknown, status = 200, wrote = false): Answer => ({ status, body: { data }, wrote });
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export const OBJECT_ID = /^[0-9a-f]{24}$/i;
+export const CHANNELS = ["email", "sms", "in_app", "chat", "push"] as const;

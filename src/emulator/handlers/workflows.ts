@@ -1,0 +1,127 @@
+// Workflows (endpoints 12-13 and the read extensions) and notification groups (14-15 and the
+// list/get extensions), following the real server where the spec is silent: every PUT field
+// optional, tags/preferenceSettings/steps/data replaced, an empty body refused, `active`
+// ignored; the status call refuses an unchanged status; the same group name twice makes two.
+import type { Workflow } from "../../api/types.js";
+import { badRequest, HttpError, notFound } from "../http-error.js";
+import { nextId } from "../store.js";
+import { CHANNELS, type Handler, type HandlerContext, isObject, OBJECT_ID, ok } from "./context.js";
+
+function findWorkflow({ store, params }: HandlerContext): Workflow {
+  const id = params.id ?? "";
+  if (!OBJECT_ID.test(id)) throw badRequest(["id must be a mongodb id"]);
+  const workflow = store.workflows.find((w) => w._id === id);
+  if (!workflow) throw notFound(`Notification template with id ${id} not found`);
+  return workflow;
+}
+
+function withGroup(ctx: HandlerContext, workflow: Workflow): Workflow {
+  const group = ctx.store.notificationGroups.find((g) => g._id === workflow._notificationGroupId);
+  return group ? { ...workflow, notificationGroup: group } : workflow;
+}
+
+export const updateWorkflow: Handler = (ctx) => {
+  const workflow = findWorkflow(ctx);
+  const b = isObject(ctx.body) ? ctx.body : {};
+  const fields = ["name", "description", "tags", "critical", "preferenceSettings", "notificationGroupId", "identifier", "steps", "data"];
+  if (!fields.some((f) => b[f] !== undefined)) throw badRequest("No properties found for update");
+  const problems: string[] = [];
+  if (b.name !== undefined && typeof b.name !== "string") problems.push("name must be a string");
+  if (b.description !== undefined && (typeof b.description !== "string" || b.description.length > 300)) {
+    problems.push("description must be shorter than or equal to 300 characters");
+  }
+  if (b.tags !== undefined && (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== "string"))) problems.push("tags must be an array of strings");
+  if (b.critical !== undefined && typeof b.critical !== "boolean") problems.push("critical must be a boolean value");
+  if (b.preferenceSettings !== undefined) {
+    const p = b.preferenceSettings;
+    if (!isObject(p) || Object.entries(p).some(([k, v]) => !(CHANNELS as readonly string[]).includes(k) || typeof v !== "boolean")) {
+      problems.push("preferenceSettings must hold boolean email, sms, in_app, chat, push");
+    }
+  }
+  if (b.data !== undefined && !isObject(b.data)) problems.push("data must be an object");
+  if (problems.length > 0) throw badRequest(problems);
+  if (b.notificationGroupId !== undefined) {
+    const group = ctx.store.notificationGroups.find((g) => g._id === b.notificationGroupId);
+    if (!group) throw notFound(`Notification group with id ${String(b.notificationGroupId)} not found`);
+    workflow._notificationGroupId = group._id;
+  }
+  if (typeof b.name === "string" && b.name !== "") workflow.name = b.name;
+  if (typeof b.description === "string") workflow.description = b.description;
+  if (Array.isArray(b.tags)) workflow.tags = b.tags as string[];
+  if (typeof b.critical === "boolean") workflow.critical = b.critical;
+  if (isObject(b.preferenceSettings)) {
+    // Replaced, not merged (observed); channels left out come back as on.
+    workflow.preferenceSettings = { email: true, sms: true, in_app: true, chat: true, push: true, ...(b.preferenceSettings as object) };
+  }
+  if (Array.isArray(b.steps)) workflow.steps = b.steps as Workflow["steps"];
+  if (isObject(b.data)) workflow.data = b.data;
+  if (typeof b.identifier === "string" && workflow.triggers[0]) workflow.triggers[0].identifier = b.identifier;
+  return ok(withGroup(ctx, workflow), 200, true);
+};
+
+export const updateWorkflowStatus: Handler = (ctx) => {
+  developmentOnly(ctx);
+  const workflow = findWorkflow(ctx);
+  const b = isObject(ctx.body) ? ctx.body : {};
+  if (typeof b.active !== "boolean") throw badRequest(["active must be a boolean value"]);
+  if (b.active === workflow.active) throw badRequest("You must provide a different status from the current status");
+  workflow.active = b.active;
+  workflow.draft = !b.active;
+  return ok(withGroup(ctx, workflow), 200, true);
+};
+
+export const getWorkflow: Handler = (ctx) => {
+  const id = ctx.params.id ?? "";
+  const workflow = ctx.store.workflows.find((w) => w._id === id || w.triggers.some((t) => t.identifier === id));
+  if (!workflow) throw notFound(`Workflow with id ${id} not found`);
+  return ok(withGroup(ctx, workflow));
+};
+
+export const listWorkflows: Handler = (ctx) => {
+  const page = Math.max(0, Number(ctx.query.get("page") ?? 0) || 0);
+  const limit = Number(ctx.query.get("limit") ?? 10) || 10;
+  if (limit > 100) throw badRequest(["limit must not be greater than 100"]);
+  const text = (ctx.query.get("query") ?? "").toLowerCase();
+  const all = text === "" ? ctx.store.workflows : ctx.store.workflows.filter((w) => w.name.toLowerCase().includes(text));
+  const data = all.slice(page * limit, page * limit + limit).map((w) => withGroup(ctx, w));
+  return { status: 200, body: { data, totalCount: all.length, page, pageSize: limit } };
+};
+
+// Notification groups ---------------------------------------------------------------------------
+export const createGroup: Handler = (ctx) => {
+  const b = isObject(ctx.body) ? ctx.body : {};
+  if (typeof b.name !== "string" || b.name.trim() === "") throw badRequest(["name must be a string", "name should not be empty"]);
+  const group = {
+    _id: nextId(ctx.data),
+    name: b.name,
+    _environmentId: ctx.store.environmentId,
+    _organizationId: ctx.data.organization._id,
+    _parentId: ctx.store.notificationGroups[0]?._id ?? "",
+  };
+  ctx.store.notificationGroups.push(group);
+  return ok(group, ctx.flavor === "real" ? 201 : 200, true);
+};
+
+export const renameGroup: Handler = (ctx) => {
+  const group = ctx.store.notificationGroups.find((g) => g._id === ctx.params.id);
+  // The real server answers this 404 without an `error` field.
+  if (!group) throw new HttpError(404, "Not Found", null);
+  const b = isObject(ctx.body) ? ctx.body : {};
+  if (typeof b.name !== "string" || b.name.trim() === "") throw badRequest(["name must be a string", "name should not be empty"]);
+  group.name = b.name;
+  return ok(group, 200, true);
+};
+
+export const listGroups: Handler = (ctx) => ok(ctx.store.notificationGroups);
+
+export const getGroup: Handler = (ctx) => {
+  const group = ctx.store.notificationGroups.find((g) => g._id === ctx.params.id);
+  if (!group) throw new HttpError(404, "Not Found", null);
+  return ok(group);
+};
+
+export function developmentOnly(ctx: HandlerContext): void {
+  if (ctx.environment !== "development") {
+    throw new HttpError(401, "This action is only allowed in Development environment");
+  }
+}

@@ -1,0 +1,40 @@
+// Error answers in the shape a real server sends: {statusCode, timestamp, path, message, error?}.
+// `message` is a string, or an array of strings for body validation failures (400).
+export class HttpError extends Error {
+  readonly status: number;
+  readonly body: string | string[];
+  readonly error: string | undefined;
+  readonly headers: Record<string, string>;
+
+  /** `error: null` leaves the field out (some real answers have none). */
+  constructor(status: number, message: string | string[], error?: string | null, headers: Record<string, string> = {}) {
+    super(Array.isArray(message) ? message.join("; ") : message);
+    this.status = status;
+    this.body = message;
+    this.error = error === null ? undefined : (error ?? REASON[status]);
+    this.headers = headers;
+  }
+}
+
+const REASON: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Payload Too Large",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+export function errorBody(error: HttpError, path: string, timestamp: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { statusCode: error.status, timestamp, path, message: error.body };
+  if (error.error !== undefined) body.error = error.error;
+  if (error.status === 500) body.errorId = "00000000-0000-4000-8000-000000000000";
+  return body;
+}
+
+export const badRequest = (message: string | string[]) => new HttpError(400, message);
+export const notFound = (message: string, error?: string) => new HttpError(404, message, error);

@@ -1,0 +1,42 @@
+// Runs the built CLI as a child process, the way users and CI run it: a minimal environment
+// (no inherited NOTIFORM_* variables, NO_COLOR=1), stdout and stderr captured separately.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/notiform.js", import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  /** Written to the child's stdin, then stdin is closed. */
+  input?: string;
+  /** Called once the child is spawned, e.g. to signal it. */
+  onSpawn?: (child: import("node:child_process").ChildProcess) => void;
+}
+
+export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", NO_COLOR: "1", HOME: options.cwd };
+  for (const [name, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[name] = value;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+    options.onSpawn?.(child);
+  });
+}
