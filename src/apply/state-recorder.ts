@@ -2,6 +2,7 @@
 // into the in-memory state and written atomically before the action counts as applied, so an
 // apply killed at any point leaves a file a re-run can trust. Writes are serialized and
 // coalesced: one in flight, at most one queued.
+import { existsSync } from "node:fs";
 import type { StateChange } from "../resources/kind.js";
 import type { StateFile } from "../state/model.js";
 import { serializeState, writeFileAtomic } from "../state/state-store.js";
@@ -17,7 +18,9 @@ export class StateRecorder {
   constructor(state: StateFile, path: string | undefined) {
     this.state = structuredClone(state);
     this.path = path;
-    this.lastWritten = serializeState(state);
+    // A state file that does not exist yet is written at the end of the first apply, so the
+    // target it records (and any group ids) can be committed from day one.
+    this.lastWritten = path !== undefined && existsSync(path) ? serializeState(state) : undefined;
   }
 
   /** Merge one change and persist it; resolves once the file on disk holds it. */

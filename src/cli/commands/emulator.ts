@@ -1,12 +1,91 @@
-// `notiform emulator`: placeholder until its issue lands.
-import { NotiformError } from "../../errors.js";
+// `notiform emulator`: run the bundled API emulator until Ctrl-C. It never prints API keys or
+// access tokens: the keys are in the seed file the user chose.
+import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import { startEmulator } from "../../emulator/index.js";
+import { EXIT } from "../exit-codes.js";
 import type { Command } from "./index.js";
+
+const BUNDLED_SEED = fileURLToPath(new URL("../../../examples/emulator-seed.yaml", import.meta.url));
+
+interface EmulatorArgs {
+  port: number;
+  host: string;
+  seed: string | undefined;
+  data: string | undefined;
+  latency: number;
+  jitter: number;
+  "error-rate": number;
+  "drop-rate": number;
+  "lost-response-rate": number;
+  "rate-limit": number | undefined;
+  "fault-seed": number;
+  "strict-spec": boolean;
+  flavor: "spec" | "real";
+}
+
+const EPILOG = `Seed file (YAML or JSON, schema: schemas/seed.schema.json):
+  organization: {name, _id?, partnerConfigurations?}
+  apiKeys: [{key, environment: development|production}]
+  environments:
+    development: {topics, notificationGroups, workflows, tenants, overrides,
+                  blueprints, executionDetails, subscribers, generate: {topics, tenants, workflows}}
+    production: {...}
+Faults are seeded (--fault-seed) so runs repeat. Details: docs/emulator.md`;
 
 export const emulatorCommand: Command = {
   command: "emulator",
-  describe: "emulator (not built yet)",
-  builder: (yargs) => yargs,
-  run: async () => {
-    throw new NotiformError("INTERNAL", "`notiform emulator` is not built yet");
+  describe: "Run the bundled Notification Management API emulator (for demos, tests and rehearsals)",
+  builder: (yargs) =>
+    yargs
+      .option("port", { type: "number", default: 4010, describe: "Port to listen on (0: any free port)" })
+      .option("host", { type: "string", default: "127.0.0.1", describe: "Address to listen on" })
+      .option("seed", { type: "string", describe: "Seed file (default: the bundled examples/emulator-seed.yaml)" })
+      .option("data", { type: "string", describe: "Keep the state in this JSON file between runs" })
+      .option("latency", { type: "number", default: 0, describe: "Added latency per response (ms)" })
+      .option("jitter", { type: "number", default: 0, describe: "Random +/- latency (ms)" })
+      .option("error-rate", { type: "number", default: 0, describe: "Share of requests answered 500/502/503/504 (0-1)" })
+      .option("drop-rate", { type: "number", default: 0, describe: "Share of connections dropped before handling (0-1)" })
+      .option("lost-response-rate", {
+        type: "number",
+        default: 0,
+        describe: "Share of writes handled, then dropped without an answer (0-1)",
+      })
+      .option("rate-limit", { type: "number", describe: "Requests per second before answering 429 with Retry-After" })
+      .option("fault-seed", { type: "number", default: 1, describe: "Seed of the fault generator" })
+      .option("strict-spec", { type: "boolean", default: false, describe: "Serve only the spec's 17 endpoints (no extensions)" })
+      .option("flavor", {
+        choices: ["spec", "real"] as const,
+        default: "spec" as const,
+        describe: "Answer as the spec says, or as real servers do where they differ",
+      })
+      .epilog(EPILOG),
+  run: async (args: EmulatorArgs, context) => {
+    const seedFile = args.seed !== undefined ? resolve(context.cwd, args.seed) : BUNDLED_SEED;
+    const emulator = await startEmulator({
+      port: args.port,
+      host: args.host,
+      seedFile,
+      ...(args.data !== undefined ? { dataFile: resolve(context.cwd, args.data) } : {}),
+      latencyMs: args.latency,
+      jitterMs: args.jitter,
+      errorRate: args["error-rate"],
+      dropRate: args["drop-rate"],
+      lostResponseRate: args["lost-response-rate"],
+      ...(args["rate-limit"] !== undefined ? { rateLimit: { perSecond: args["rate-limit"] } } : {}),
+      faultSeed: args["fault-seed"],
+      strictSpec: args["strict-spec"],
+      flavor: args.flavor,
+    });
+    context.terminal.err(
+      `notiform emulator listening on ${emulator.url} (API keys: see ${args.seed ?? "examples/emulator-seed.yaml"}). Ctrl-C to stop.\n`,
+    );
+    await new Promise<void>((done) => {
+      process.once("SIGINT", done);
+      process.once("SIGTERM", done);
+    });
+    await emulator.close();
+    context.terminal.err("notiform emulator stopped\n");
+    return EXIT.ok;
   },
 };

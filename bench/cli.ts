@@ -1,0 +1,40 @@
+// Runs the built CLI (bin/notiform.js -> dist/) in a child process, as users do, and times it.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const BIN = fileURLToPath(new URL("../../bin/notiform.js", import.meta.url));
+
+export interface Timed {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+}
+
+export function runCliTimed(args: string[], cwd: string, env: Record<string, string>): Promise<Timed> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr, wallMs: performance.now() - started }));
+  });
+}
+
+export function mustSucceed(what: string, result: Timed, codes: number[] = [0]): Timed {
+  if (result.code === null || !codes.includes(result.code)) {
+    throw new Error(`${what} exited ${result.code}:\n${result.stderr.slice(0, 2000)}`);
+  }
+  return result;
+}

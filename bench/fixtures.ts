@@ -1,0 +1,54 @@
+// Synthetic organizations for the benchmark: deterministic ids, a config text and the emulator
+// seed that holds what the API cannot create (workflows, tenants).
+import type { Seed } from "../src/emulator/index.js";
+
+export function workflowId(index: number): string {
+  return `64f1c0ffee${index.toString(16).padStart(14, "0")}`;
+}
+
+export function tenantId(index: number): string {
+  return `65${index.toString(16).padStart(22, "0")}`;
+}
+
+export interface Size {
+  topics: number;
+  overrides: number;
+  workflows: number;
+  /** Topic names get this suffix: change it to make every topic an update. */
+  topicSuffix?: string;
+  /** Start topic numbering here (new topics beyond an existing range). */
+  topicOffset?: number;
+}
+
+export function seedFor(size: { workflows: number; tenants: number }): Seed {
+  const workflows = Array.from({ length: size.workflows }, (_, i) => ({
+    _id: workflowId(i),
+    name: `Workflow ${i}`,
+    active: true,
+  }));
+  const tenants = Array.from({ length: size.tenants }, (_, i) => ({ _id: tenantId(i) }));
+  return {
+    organization: { name: "Bench Inc" },
+    apiKeys: [{ key: "nf_bench_key", environment: "development" }],
+    environments: { development: { workflows, tenants } },
+  } as Seed;
+}
+
+/** A config text naming `size` resources: topics, workflows (unchanged names), one override per tenant. */
+export function configFor(size: Size): string {
+  const out: string[] = ["version: 1", "organization: Bench Inc"];
+  if (size.topics > 0) out.push("topics:");
+  const offset = size.topicOffset ?? 0;
+  for (let i = offset; i < offset + size.topics; i += 1) {
+    out.push(`  - key: topic-${i}`, `    name: Topic ${i}${size.topicSuffix ?? ""}`);
+  }
+  if (size.workflows > 0) out.push("workflows:");
+  for (let i = 0; i < size.workflows; i += 1) {
+    out.push(`  - key: workflow-${i}`, `    id: ${workflowId(i)}`, `    name: Workflow ${i}`, "    active: true");
+  }
+  if (size.overrides > 0) out.push("overrides:");
+  for (let i = 0; i < size.overrides; i += 1) {
+    out.push(`  - workflow: workflow-${i % Math.max(1, size.workflows)}`, `    tenant: ${tenantId(i)}`, "    active: true");
+  }
+  return `${out.join("\n")}\n`;
+}

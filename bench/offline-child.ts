@@ -1,0 +1,85 @@
+// Child process of the offline benchmark: load + validate + plan a config of 50,000 resources
+// with no network (live state synthesized in memory, equal to the config), then report CPU time
+// and peak RSS of this process as JSON on stdout. A separate process so RSS is its own.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Topic, Workflow, WorkflowOverride } from "../src/api/types.js";
+import { loadConfig } from "../src/config/index.js";
+import { planChanges } from "../src/plan/plan-changes.js";
+import type { LiveSnapshot } from "../src/resources/kind.js";
+import { emptyState } from "../src/state/model.js";
+import { configFor } from "./fixtures.js";
+
+const dir = process.argv[2] ?? ".";
+const size = { topics: 30_000, overrides: 15_000, workflows: 5_000 };
+await writeFile(join(dir, "notiform.yaml"), configFor(size));
+
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+const { desired } = await loadConfig({ configPath: "notiform.yaml", vars: {}, cwd: dir });
+const loadedMs = performance.now() - started;
+
+const ids = { _organizationId: "org", _environmentId: "env" };
+const topics = new Map<string, Topic>(
+  desired.topics.map((t) => [t.spec.key, { _id: t.spec.key, ...ids, key: t.spec.key, name: t.spec.name, subscribers: [] }]),
+);
+const workflowIdByKey = new Map(desired.workflows.map((w) => [w.spec.key, w.spec.id]));
+const workflows = new Map<string, Workflow>(
+  desired.workflows.map((w) => [
+    w.spec.id,
+    {
+      _id: w.spec.id,
+      ...ids,
+      name: w.spec.name ?? "",
+      active: w.spec.active ?? true,
+      draft: false,
+      critical: false,
+      tags: [],
+      steps: [],
+      triggers: [],
+      preferenceSettings: { email: true, sms: true, in_app: true, chat: true, push: true },
+      _creatorId: "u",
+      _notificationGroupId: "g",
+      deleted: false,
+    },
+  ]),
+);
+const overrides = new Map<string, WorkflowOverride>();
+for (const o of desired.overrides) {
+  const workflowId = workflowIdByKey.get(o.spec.workflow) ?? o.spec.workflow;
+  overrides.set(`${workflowId}:${o.spec.tenant}`, {
+    _id: `${workflowId}${o.spec.tenant}`,
+    ...ids,
+    _workflowId: workflowId,
+    _tenantId: o.spec.tenant,
+    active: o.spec.active ?? false,
+    preferenceSettings: { email: true, sms: true, in_app: true, chat: true, push: true },
+    deleted: false,
+    createdAt: "",
+    updatedAt: "",
+  });
+}
+const live: LiveSnapshot = {
+  organization: { name: "Bench Inc" },
+  topics,
+  overrides,
+  workflows,
+  notificationGroups: [],
+  canUpdateOverrides: true,
+};
+const target = { apiUrl: "http://127.0.0.1", organization: "Bench Inc", environment: null };
+const plan = planChanges({ desired, live, state: emptyState(target), target, createdBy: "bench" });
+const totalMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+
+process.stdout.write(
+  `${JSON.stringify({
+    resources: size.topics + size.overrides + size.workflows,
+    loadValidateMs: loadedMs,
+    totalMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    actions: plan.actions.length,
+    unchanged: plan.summary.unchanged,
+  })}\n`,
+);

@@ -1,0 +1,202 @@
+// `notiform apply` as a process against the emulator: fresh and saved plans, refusals, partial
+// failure and convergence. After every apply, a re-plan must be empty.
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { runCli } from "../helpers/cli.js";
+import { createWorkspace, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+
+const SEED = "examples/emulator-seed.yaml";
+
+const CONFIG = `version: 1
+organization: Acme Inc
+topics:
+  - key: order-updates
+    name: Order updates
+  - key: newsletter
+    name: Newsletter
+notificationGroups:
+  - key: billing
+    name: Billing
+workflows:
+  - key: order-shipped
+    id: ${WORKFLOW_SHIPPED}
+    name: Order shipped
+    notificationGroup: billing
+    active: true
+  - key: password-reset
+    id: ${WORKFLOW_RESET}
+    critical: true
+overrides:
+  - workflow: order-shipped
+    tenant: ${TENANT_1}
+    active: true
+    preferenceSettings: { sms: false }
+  - workflow: password-reset
+    tenant: ${TENANT_2}
+`;
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function setup(options: { strictSpec?: boolean; config?: string } = {}) {
+  emulator = await startEmulator({ seedFile: SEED, port: 0, ...(options.strictSpec ? { strictSpec: true } : {}) });
+  const workspace = await createWorkspace({ "notiform.yaml": options.config ?? CONFIG });
+  const env = { NOTIFORM_API_KEY: emulator.apiKey };
+  const url = emulator.url;
+  const cli = (...args: string[]) => runCli([...args, "--api-url", url], { cwd: workspace.dir, env });
+  return { emulator, workspace, cli };
+}
+
+function writes(handle: EmulatorHandle) {
+  return handle.requests.filter((r) => r.method !== "GET" && !r.path.startsWith("/__emulator"));
+}
+
+describe.each([
+  ["with the observed extensions", false],
+  ["on a spec-only server", true],
+])("notiform apply %s", (_label, strictSpec) => {
+  it("creates everything on an empty server, after which the plan is empty", async () => {
+    const { cli, workspace } = await setup({ strictSpec });
+    const result = await cli("apply", "--auto-approve");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Apply complete: \d+ applied, 0 failed, 0 skipped\./);
+    const state = JSON.parse(await workspace.read("notiform.state.json"));
+    expect(state.notificationGroups.billing.name).toBe("Billing");
+    expect(state.workflows[WORKFLOW_SHIPPED].values.notificationGroup).toBe("billing");
+    const again = await cli("plan", "--detailed-exitcode");
+    expect(again.stdout).toContain("No changes.");
+    expect(again.code).toBe(0);
+  });
+});
+
+describe("notiform apply", () => {
+  it("refuses without a terminal unless --auto-approve, and changes nothing", async () => {
+    const { cli, emulator } = await setup();
+    const result = await cli("apply");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("refusing to apply without confirmation");
+    expect(writes(emulator)).toEqual([]);
+  });
+
+  it("says so and exits 0 when there is nothing to change", async () => {
+    const { cli } = await setup();
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    const result = await cli("apply");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("No changes. Nothing to apply.");
+  });
+
+  it("applies a saved plan without prompting, and refuses the same plan a second time as stale", async () => {
+    const { cli, emulator } = await setup();
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    const first = await cli("apply", "plan.json");
+    expect(first.code, first.stderr).toBe(0);
+    const writesAfterFirst = writes(emulator).length;
+    const second = await cli("apply", "plan.json");
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain("the plan is stale");
+    expect(writes(emulator).length).toBe(writesAfterFirst);
+  });
+
+  it("refuses a stale plan and names the topic that moved", async () => {
+    const { cli, emulator, workspace } = await setup();
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    await workspace.write("notiform.yaml", CONFIG.replace("name: Newsletter", "name: Weekly newsletter"));
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    await fetch(`${emulator.url}/v1/topics`, {
+      method: "POST",
+      headers: { authorization: `ApiKey ${emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ key: "late-arrival", name: "Late" }),
+    });
+    await fetch(`${emulator.url}/v1/topics/newsletter`, {
+      method: "PATCH",
+      headers: { authorization: `ApiKey ${emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Changed meanwhile" }),
+    });
+    const result = await cli("apply", "plan.json");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("topic/newsletter");
+    expect(result.stderr).not.toContain("late-arrival");
+  });
+
+  it("refuses a plan made from another config, or for another target", async () => {
+    const { cli, workspace } = await setup();
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    await workspace.write("notiform.yaml", CONFIG.replace("name: Newsletter", "name: Weekly newsletter"));
+    const changed = await cli("apply", "plan.json");
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain("the config changed since the plan was made");
+    const plan = JSON.parse(await workspace.read("plan.json"));
+    plan.target.organization = "Globex";
+    await workspace.write("other.json", JSON.stringify(plan));
+    await workspace.write("notiform.yaml", CONFIG);
+    const foreign = await cli("apply", "other.json");
+    expect(foreign.code).toBe(1);
+    expect(foreign.stderr).toContain('the plan was made for organization "Globex"');
+  });
+
+  it("refuses a truncated plan file with a clear error", async () => {
+    const { cli, workspace } = await setup();
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    const text = await workspace.read("plan.json");
+    await workspace.write("plan.json", text.slice(0, Math.floor(text.length / 2)));
+    const result = await cli("apply", "plan.json");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("is not valid JSON");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("refuses a corrupted state file, names it, and leaves it untouched", async () => {
+    const { cli, workspace } = await setup();
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    const state = await workspace.read("notiform.state.json");
+    const corrupted = state.slice(0, Math.floor(state.length / 3));
+    await workspace.write("notiform.state.json", corrupted);
+    for (const command of [["plan"], ["apply", "--auto-approve"]]) {
+      const result = await cli(...command);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("notiform.state.json");
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await workspace.read("notiform.state.json")).toBe(corrupted);
+  });
+
+  it("stops at the first failure, reports exact counts, exits 3, and a re-run converges", async () => {
+    const broken = CONFIG.replace(`tenant: ${TENANT_2}`, "tenant: 65000000000000000000ffff");
+    const { cli, workspace } = await setup({ config: broken });
+    const result = await cli("apply", "--auto-approve", "--concurrency", "1", "--output", "json");
+    const report = JSON.parse(result.stdout);
+    expect(report.counts.failed).toBe(1);
+    expect(report.counts.applied).toBeGreaterThan(0);
+    expect(report.counts.applied + report.counts.failed + report.counts.skipped).toBe(report.results.length);
+    const failure = report.results.find((r: { status: string }) => r.status === "failed");
+    expect(failure.id).toBe("override/password-reset@65000000000000000000ffff");
+    expect(failure.error.message).toContain("404");
+    expect(result.code).toBe(3);
+    await workspace.write("notiform.yaml", CONFIG);
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    expect((await cli("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
+  it("exits 1 when the only action fails and nothing was applied", async () => {
+    const config = `version: 1\norganization: Acme Inc\noverrides:\n  - workflow: ${WORKFLOW_SHIPPED}\n    tenant: 65000000000000000000ffff\n`;
+    const { cli } = await setup({ config });
+    const result = await cli("apply", "--auto-approve");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("0 applied, 1 failed");
+  });
+
+  it("reports a Production key's 'Development only' answer as that, not as a bad key", async () => {
+    const { workspace, emulator } = await setup();
+    const result = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.productionApiKey },
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain("only allowed in Development environment");
+    expect(result.stdout + result.stderr).toMatch(/promotion/);
+  });
+});

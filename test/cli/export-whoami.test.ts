@@ -1,0 +1,126 @@
+// `notiform export` and `notiform whoami` against the emulator: an export of a populated server
+// validates and plans back to zero changes, is deterministic, and never overwrites unasked.
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { runCli } from "../helpers/cli.js";
+import { createWorkspace, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+
+const SEED = "examples/emulator-seed.yaml";
+
+const POPULATE = `version: 1
+organization: Acme Inc
+topics:
+  - key: order-updates
+    name: Order updates
+  - key: newsletter
+    name: Newsletter
+notificationGroups:
+  - key: billing
+    name: Billing
+workflows:
+  - key: order-shipped
+    id: ${WORKFLOW_SHIPPED}
+    name: Order shipped
+    notificationGroup: billing
+    tags: [orders]
+  - key: password-reset
+    id: ${WORKFLOW_RESET}
+    critical: true
+    active: false
+overrides:
+  - workflow: order-shipped
+    tenant: ${TENANT_1}
+    active: true
+    preferenceSettings: { sms: false }
+  - workflow: password-reset
+    tenant: ${TENANT_2}
+`;
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function populated(options: { strictSpec?: boolean } = {}) {
+  emulator = await startEmulator({ seedFile: SEED, port: 0, ...(options.strictSpec ? { strictSpec: true } : {}) });
+  const source = await createWorkspace({ "notiform.yaml": POPULATE });
+  const env = { NOTIFORM_API_KEY: emulator.apiKey };
+  const url = emulator.url;
+  const applied = await runCli(["apply", "--auto-approve", "--api-url", url], { cwd: source.dir, env });
+  expect(applied.code, applied.stderr).toBe(0);
+  const target = await createWorkspace();
+  const cli = (...args: string[]) => runCli([...args, "--api-url", url], { cwd: target.dir, env });
+  return { target, cli, url };
+}
+
+async function readTree(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(dir)).filter((n) => n.endsWith(".yaml")).sort();
+  return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await readFile(join(dir, n), "utf8")])));
+}
+
+describe.each([
+  ["with the observed extensions", false],
+  ["on a spec-only server", true],
+])("notiform export %s", (_label, strictSpec) => {
+  it("exports files that validate and plan back to zero changes against the same server", async () => {
+    const { target, cli } = await populated({ strictSpec });
+    const exported = await cli("export", "--dir", "config");
+    expect(exported.code, exported.stderr).toBe(0);
+    const files = await readTree(target.path("config"));
+    expect(Object.keys(files)).toContain("notiform.yaml");
+    expect(files["topics.yaml"]).toContain("key: order-updates");
+    expect(files["overrides.yaml"]).toContain(TENANT_1);
+    if (!strictSpec) expect(files["workflows.yaml"]).toContain("key: order-shipped");
+
+    const validate = await cli("validate", "--config", "config/notiform.yaml");
+    expect(validate.code, validate.stderr).toBe(0);
+    const plan = await cli("plan", "--config", "config/notiform.yaml", "--detailed-exitcode");
+    expect(plan.stdout).toContain("No changes.");
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+});
+
+describe("notiform export safety and determinism", () => {
+  it("refuses to overwrite existing files unless --force, and re-exports byte for byte", async () => {
+    const { target, cli } = await populated();
+    expect((await cli("export", "--dir", "config")).code).toBe(0);
+    const first = await readTree(target.path("config"));
+
+    const refused = await cli("export", "--dir", "config");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("refusing to overwrite");
+    expect(refused.stderr).toContain("--force");
+
+    const forced = await cli("export", "--dir", "config", "--force");
+    expect(forced.code).toBe(0);
+    expect(await readTree(target.path("config"))).toEqual(first);
+  });
+});
+
+describe("notiform whoami", () => {
+  it("prints the API URL, the organization and the environment", async () => {
+    const { cli, url } = await populated();
+    const result = await cli("whoami");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(url);
+    expect(result.stdout).toContain("Acme Inc");
+    expect(result.stdout).toContain("(none selected)");
+    const json = JSON.parse((await cli("whoami", "--output", "json")).stdout);
+    expect(json).toMatchObject({ apiUrl: url, organization: "Acme Inc", environment: null });
+  });
+
+  it("exits 1 on a bad key and names the variable, never the key", async () => {
+    emulator = await startEmulator({ seedFile: SEED, port: 0 });
+    const workspace = await createWorkspace();
+    const result = await runCli(["whoami", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: "nf_not_a_real_key_42" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("NOTIFORM_API_KEY");
+    expect(result.stderr).not.toContain("nf_not_a_real_key_42");
+  });
+});

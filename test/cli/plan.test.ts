@@ -1,0 +1,187 @@
+// `notiform plan` as a process against the emulator over HTTP, with and without the observed
+// extensions (--strict-spec).
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { runCli } from "../helpers/cli.js";
+import { createWorkspace, TENANT_1, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+
+const SEED = "examples/emulator-seed.yaml";
+
+const CONFIG = `version: 1
+organization: Acme Inc
+topics:
+  - key: order-updates
+    name: Order updates
+  - key: newsletter
+    name: Newsletter
+notificationGroups:
+  - key: billing
+    name: Billing
+workflows:
+  - key: order-shipped
+    id: ${WORKFLOW_SHIPPED}
+    name: Order shipped
+    notificationGroup: billing
+  - key: password-reset
+    id: ${WORKFLOW_RESET}
+    critical: true
+overrides:
+  - workflow: order-shipped
+    tenant: ${TENANT_1}
+    active: true
+    preferenceSettings: { sms: false }
+`;
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function setup(options: { strictSpec?: boolean; config?: string } = {}) {
+  emulator = await startEmulator({ seedFile: SEED, port: 0, ...(options.strictSpec ? { strictSpec: true } : {}) });
+  const workspace = await createWorkspace({ "notiform.yaml": options.config ?? CONFIG });
+  const env = { NOTIFORM_API_KEY: emulator.apiKey };
+  const cli = (...args: string[]) => runCli([...args, "--api-url", emulator?.url ?? ""], { cwd: workspace.dir, env });
+  return { emulator, workspace, cli };
+}
+
+describe.each([
+  ["with the observed extensions", false],
+  ["on a spec-only server (--strict-spec)", true],
+])("notiform plan %s", (_label, strictSpec) => {
+  it("plans every resource of the config against an empty server, and exits 2 with --detailed-exitcode", async () => {
+    const { cli } = await setup({ strictSpec });
+    const result = await cli("plan", "--detailed-exitcode");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain("+ topic newsletter");
+    expect(result.stdout).toContain("+ notification group billing");
+    expect(result.stdout).toContain(`+ workflow override order-shipped@${TENANT_1}`);
+    expect(result.stdout).toMatch(/Plan: 4 to create, /);
+  });
+
+  it("exits 0 with no changes once the server matches", async () => {
+    const { cli } = await setup({ strictSpec });
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    const result = await cli("plan", "--detailed-exitcode");
+    expect(result.stdout).toContain("Plan: 0 to create, 0 to update, 0 unverified");
+    expect(result.code).toBe(0);
+  });
+
+  it("shows drift made directly through the API as a field-level change", async () => {
+    const { cli, emulator } = await setup({ strictSpec });
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    const response = await fetch(`${emulator.url}/v1/topics/newsletter`, {
+      method: "PATCH",
+      headers: { authorization: `ApiKey ${emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Renamed by hand" }),
+    });
+    expect(response.status).toBe(200);
+    const result = await cli("plan", "--detailed-exitcode");
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('~ topic newsletter\n      name: "Renamed by hand" -> "Newsletter"');
+  });
+
+  it("plans a rename in the config as an update, never a create", async () => {
+    const { cli, workspace } = await setup({ strictSpec });
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    await workspace.write("notiform.yaml", CONFIG.replace("name: Billing", "name: Billing and invoices"));
+    const result = await cli("plan", "--output", "json");
+    const plan = JSON.parse(result.stdout);
+    expect(plan.actions).toHaveLength(1);
+    expect(plan.actions[0]).toMatchObject({ id: "notificationGroup/billing", op: "update" });
+    expect(plan.actions[0].requests[0].method).toBe("PATCH");
+  });
+});
+
+describe("notiform plan guards and failures", () => {
+  it("refuses an organization mismatch before showing any diff", async () => {
+    const { cli } = await setup({ config: CONFIG.replace("Acme Inc", "Globex") });
+    const result = await cli("plan");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain('the API key reaches organization "Acme Inc", but the config is for "Globex"');
+  });
+
+  it("names the variable, not the key, when the key is wrong", async () => {
+    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
+    emulator = await startEmulator({ seedFile: SEED, port: 0 });
+    const result = await runCli(["plan", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: "nf_wrong_key_1234567890" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("NOTIFORM_API_KEY");
+    expect(result.stderr).not.toContain("nf_wrong_key_1234567890");
+    expect(result.stderr.trim().split("\n").length).toBeLessThanOrEqual(2);
+  });
+
+  it("names the URL when the server cannot be reached", async () => {
+    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
+    const result = await runCli(["plan", "--api-url", "http://127.0.0.1:9"], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: "nf_some_key_1234" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("http://127.0.0.1:9");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("points at the config line and column of a workflow id the server does not have", async () => {
+    const { cli } = await setup({ config: CONFIG.replace(WORKFLOW_RESET, "64f1c0ffee00000000000bad") });
+    const result = await cli("plan");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/notiform\.yaml:17:9 +workflow password-reset: no workflow with id 64f1c0ffee00000000000bad/);
+  });
+
+  it("says at plan time that an override cannot be updated on a spec-only server", async () => {
+    const { cli, workspace } = await setup({ strictSpec: true });
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    await workspace.write("notiform.yaml", CONFIG.replace("active: true\n    preferenceSettings", "active: false\n    preferenceSettings"));
+    const result = await cli("plan", "--detailed-exitcode");
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain(`! workflow override order-shipped@${TENANT_1} (not-applicable:`);
+    expect(result.stdout).toContain("1 not applicable");
+  });
+
+  it("saves the JSON plan with --out and renders markdown for a PR comment", async () => {
+    const { cli, workspace } = await setup();
+    const result = await cli("plan", "--out", "plan.json", "--output", "markdown");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("<!-- notiform-plan -->");
+    const saved = JSON.parse(await workspace.read("plan.json"));
+    expect(saved.formatVersion).toBe(1);
+    expect(saved.target.organization).toBe("Acme Inc");
+    expect(saved.summary.create).toBe(4);
+  });
+});
+
+describe("notiform plan request economy", () => {
+  it("reads 1,002 topics and 300 overrides with only the list requests", async () => {
+    const topics = Array.from({ length: 1000 }, (_, i) => `  - key: topic-${String(i).padStart(4, "0")}\n    name: Topic ${i}\n`).join("");
+    const tenants = Array.from({ length: 300 }, (_, i) => `65000000000000000000${(1000 + i).toString(16).padStart(4, "0")}`);
+    const overrides = tenants.map((t) => `  - workflow: ${WORKFLOW_SHIPPED}\n    tenant: ${t}\n`).join("");
+    emulator = await startEmulator({
+      seedFile: SEED,
+      port: 0,
+      seed: { environments: { development: { tenants: tenants.map((_id) => ({ _id })) } } },
+    });
+    const workspace = await createWorkspace({
+      "notiform.yaml": `version: 1\norganization: Acme Inc\ntopics:\n${topics}overrides:\n${overrides}`,
+    });
+    // Make the server match, then count the requests of one plan.
+    const env = { NOTIFORM_API_KEY: emulator.apiKey };
+    const applied = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], { cwd: workspace.dir, env });
+    expect(applied.code, applied.stderr).toBe(0);
+    emulator.clearRequests();
+    const result = await runCli(["plan", "--detailed-exitcode", "--api-url", emulator.url], { cwd: workspace.dir, env });
+    expect(result.code).toBe(0);
+    const paths = emulator.requests.filter((r) => !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.path.split("?")[0]}`);
+    // 1,000 topics of the config + the 2 the seed already has: 101 pages of 10.
+    expect(paths.filter((p) => p === "GET /v1/topics")).toHaveLength(101);
+    expect(paths.filter((p) => p === "GET /v1/workflow-overrides")).toHaveLength(3);
+    expect(paths.filter((p) => p === "GET /v1/organizations/me")).toHaveLength(1);
+    expect(paths).toHaveLength(105);
+  });
+});

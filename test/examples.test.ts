@@ -1,0 +1,92 @@
+// Every example is checked: each config validates (each environment too), the basic and
+// multi-file examples plan and apply against the emulator and then plan to nothing, the seed
+// loads, and the GitHub Actions recipes run the commands the README promises.
+import { cp, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, loadSeedFile, startEmulator } from "../src/emulator/index.js";
+import { runCli } from "./helpers/cli.js";
+import { createWorkspace } from "./helpers/workspace.js";
+
+const EXAMPLES = join(import.meta.dirname, "..", "examples");
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function copyOf(example: string) {
+  const workspace = await createWorkspace();
+  await cp(join(EXAMPLES, example), workspace.dir, { recursive: true });
+  return workspace;
+}
+
+describe("examples validate", () => {
+  it.each([
+    ["basic", []],
+    ["multi-file", []],
+    ["environments", ["--env", "development"]],
+    ["environments", ["--env", "production"]],
+  ])("%s %s", async (example, extra) => {
+    const workspace = await copyOf(example);
+    const result = await runCli(["validate", ...extra], { cwd: workspace.dir, env: {} });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/valid/);
+  });
+
+  it("the emulator seed loads", async () => {
+    const seed = await loadSeedFile(join(EXAMPLES, "emulator-seed.yaml"));
+    expect(seed.organization?.name).toBe("Acme Inc");
+  });
+});
+
+describe("examples plan and apply against the emulator", () => {
+  it.each([["basic"], ["multi-file"]])("%s: plan shows changes, apply makes them, the next plan is empty", async (example) => {
+    emulator = await startEmulator({ seedFile: join(EXAMPLES, "emulator-seed.yaml"), port: 0 });
+    const workspace = await copyOf(example);
+    const env = { NOTIFORM_API_KEY: emulator.apiKey, NOTIFORM_API_URL: emulator.url };
+    const plan = await runCli(["plan", "--detailed-exitcode"], { cwd: workspace.dir, env });
+    expect(plan.code, plan.stderr).toBe(2);
+    const apply = await runCli(["apply", "--auto-approve"], { cwd: workspace.dir, env });
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const again = await runCli(["plan", "--detailed-exitcode"], { cwd: workspace.dir, env });
+    expect(again.stdout).toContain("No changes.");
+    expect(again.code).toBe(0);
+  });
+
+  it("environments: the development overlay plans and applies with its own key variable and state file", async () => {
+    emulator = await startEmulator({ seedFile: join(EXAMPLES, "emulator-seed.yaml"), port: 0 });
+    const workspace = await copyOf("environments");
+    const env = { NOTIFORM_API_KEY_DEVELOPMENT: emulator.apiKey };
+    const args = ["--env", "development", "--api-url", emulator.url];
+    const apply = await runCli(["apply", "--auto-approve", ...args], { cwd: workspace.dir, env });
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(await workspace.read("notiform.development.state.json")).toContain('"environment": "development"');
+    const again = await runCli(["plan", "--detailed-exitcode", ...args], { cwd: workspace.dir, env });
+    expect(again.code).toBe(0);
+  });
+});
+
+describe("GitHub Actions recipes", () => {
+  it("plans on pull requests with a sticky comment and the job summary", async () => {
+    const text = await readFile(join(EXAMPLES, "github-actions", "notiform-plan.yml"), "utf8");
+    const workflow = parse(text);
+    expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
+    const runs = workflow.jobs.plan.steps.map((s: { run?: string }) => s.run ?? "").join("\n");
+    expect(runs).toContain("notiform plan --config notiform/notiform.yaml --output markdown --detailed-exitcode");
+    expect(runs).toContain("GITHUB_STEP_SUMMARY");
+    expect(text).toContain("<!-- notiform-plan -->");
+  });
+
+  it("applies on merge to main, serialised, committing the state file back", async () => {
+    const workflow = parse(await readFile(join(EXAMPLES, "github-actions", "notiform-apply.yml"), "utf8"));
+    expect(workflow.on.push.branches).toEqual(["main"]);
+    expect(workflow.concurrency).toEqual({ group: "notiform-apply", "cancel-in-progress": false });
+    const runs = workflow.jobs.apply.steps.map((s: { run?: string }) => s.run ?? "").join("\n");
+    expect(runs).toContain("notiform apply --config notiform/notiform.yaml --auto-approve");
+    expect(runs).toContain("git add notiform/notiform.state.json");
+  });
+});

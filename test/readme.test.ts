@@ -1,0 +1,67 @@
+// The README is part of the product: every command and flag it shows must exist in the CLI
+// (checked against each command's --help), its two set-up commands must be the scripts that
+// exist, and the test command must be exactly what CI runs.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+
+const ROOT = join(import.meta.dirname, "..");
+
+async function readme(): Promise<string> {
+  return readFile(join(ROOT, "README.md"), "utf8");
+}
+
+/** `notiform <command> ...` lines of the README's code blocks. */
+function shownInvocations(text: string): { command: string; flags: string[] }[] {
+  const blocks = [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+  const invocations: { command: string; flags: string[] }[] = [];
+  for (const line of blocks.join("\n").split("\n")) {
+    const match = /(?:^|\s)notiform (validate|plan|apply|export|whoami|emulator)\b(.*)$/.exec(line);
+    if (!match) continue;
+    const rest = (match[2] ?? "").split("#")[0] ?? "";
+    const flags = [...rest.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]).filter((f) => f !== "--help");
+    invocations.push({ command: match[1] ?? "", flags });
+  }
+  return invocations;
+}
+
+describe("README", () => {
+  it("shows only commands and flags the CLI has", async () => {
+    const invocations = shownInvocations(await readme());
+    expect(invocations.length).toBeGreaterThan(8);
+    const helps = new Map<string, string>();
+    for (const { command, flags } of invocations) {
+      if (!helps.has(command)) {
+        const result = await runCli([command, "--help"], { cwd: ROOT });
+        expect(result.code, `${command} --help`).toBe(0);
+        helps.set(command, result.stdout);
+      }
+      for (const flag of flags) {
+        const name = flag.replace(/^--no-/, "--");
+        expect(helps.get(command), `notiform ${command} ${flag}`).toContain(name);
+      }
+    }
+  });
+
+  it("documents the common flags shown in the synopsis", async () => {
+    const text = await readme();
+    const common = /common: (.*(?:\n\s+--.*)*)/.exec(text)?.[1] ?? "";
+    const flags = [...common.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0].replace(/^--no-/, "--"));
+    expect(flags.length).toBeGreaterThan(6);
+    const help = (await runCli(["plan", "--help"], { cwd: ROOT })).stdout;
+    for (const flag of flags) expect(help, flag).toContain(flag);
+  });
+
+  it("names set-up commands that exist, and the test command CI runs", async () => {
+    const text = await readme();
+    expect(text).toContain("npm ci && npm run demo");
+    expect(text).toContain("npm test");
+    const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+    expect(pkg.scripts.demo).toBeDefined();
+    expect(pkg.scripts.test).toBeDefined();
+    const ci = await readFile(join(ROOT, ".ci", "run"), "utf8");
+    expect(ci).toMatch(/^npm ci\b/m);
+    expect(ci).toMatch(/^npm test$/m);
+  });
+});
