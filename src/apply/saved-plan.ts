@@ -4,7 +4,6 @@
 // computed from has moved since: those are re-read (only those) and planned again, and the
 // fresh actions must be the saved ones.
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { NotificationApi, WorkflowOverride } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
@@ -18,9 +17,9 @@ import { unlessUnsupported } from "../resources/read-live.js";
 import { resourceExecutors } from "../resources/executors.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
+import { readPackageJson } from "../package-files.js";
 
-const require = createRequire(import.meta.url);
-const planSchema: object = require("../../schemas/plan.schema.json");
+const planSchema: object = readPackageJson("schemas", "plan.schema.json") as object;
 let validatePlan: ReturnType<Ajv2020["compile"]> | undefined;
 
 export async function readSavedPlan(path: string): Promise<Plan> {

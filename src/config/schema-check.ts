@@ -1,14 +1,13 @@
 // Schema validation of each file's data against schemas/notiform.schema.json (ajv, draft
 // 2020-12, compiled once, all errors), translated into plain messages at the offending value:
 // no validator jargon reaches the user.
-import { createRequire } from "node:module";
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Problem } from "../errors.js";
 import { didYouMean } from "./did-you-mean.js";
 import { positionAt, type YamlFile } from "./yaml-file.js";
+import { readPackageJson } from "../package-files.js";
 
-const require = createRequire(import.meta.url);
 let compiled: ValidateFunction | undefined;
 
 function validator(): ValidateFunction {
@@ -17,7 +16,7 @@ function validator(): ValidateFunction {
     addFormats.default(ajv);
     // Our own annotation: the plain message for a pattern, carried in the schema beside it.
     ajv.addKeyword({ keyword: "x-message", schemaType: "string" });
-    compiled = ajv.compile(require("../../schemas/notiform.schema.json"));
+    compiled = ajv.compile(readPackageJson("schemas", "notiform.schema.json") as object);
   }
   return compiled;
 }

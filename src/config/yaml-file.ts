@@ -31,7 +31,7 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     problems.push({ severity: "error", rule: "file", message: `${rel} ${reason}`, pos: { file: rel, line: 1, col: 1 } });
     return file;
   }
-  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true });
   const list = Array.isArray(docs) ? docs : [];
   if (list.length > 1) {
     const second = list[1];
@@ -49,7 +49,7 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     problems.push({
       severity: error.name === "YAMLWarning" ? "warning" : "error",
       rule: "yaml-syntax",
-      message: yamlMessage(error.code, error.message),
+      message: yamlMessage(error.code, error.message, text.slice(error.pos[0], error.pos[0] + 200)),
       pos: { file: rel, line, col },
     });
   }
@@ -57,10 +57,14 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
   return file;
 }
 
-function yamlMessage(code: string, message: string): string {
-  if (code === "DUPLICATE_KEY") return `duplicate key: ${message.replace(/^Map keys must be unique.*$/s, "each key may appear once per mapping")}`;
-  // The library's messages carry a code frame after the first line; keep the first line.
-  return `YAML: ${message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`;
+function yamlMessage(code: string, message: string, token: string): string {
+  if (code === "DUPLICATE_KEY") {
+    const key = /^["']?([^"':\n]+)/.exec(token)?.[1]?.trim();
+    return key ? `duplicate key "${key}": each key may appear once per mapping` : "duplicate key: each key may appear once per mapping";
+  }
+  // The library's message carries " at line L, column C:" and a code frame; the position is ours.
+  const first = (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "");
+  return `YAML: ${first}`;
 }
 
 /** The position of a byte offset in a file. */

@@ -2,12 +2,12 @@
 // schemas/seed.schema.json (compiled once), then turned into the emulator's data. A `generate`
 // block makes many deterministic records for benchmarks.
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import type { PartnerConfiguration, SubscriberPreference } from "../api/types.js";
 import { NotiformError } from "../errors.js";
 import { type EmulatorData, type EmulatorStore, type EnvironmentName, emptyStore, nextId } from "./store.js";
+import { readPackageJson } from "../package-files.js";
 
 type Channels = Partial<Record<"email" | "sms" | "in_app" | "chat" | "push", boolean>>;
 
@@ -46,13 +46,12 @@ export interface Seed {
   environments?: Partial<Record<EnvironmentName, SeedEnvironment>>;
 }
 
-const require = createRequire(import.meta.url);
 let compiled: ValidateFunction | undefined;
 
 export function checkSeed(seed: unknown, source: string): Seed {
   if (compiled === undefined) {
     const ajv = new Ajv2020.default({ allErrors: true, strict: false });
-    compiled = ajv.compile(require("../../schemas/seed.schema.json"));
+    compiled = ajv.compile(readPackageJson("schemas", "seed.schema.json") as object);
   }
   if (!compiled(seed)) {
     const problems = (compiled.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "is not valid"}`);

@@ -1,9 +1,8 @@
 // The state file's JSON Schema, compiled once per process.
-import { createRequire } from "node:module";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { readPackageJson } from "../package-files.js";
 
-const require = createRequire(import.meta.url);
-const schema: object = require("../../schemas/state.schema.json");
+const schema: object = readPackageJson("schemas", "state.schema.json") as object;
 
 let validate: ReturnType<Ajv2020["compile"]> | undefined;
 

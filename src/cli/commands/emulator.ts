@@ -1,12 +1,12 @@
 // `notiform emulator`: run the bundled API emulator until Ctrl-C. It never prints API keys or
 // access tokens: the keys are in the seed file the user chose.
-import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import { startEmulator } from "../../emulator/index.js";
+import { packageFile } from "../../package-files.js";
 import { EXIT } from "../exit-codes.js";
 import type { Command } from "./index.js";
 
-const BUNDLED_SEED = fileURLToPath(new URL("../../../examples/emulator-seed.yaml", import.meta.url));
+const BUNDLED_SEED = packageFile("examples", "emulator-seed.yaml");
 
 interface EmulatorArgs {
   port: number;
