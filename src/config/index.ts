@@ -1,5 +1,6 @@
 // loadConfig: files -> DesiredState. Reads the root file and its includes (globs relative to the
-// including file, nested, each file once), layers the selected environment's files over them,
+// including file, nested, each file once; a file that includes itself or one of the files that
+// led to it is a cycle, an error), layers the selected environment's files over them,
 // interpolates ${VAR}, validates every file against the schema and then cross-references the
 // merged result. Every problem is collected with its position; any error means no result
 // (ConfigError with all of them), never a partial one. Pure apart from reading files.
@@ -7,20 +8,22 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
-import { isMap, isSeq } from "yaml";
+import { isMap, isSeq, visit } from "yaml";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import { canonicalJson } from "../resources/canonical.js";
 import { checkReferences } from "./checks.js";
 import { collectResources, type FileResources, SECTIONS } from "./collect.js";
 import { didYouMean } from "./did-you-mean.js";
-import { interpolateFile, keepNumbersAsText } from "./interpolate.js";
+import { interpolateFile } from "./interpolate.js";
 import { combine, identityOf, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
 import { checkSchema } from "./schema-check.js";
-import { displayPath, positionAt, readYamlFile, type YamlFile } from "./yaml-file.js";
+import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "./yaml-file.js";
 
 export type { DesiredState, LoadOptions } from "./model.js";
 export const DEFAULT_API_KEY_ENV = "NOTIFORM_API_KEY";
+/** How many values one alias may expand to before a file is refused as an alias bomb. */
+const MAX_ALIAS_COUNT = 1000;
 
 interface LoadedFile {
   file: YamlFile;
@@ -50,7 +53,7 @@ export async function loadConfig(options: LoadOptions): Promise<{ desired: Desir
     sensitive: new Set(),
     loaded: new Map(),
   };
-  const baseFiles = await loadTree(loader, rootPath, true);
+  const baseFiles = await loadTree(loader, rootPath, []);
   const root = loader.loaded.get(rootPath);
   const rootData = root?.data ?? {};
 
@@ -61,10 +64,11 @@ export async function loadConfig(options: LoadOptions): Promise<{ desired: Desir
     if (environment !== undefined) {
       const includes = globsOf(environment.include);
       const position = (index: number) => positionAt(root.file, ["environments", options.env ?? "", "include", index]);
-      overlayFiles = await loadIncludes(loader, dirname(rootPath), includes, position);
+      overlayFiles = await loadIncludes(loader, dirname(rootPath), includes, position, [rootPath]);
     }
   }
 
+  if (root !== undefined) root.file.doc = undefined;
   const errorsSoFar = loader.problems.some((p) => p.severity === "error");
   let resources: FileResources | undefined;
   if (!errorsSoFar) {
@@ -116,13 +120,26 @@ export function digestOf(desired: DesiredState): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
-async function loadTree(loader: Loader, path: string, isRoot: boolean): Promise<LoadedFile[]> {
+/** Load a file and, depth first, what it includes. `chain`: the files that included it, root first. */
+async function loadTree(loader: Loader, path: string, chain: string[]): Promise<LoadedFile[]> {
+  // A file reached again by another route (two globs, two parents) is loaded once; only a
+  // file reached again through its own includes is a cycle (reported by loadIncludes).
   if (loader.loaded.has(path)) return [];
+  const isRoot = chain.length === 0;
   const file = await readYamlFile(path, loader.cwd, loader.problems);
   const entry: LoadedFile = { file, data: undefined, resources: undefined };
   loader.loaded.set(path, entry);
-  if (file.doc === undefined) return [entry];
-  keepNumbersAsText(file);
+  if (file.doc === undefined) {
+    if (isRoot && file.empty) {
+      loader.problems.push({
+        severity: "error",
+        rule: "schema",
+        message: `${file.rel} is empty: the root file needs at least "version: 1"`,
+        pos: { file: file.rel, line: 1, col: 1 },
+      });
+    }
+    return [entry];
+  }
   interpolateFile(file, loader.vars, loader.sensitive, loader.problems);
   const contents = file.doc.contents;
   if (contents !== null && !isMap(contents)) {
@@ -136,13 +153,15 @@ async function loadTree(loader: Loader, path: string, isRoot: boolean): Promise<
   }
   let data: Record<string, unknown>;
   try {
-    data = (file.doc.toJS({ maxAliasCount: 1000 }) as Record<string, unknown> | null) ?? {};
-  } catch (error) {
+    data = (file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown> | null) ?? {};
+  } catch {
+    // toJS throws only when the parser's alias limit trips: a few lines of anchors and aliases can expand into billions of
+    // values (an "alias bomb"); the limit holds and the file is refused.
     loader.problems.push({
       severity: "error",
       rule: "yaml-syntax",
-      message: `YAML: ${error instanceof Error ? error.message : String(error)}`,
-      pos: positionAt(file, []),
+      message: `YAML: the aliases in this file expand into too many values (more than ${MAX_ALIAS_COUNT} per alias); refusing to load it`,
+      pos: firstAliasPosition(file),
     });
     return [entry];
   }
@@ -152,11 +171,30 @@ async function loadTree(loader: Loader, path: string, isRoot: boolean): Promise<
   if (schemaOk) entry.resources = collectResources(file, data);
 
   const included = schemaOk
-    ? await loadIncludes(loader, dirname(path), globsOf(data.include), (index) =>
-        positionAt(file, typeof data.include === "string" ? ["include"] : ["include", index]),
+    ? await loadIncludes(
+        loader,
+        dirname(path),
+        globsOf(data.include),
+        (index) => positionAt(file, typeof data.include === "string" ? ["include"] : ["include", index]),
+        [...chain, path],
       )
     : [];
+  // Positions are in the collected resources now; the tree is the biggest thing in memory.
+  if (!isRoot) file.doc = undefined;
   return [entry, ...included];
+}
+
+function firstAliasPosition(file: YamlFile): Problem["pos"] {
+  let found: Problem["pos"] | undefined;
+  if (file.doc !== undefined) {
+    visit(file.doc, {
+      Alias(_key, node) {
+        found = positionOfNode(file, node);
+        return visit.BREAK;
+      },
+    });
+  }
+  return found ?? positionAt(file, []);
 }
 
 async function loadIncludes(
@@ -164,6 +202,7 @@ async function loadIncludes(
   base: string,
   patterns: string[],
   position: (index: number) => Problem["pos"],
+  chain: string[],
 ): Promise<LoadedFile[]> {
   const out: LoadedFile[] = [];
   for (const [index, pattern] of patterns.entries()) {
@@ -178,7 +217,20 @@ async function loadIncludes(
         pos: position(index),
       });
     }
-    for (const match of matches) out.push(...(await loadTree(loader, match, false)));
+    for (const match of matches) {
+      const cycleStart = chain.indexOf(match);
+      if (cycleStart >= 0) {
+        const loop = [...chain.slice(cycleStart), match].map((p) => displayPath(p, loader.cwd));
+        loader.problems.push({
+          severity: "error",
+          rule: "include-cycle",
+          message: loop.length === 2 ? `include cycle: ${loop[0]} includes itself` : `include cycle: ${loop.join(" -> ")}`,
+          pos: position(index),
+        });
+        continue;
+      }
+      out.push(...(await loadTree(loader, match, chain)));
+    }
   }
   return out;
 }

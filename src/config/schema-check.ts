@@ -26,6 +26,8 @@ export function checkSchema(file: YamlFile, data: unknown, problems: Problem[]):
   if (validate(data)) return true;
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
+    // A property name's own failure (its pattern) is told once, by the propertyNames error.
+    if (error.propertyName !== undefined) continue;
     const problem = toProblem(file, error);
     const id = `${problem.pos.line}:${problem.pos.col}:${problem.message}`;
     if (seen.has(id)) continue;
@@ -120,8 +122,15 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
       return { ...base, message: `${label}: lists the same value twice`, pos: positionAt(file, segments) };
     case "format":
       return { ...base, message: `${label}: must be a valid ${String(params.format)}, got ${describeValue(error.data)}`, pos: positionAt(file, segments) };
-    case "propertyNames":
-      return { ...base, message: `${label}: environment names may only use letters, digits, "-", "_" and "."`, pos: positionAt(file, segments) };
+    case "propertyNames": {
+      const name = String(params.propertyName);
+      return {
+        ...base,
+        field: fieldPath([...segments, name]),
+        message: `${label}: the name ${JSON.stringify(name)} may only use letters, digits, "-", "_" and "."`,
+        pos: positionAt(file, [...segments, name], true),
+      };
+    }
     default:
       return { ...base, message: `${label}: ${error.message ?? "is not valid"}`, pos: positionAt(file, segments) };
   }

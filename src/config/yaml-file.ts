@@ -1,8 +1,22 @@
 // Reading one config file: YAML with source positions kept, duplicate keys and syntax errors
 // reported as problems at their line and column, and helpers to find where any value sits.
+// It never guesses an encoding: bytes that are not UTF-8 are an error at the first bad byte,
+// not silently turned into replacement characters.
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
-import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+  Scalar,
+  visit,
+} from "yaml";
 import type { Position, Problem } from "../errors.js";
 
 export interface YamlFile {
@@ -12,6 +26,8 @@ export interface YamlFile {
   rel: string;
   doc: Document.Parsed | undefined;
   lines: LineCounter;
+  /** The file holds no YAML document at all (empty, or only whitespace). */
+  empty: boolean;
 }
 
 export function displayPath(path: string, cwd: string): string {
@@ -22,17 +38,28 @@ export function displayPath(path: string, cwd: string): string {
 export async function readYamlFile(path: string, cwd: string, problems: Problem[]): Promise<YamlFile> {
   const rel = displayPath(path, cwd);
   const lines = new LineCounter();
-  const file: YamlFile = { path, rel, doc: undefined, lines };
-  let text: string;
+  const file: YamlFile = { path, rel, doc: undefined, lines, empty: false };
+  let bytes: Buffer;
   try {
-    text = await readFile(path, "utf8");
+    bytes = await readFile(path);
   } catch (error) {
     const reason = (error as { code?: string }).code === "EISDIR" ? "is a directory" : "cannot be read";
     problems.push({ severity: "error", rule: "file", message: `${rel} ${reason}`, pos: { file: rel, line: 1, col: 1 } });
     return file;
   }
+  const text = bytes.toString("utf8");
+  if (!isUtf8(bytes)) {
+    problems.push({
+      severity: "error",
+      rule: "encoding",
+      message: `${rel} is not valid UTF-8 text: save it as UTF-8`,
+      pos: positionInText(rel, text, text.indexOf("\uFFFD")),
+    });
+    return file;
+  }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true });
   const list = Array.isArray(docs) ? docs : [];
+  file.empty = list.length === 0;
   if (list.length > 1) {
     const second = list[1];
     problems.push({
@@ -46,15 +73,44 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
   if (doc === undefined) return file;
   for (const error of [...doc.errors, ...doc.warnings]) {
     const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
-    problems.push({
+    const problem: Problem = {
       severity: error.name === "YAMLWarning" ? "warning" : "error",
       rule: "yaml-syntax",
       message: yamlMessage(error.code, error.message, text.slice(error.pos[0], error.pos[0] + 200)),
       pos: { file: rel, line, col },
-    });
+    };
+    // The parser reports an unclosed quote where the file ends; the quote that opened it is
+    // what the user has to find.
+    const opening = error.code === "MISSING_CHAR" ? openingQuoteBefore(doc, error.pos[0]) : undefined;
+    if (opening !== undefined) {
+      problem.pos = at(file, opening.offset);
+      problem.message = `YAML: the quoted value that starts here has no closing ${opening.quote}`;
+    }
+    problems.push(problem);
   }
   if (doc.errors.length === 0) file.doc = doc;
   return file;
+}
+
+/** The last quoted scalar that starts before `offset` and runs up to it: an unclosed quote. */
+function openingQuoteBefore(doc: Document.Parsed, offset: number): { offset: number; quote: string } | undefined {
+  let found: { offset: number; quote: string } | undefined;
+  visit(doc, {
+    Scalar(_key, node) {
+      const quoted = node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
+      const range = node.range;
+      if (quoted && range && range[0] < offset && range[1] >= offset && (found === undefined || range[0] > found.offset)) {
+        found = { offset: range[0], quote: node.type === Scalar.QUOTE_DOUBLE ? '"' : "'" };
+      }
+    },
+  });
+  return found;
+}
+
+function positionInText(file: string, text: string, offset: number): Position {
+  const before = text.slice(0, Math.max(0, offset));
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { file, line: before.split("\n").length, col: offset - lineStart + 1 };
 }
 
 function yamlMessage(code: string, message: string, token: string): string {
