@@ -20,6 +20,9 @@ export interface PlanScaleResult {
   minimalRequests: number;
   idealMs: number;
   ratioToIdeal: number;
+  /** From `plan --verbose`: config load + organization, live reads, planning (ms). */
+  phases: { configMs: number; readsMs: number; planningMs: number };
+  readsRatioToIdeal: number;
   naive: { sampleResources: number; sampleMs: number; extrapolatedMs: number; ratioToNotiform: number };
 }
 
@@ -36,7 +39,8 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
 
     emulator.setFaults({ latencyMs: LATENCY_MS });
     emulator.clearRequests();
-    const plan = mustSucceed("plan", await runCliTimed(args("plan", "--detailed-exitcode"), dir, env));
+    const plan = mustSucceed("plan", await runCliTimed(args("plan", "--detailed-exitcode", "--verbose"), dir, env));
+    const phases = phasesOf(plan.stderr);
     const requests = emulator.requests.length;
     const minimalRequests =
       1 + Math.ceil(size.topics / 10) + Math.ceil(size.overrides / 100) + Math.ceil(size.workflows / 100);
@@ -50,6 +54,8 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       minimalRequests,
       idealMs,
       ratioToIdeal: plan.wallMs / idealMs,
+      phases,
+      readsRatioToIdeal: phases.readsMs / idealMs,
       naive: { ...naive, ratioToNotiform: naive.extrapolatedMs / plan.wallMs },
     };
   } finally {
@@ -87,4 +93,11 @@ async function naiveSample(url: string, apiKey: string, size: { topics: number; 
   const sampleResources = sample.topics + sample.overrides + sample.workflows;
   const total = size.topics + size.overrides + size.workflows;
   return { sampleResources, sampleMs, extrapolatedMs: (sampleMs * total) / sampleResources };
+}
+
+/** The `timing:` line that `plan --verbose` prints. */
+function phasesOf(stderr: string): PlanScaleResult["phases"] {
+  const line = stderr.split("\n").find((l) => l.startsWith("timing:")) ?? "";
+  const seconds = [...line.matchAll(/([\d.]+) s/g)].map((m) => Number(m[1]) * 1000);
+  return { configMs: seconds[0] ?? Number.NaN, readsMs: seconds[1] ?? Number.NaN, planningMs: seconds[2] ?? Number.NaN };
 }

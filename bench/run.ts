@@ -42,6 +42,8 @@ if (json) {
   const ok = (pass: boolean) => (pass ? "ok" : "MISSED");
   const rows: [string, string, string][] = [
     ["plan 15,500 unchanged: wall", s(plan.wallMs), `ideal ${s(plan.idealMs)} -> ${x(plan.ratioToIdeal)} ${ok(targets.planWithin125xIdeal)}`],
+    ["plan: live reads only", s(plan.phases.readsMs), `ideal ${s(plan.idealMs)} -> ${x(plan.readsRatioToIdeal)}`],
+    ["plan: config load / planning", `${s(plan.phases.configMs)} / ${s(plan.phases.planningMs)}`, "config load includes GET /v1/organizations/me"],
     ["plan: requests", String(plan.requests), `minimal ${plan.minimalRequests}`],
     [
       "naive baseline (sequential GET each)",

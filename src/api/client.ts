@@ -110,7 +110,10 @@ export class Client implements NotificationApi {
   }
 
   // 9-11 workflow overrides ------------------------------------------------------------------------
-  async listWorkflowOverrides(query: { page?: number; limit?: number } = {}, options: RequestOptions = {}): Promise<WorkflowOverridePage> {
+  async listWorkflowOverrides(
+    query: { page?: number; limit?: number } = {},
+    options: RequestOptions & { urgent?: boolean } = {},
+  ): Promise<WorkflowOverridePage> {
     const { json, ctx } = await this.send(
       { endpoint: "listWorkflowOverrides", method: "GET", path: "/v1/workflow-overrides", query },
       options,
@@ -328,7 +331,8 @@ export class Client implements NotificationApi {
   async listAllWorkflowOverrides(options: RequestOptions = {}): Promise<WorkflowOverride[]> {
     const seen = new Map<string, WorkflowOverride>();
     for (let page = 0; ; page += 1) {
-      const result = await this.listWorkflowOverrides({ page, limit: LIST_LIMIT }, options);
+      // Each page waits on the one before: let it jump the queue of the other lists' fan-outs.
+      const result = await this.listWorkflowOverrides({ page, limit: LIST_LIMIT }, { ...options, urgent: true });
       for (const override of result.data) seen.set(override._id, override);
       if (!result.hasMore || result.data.length === 0) return [...seen.values()];
     }
@@ -345,8 +349,8 @@ export class Client implements NotificationApi {
   }
 
   // ---------------------------------------------------------------------------------------------
-  private async send(call: Omit<Call, "signal">, options: RequestOptions): Promise<{ json: unknown; ctx: ResponseContext }> {
-    const reply = await this.transport.send({ ...call, signal: options.signal });
+  private async send(call: Omit<Call, "signal">, options: RequestOptions & { urgent?: boolean }): Promise<{ json: unknown; ctx: ResponseContext }> {
+    const reply = await this.transport.send({ ...call, signal: options.signal, ...(options.urgent ? { urgent: true } : {}) });
     const ctx: ResponseContext = { method: call.method, path: call.path, endpoint: call.endpoint, status: reply.status };
     if (reply.json === undefined) fail(ctx, "empty body");
     return { json: reply.json, ctx };

@@ -32,11 +32,19 @@ export class AdaptiveLimiter {
     return this.limit;
   }
 
-  /** Wait for a slot (and for the pace); the caller must call release() exactly once. */
-  async acquire(): Promise<void> {
+  /**
+   * Wait for a slot (and for the pace); the caller must call release() exactly once.
+   * `urgent` requests go to the front of the queue: a chain of dependent requests (the next page
+   * of a list whose length is unknown) would otherwise wait behind a whole fan-out at each step.
+   */
+  async acquire(urgent = false): Promise<void> {
     if (this.active < this.limit) this.active += 1;
     // When woken, the slot has already been counted for this waiter (see wake()).
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else
+      await new Promise<void>((resolve) => {
+        if (urgent) this.waiting.unshift(resolve);
+        else this.waiting.push(resolve);
+      });
     await this.pace();
   }
 

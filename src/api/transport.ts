@@ -47,6 +47,8 @@ export interface Call {
   body?: unknown;
   /** An observed extension: a missing route means "unsupported", not "not found". */
   extension?: boolean;
+  /** Jump the limiter's queue: a step of a sequential chain others are waiting on. */
+  urgent?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -106,7 +108,7 @@ export class Transport {
     const started = this.options.now();
     for (let attempt = 1; ; attempt += 1) {
       if (call.signal?.aborted) throw interrupted();
-      await this.limiter.acquire();
+      await this.limiter.acquire(call.urgent === true);
       let outcome: Outcome;
       let retryAfterMs: number | undefined;
       let failure: Error;

@@ -145,10 +145,12 @@ export interface Step {
 }
 
 export interface Trigger {
+  _id?: string;
   type: string;
   identifier: string;
   variables: { name: string }[];
   subscriberVariables?: { name: string }[];
+  reservedVariables?: { type: string; variables: { name: string }[] }[];
 }
 
 export interface Workflow {

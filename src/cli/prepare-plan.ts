@@ -21,7 +21,9 @@ export async function preparePlan(
   args: SessionArgs & { target: string[] },
   context: CommandContext,
 ): Promise<PreparedPlan> {
+  const started = performance.now();
   const session = await openSession(args, context);
+  const opened = performance.now();
   try {
     const state = await readState(session.statePath, session.target);
     const organization = {
@@ -29,7 +31,15 @@ export async function preparePlan(
       ...(session.organization._id ? { id: session.organization._id } : {}),
     };
     const live = await readLive(session.client, session.desired, organization);
+    const read = performance.now();
     const plan = await planWithCapabilities(session, live, state, args.target);
+    if (args.verbose) {
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      const stats = session.client.stats();
+      context.terminal.err(
+        `timing: config + organization ${s(opened - started)}, live reads ${s(read - opened)} (${stats.requests} requests), planning ${s(performance.now() - read)}\n`,
+      );
+    }
     return { session, state, live, plan };
   } catch (error) {
     await session.close();

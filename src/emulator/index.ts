@@ -65,7 +65,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const now = options.now ?? (() => new Date());
   const fileSeed = options.seedFile !== undefined ? await loadSeedFile(options.seedFile) : undefined;
   let data: EmulatorData = dataFromSeed(combineSeeds(fileSeed, options.seed), now().toISOString());
-  if (options.dataFile !== undefined) data = (await loadData(options.dataFile)) ?? data;
+  if (options.dataFile !== undefined) {
+    // The data file holds no credentials: keys and the organization come from the seed.
+    const saved = await loadData(options.dataFile);
+    if (saved !== undefined) data = { ...saved, apiKeys: data.apiKeys, organization: data.organization };
+  }
   const indexes = new Map<EnvironmentName, StoreIndex>();
   const indexOf = (env: EnvironmentName) => {
     let index = indexes.get(env);
@@ -93,7 +97,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const save = () => {
     if (options.dataFile === undefined) return;
     const file = options.dataFile;
-    const text = `${JSON.stringify(data)}\n`;
+    const { apiKeys: _keys, organization: _organization, ...rest } = data;
+    const text = `${JSON.stringify(rest)}\n`;
     saving = saving.then(async () => {
       await writeFile(`${file}.tmp`, text);
       await rename(`${file}.tmp`, file);
@@ -304,9 +309,9 @@ function publicState(data: EmulatorData): unknown {
   return { ...rest, organization };
 }
 
-async function loadData(file: string): Promise<EmulatorData | undefined> {
+async function loadData(file: string): Promise<Omit<EmulatorData, "apiKeys" | "organization"> | undefined> {
   try {
-    return JSON.parse(await readFile(file, "utf8")) as EmulatorData;
+    return JSON.parse(await readFile(file, "utf8")) as Omit<EmulatorData, "apiKeys" | "organization">;
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") return undefined;
     throw error;

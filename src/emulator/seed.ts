@@ -94,6 +94,12 @@ const DEFAULT_PREFS = { email: true, sms: true, in_app: true, chat: true, push: 
 export function dataFromSeed(seed: Seed, now: string): EmulatorData {
   const data: EmulatorData = {
     organization: {
+      // Fields a real server sends beside the spec's.
+      apiServiceLevel: "free",
+      language: [],
+      productUseCases: { delay: false, digest: false, in_app: true, multi_channel: true, translation: false },
+      createdAt: now,
+      updatedAt: now,
       ...seed.organization,
       _id: seed.organization?._id ?? "64f1000000000000000000aa",
       name: seed.organization?.name ?? "Emulated Organization",
@@ -114,8 +120,12 @@ export function dataFromSeed(seed: Seed, now: string): EmulatorData {
 
 function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironment, now: string): void {
   const owner = { _organizationId: data.organization._id, _environmentId: store.environmentId };
-  store.notificationGroups.push({ _id: nextId(data), name: "General", ...owner });
-  for (const group of seed.notificationGroups ?? []) store.notificationGroups.push({ _id: group._id ?? nextId(data), name: group.name, ...owner });
+  const stamps = { createdAt: now, updatedAt: now };
+  store.notificationGroups.push({ _id: nextId(data), name: "General", ...owner, ...stamps });
+  const parent = store.notificationGroups[0]?._id ?? "";
+  for (const group of seed.notificationGroups ?? []) {
+    store.notificationGroups.push({ _id: group._id ?? nextId(data), name: group.name, ...owner, _parentId: parent, ...stamps });
+  }
   for (const topic of seed.topics ?? []) {
     store.topics.push({ _id: nextId(data), ...owner, key: topic.key, name: topic.name, subscribers: topic.subscribers ?? [] });
   }
@@ -143,11 +153,26 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
       steps: [],
       ...owner,
       _creatorId: "64f1000000000000000000cc",
-      triggers: [{ type: "event", identifier: w.identifier ?? slug(w.name), variables: [] }],
+      triggers: [
+        {
+          _id: nextId(data),
+          type: "event",
+          identifier: w.identifier ?? slug(w.name),
+          variables: [],
+          subscriberVariables: [],
+          reservedVariables: [],
+        },
+      ],
       _notificationGroupId: group?._id ?? "",
       deleted: false,
       data: w.data ?? {},
-    });
+      // Fields a real server sends beside the spec's.
+      isBlueprint: false,
+      origin: "novu-cloud",
+      type: "REGULAR",
+      createdAt: now,
+      updatedAt: now,
+    } as EmulatorStore["workflows"][number]);
   }
   store.tenants.push(...(seed.tenants ?? []));
   for (let i = 0; i < (seed.generate?.tenants ?? 0); i += 1) store.tenants.push({ _id: `65${i.toString(16).padStart(22, "0")}` });

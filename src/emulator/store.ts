@@ -39,7 +39,8 @@ export interface EmulatorStore {
 }
 
 export interface EmulatorData {
-  organization: Organization & { _id: string };
+  /** The spec's fields, plus what a real server adds (apiServiceLevel, productUseCases, ...). */
+  organization: Organization & { _id: string } & Record<string, unknown>;
   /** key -> environment */
   apiKeys: Record<string, EnvironmentName>;
   environments: Record<EnvironmentName, EmulatorStore>;

@@ -56,6 +56,7 @@ export const updateWorkflow: Handler = (ctx) => {
   if (Array.isArray(b.steps)) workflow.steps = b.steps as Workflow["steps"];
   if (isObject(b.data)) workflow.data = b.data;
   if (typeof b.identifier === "string" && workflow.triggers[0]) workflow.triggers[0].identifier = b.identifier;
+  (workflow as { updatedAt?: string }).updatedAt = ctx.now;
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -97,6 +98,8 @@ export const createGroup: Handler = (ctx) => {
     _environmentId: ctx.store.environmentId,
     _organizationId: ctx.data.organization._id,
     _parentId: ctx.store.notificationGroups[0]?._id ?? "",
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   };
   ctx.store.notificationGroups.push(group);
   return ok(group, ctx.flavor === "real" ? 201 : 200, true);
@@ -109,6 +112,7 @@ export const renameGroup: Handler = (ctx) => {
   const b = isObject(ctx.body) ? ctx.body : {};
   if (typeof b.name !== "string" || b.name.trim() === "") throw badRequest(["name must be a string", "name should not be empty"]);
   group.name = b.name;
+  (group as { updatedAt?: string }).updatedAt = ctx.now;
   return ok(group, 200, true);
 };
 
