@@ -27,12 +27,16 @@ const OVERRIDES = 500;
 
 function config(renamed: boolean): string {
   const out = ["version: 1", "organization: Bench Inc", "topics:"];
-  for (let i = 0; i < RENAMED; i += 1) out.push(`  - key: topic-${i}`, `    name: Topic ${i}${renamed ? " (renamed)" : ""}`);
-  if (renamed) for (let i = RENAMED; i < RENAMED + CREATED; i += 1) out.push(`  - key: topic-${i}`, `    name: Topic ${i}`);
+  for (let i = 0; i < RENAMED; i += 1)
+    out.push(`  - key: topic-${i}`, `    name: Topic ${i}${renamed ? " (renamed)" : ""}`);
+  if (renamed)
+    for (let i = RENAMED; i < RENAMED + CREATED; i += 1)
+      out.push(`  - key: topic-${i}`, `    name: Topic ${i}`);
   out.push("workflows:", "  - key: workflow-0", `    id: ${workflowId(0)}`);
   if (renamed) {
     out.push("overrides:");
-    for (let i = 0; i < OVERRIDES; i += 1) out.push("  - workflow: workflow-0", `    tenant: ${tenantId(i)}`, "    active: true");
+    for (let i = 0; i < OVERRIDES; i += 1)
+      out.push("  - workflow: workflow-0", `    tenant: ${tenantId(i)}`, "    active: true");
   }
   return `${out.join("\n")}\n`;
 }
@@ -42,16 +46,27 @@ export async function benchApplyScale(rateLimit?: { perSecond: number }): Promis
   try {
     const dir = await mkdtemp(join(tmpdir(), "notiform-bench-apply-"));
     const env = { NOTIFORM_API_KEY: emulator.apiKey };
-    const args = (...rest: string[]) => [...rest, "--api-url", emulator.url, "--concurrency", String(CONCURRENCY)];
+    const args = (...rest: string[]) => [
+      ...rest,
+      "--api-url",
+      emulator.url,
+      "--concurrency",
+      String(CONCURRENCY),
+    ];
     await writeFile(join(dir, "notiform.yaml"), config(false));
     mustSucceed("set-up apply", await runCliTimed(args("apply", "--auto-approve"), dir, env));
     await writeFile(join(dir, "notiform.yaml"), config(true));
 
-    emulator.setFaults({ latencyMs: LATENCY_MS, ...(rateLimit ? { rateLimit: { perSecond: rateLimit.perSecond } } : {}) });
+    emulator.setFaults({
+      latencyMs: LATENCY_MS,
+      ...(rateLimit ? { rateLimit: { perSecond: rateLimit.perSecond } } : {}),
+    });
     emulator.clearRequests();
     const applied = await runCliTimed(args("apply", "--auto-approve", "--output", "json"), dir, env);
     mustSucceed("apply", applied, [0, 1, 3]);
-    const report = JSON.parse(applied.stdout) as { counts: { applied: number; failed: number; skipped: number } };
+    const report = JSON.parse(applied.stdout) as {
+      counts: { applied: number; failed: number; skipped: number };
+    };
     const changes = RENAMED + CREATED + OVERRIDES;
     const requests = emulator.requests.length;
     const rateLimited429 = emulator.requests.filter((r) => r.status === 429).length;

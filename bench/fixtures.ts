@@ -44,11 +44,20 @@ export function configFor(size: Size): string {
   }
   if (size.workflows > 0) out.push("workflows:");
   for (let i = 0; i < size.workflows; i += 1) {
-    out.push(`  - key: workflow-${i}`, `    id: ${workflowId(i)}`, `    name: Workflow ${i}`, "    active: true");
+    out.push(
+      `  - key: workflow-${i}`,
+      `    id: ${workflowId(i)}`,
+      `    name: Workflow ${i}`,
+      "    active: true",
+    );
   }
   if (size.overrides > 0) out.push("overrides:");
   for (let i = 0; i < size.overrides; i += 1) {
-    out.push(`  - workflow: workflow-${i % Math.max(1, size.workflows)}`, `    tenant: ${tenantId(i)}`, "    active: true");
+    out.push(
+      `  - workflow: workflow-${i % Math.max(1, size.workflows)}`,
+      `    tenant: ${tenantId(i)}`,
+      "    active: true",
+    );
   }
   return `${out.join("\n")}\n`;
 }

@@ -21,7 +21,10 @@ const loadedMs = performance.now() - started;
 
 const ids = { _organizationId: "org", _environmentId: "env" };
 const topics = new Map<string, Topic>(
-  desired.topics.map((t) => [t.spec.key, { _id: t.spec.key, ...ids, key: t.spec.key, name: t.spec.name, subscribers: [] }]),
+  desired.topics.map((t) => [
+    t.spec.key,
+    { _id: t.spec.key, ...ids, key: t.spec.key, name: t.spec.name, subscribers: [] },
+  ]),
 );
 const workflowIdByKey = new Map(desired.workflows.map((w) => [w.spec.key, w.spec.id]));
 const workflows = new Map<string, Workflow>(

@@ -28,18 +28,30 @@ export interface PlanScaleResult {
 
 export async function benchPlanScale(): Promise<PlanScaleResult> {
   const size = { topics: 10_000, overrides: 5_000, workflows: 500 };
-  const emulator = await startEmulator({ seed: seedFor({ workflows: size.workflows, tenants: size.overrides }), port: 0 });
+  const emulator = await startEmulator({
+    seed: seedFor({ workflows: size.workflows, tenants: size.overrides }),
+    port: 0,
+  });
   try {
     const dir = await mkdtemp(join(tmpdir(), "notiform-bench-plan-"));
     await writeFile(join(dir, "notiform.yaml"), configFor(size));
     const env = { NOTIFORM_API_KEY: emulator.apiKey };
-    const args = (...rest: string[]) => [...rest, "--api-url", emulator.url, "--concurrency", String(CONCURRENCY)];
+    const args = (...rest: string[]) => [
+      ...rest,
+      "--api-url",
+      emulator.url,
+      "--concurrency",
+      String(CONCURRENCY),
+    ];
     // Make the server match (no latency: set-up, not measured).
     mustSucceed("set-up apply", await runCliTimed(args("apply", "--auto-approve"), dir, env));
 
     emulator.setFaults({ latencyMs: LATENCY_MS });
     emulator.clearRequests();
-    const plan = mustSucceed("plan", await runCliTimed(args("plan", "--detailed-exitcode", "--verbose"), dir, env));
+    const plan = mustSucceed(
+      "plan",
+      await runCliTimed(args("plan", "--detailed-exitcode", "--verbose"), dir, env),
+    );
     const phases = phasesOf(plan.stderr);
     const requests = emulator.requests.length;
     const minimalRequests =
@@ -67,7 +79,11 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
  * The naive baseline on a 5 % sample of each kind (the whole run would take minutes at 20 ms a
  * request), extrapolated linearly: sequential requests cost the same each.
  */
-async function naiveSample(url: string, apiKey: string, size: { topics: number; overrides: number; workflows: number }) {
+async function naiveSample(
+  url: string,
+  apiKey: string,
+  size: { topics: number; overrides: number; workflows: number },
+) {
   const pool = new Pool(url, { connections: 1 });
   const headers = { authorization: `ApiKey ${apiKey}` };
   const get = async (path: string) => {
@@ -99,5 +115,9 @@ async function naiveSample(url: string, apiKey: string, size: { topics: number; 
 function phasesOf(stderr: string): PlanScaleResult["phases"] {
   const line = stderr.split("\n").find((l) => l.startsWith("timing:")) ?? "";
   const seconds = [...line.matchAll(/([\d.]+) s/g)].map((m) => Number(m[1]) * 1000);
-  return { configMs: seconds[0] ?? Number.NaN, readsMs: seconds[1] ?? Number.NaN, planningMs: seconds[2] ?? Number.NaN };
+  return {
+    configMs: seconds[0] ?? Number.NaN,
+    readsMs: seconds[1] ?? Number.NaN,
+    planningMs: seconds[2] ?? Number.NaN,
+  };
 }

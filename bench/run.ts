@@ -41,29 +41,62 @@ if (json) {
   const x = (ratio: number) => `${ratio.toFixed(2)}x`;
   const ok = (pass: boolean) => (pass ? "ok" : "MISSED");
   const rows: [string, string, string][] = [
-    ["plan 15,500 unchanged: wall", s(plan.wallMs), `ideal ${s(plan.idealMs)} -> ${x(plan.ratioToIdeal)} ${ok(targets.planWithin125xIdeal)}`],
-    ["plan: live reads only", s(plan.phases.readsMs), `ideal ${s(plan.idealMs)} -> ${x(plan.readsRatioToIdeal)}`],
-    ["plan: config load / planning", `${s(plan.phases.configMs)} / ${s(plan.phases.planningMs)}`, "config load includes GET /v1/organizations/me"],
+    [
+      "plan 15,500 unchanged: wall",
+      s(plan.wallMs),
+      `ideal ${s(plan.idealMs)} -> ${x(plan.ratioToIdeal)} ${ok(targets.planWithin125xIdeal)}`,
+    ],
+    [
+      "plan: live reads only",
+      s(plan.phases.readsMs),
+      `ideal ${s(plan.idealMs)} -> ${x(plan.readsRatioToIdeal)}`,
+    ],
+    [
+      "plan: config load / planning",
+      `${s(plan.phases.configMs)} / ${s(plan.phases.planningMs)}`,
+      "config load includes GET /v1/organizations/me",
+    ],
     ["plan: requests", String(plan.requests), `minimal ${plan.minimalRequests}`],
     [
       "naive baseline (sequential GET each)",
       s(plan.naive.extrapolatedMs),
       `${x(plan.naive.ratioToNotiform)} slower (measured on ${plan.naive.sampleResources}, extrapolated)`,
     ],
-    ["apply 2,000 changes: wall", s(apply.wallMs), `ideal ${s(apply.idealMs)} -> ${x(apply.ratioToIdeal)} ${ok(targets.applyWithin125xIdeal)}`],
+    [
+      "apply 2,000 changes: wall",
+      s(apply.wallMs),
+      `ideal ${s(apply.idealMs)} -> ${x(apply.ratioToIdeal)} ${ok(targets.applyWithin125xIdeal)}`,
+    ],
     ["apply: requests / failures", `${apply.requests} / ${apply.failures}`, `${apply.writes} writes`],
-    ["apply at 100 req/s: wall", s(limited.wallMs), `ideal ${s(limited.idealMs)} -> ${x(limited.ratioToIdeal)} ${ok(targets.limitedWithin125xIdeal)}`],
+    [
+      "apply at 100 req/s: wall",
+      s(limited.wallMs),
+      `ideal ${s(limited.idealMs)} -> ${x(limited.ratioToIdeal)} ${ok(targets.limitedWithin125xIdeal)}`,
+    ],
     [
       "apply at 100 req/s: 429s / failures",
       `${limited.rateLimited429} / ${limited.failures}`,
       `${(limited.share429 * 100).toFixed(1)} % of ${limited.requests} ${ok(targets.limited429AtMost5Percent && targets.limitedNoFailures)}`,
     ],
-    ["offline 50,000 resources: wall", s(offline.totalMs), `load+validate ${s(offline.loadValidateMs)} ${ok(targets.offlineUnder2s)}`],
-    ["offline: CPU / peak RSS", `${s(offline.cpuMs)} / ${offline.peakRssMb.toFixed(0)} MB`, ok(targets.offlineRssUnder300Mb)],
-    ["emulator: GET /v1/organizations/me", `${throughput.perSecond.toFixed(0)}/s`, `${throughput.requests} in ${throughput.seconds.toFixed(1)} s`],
+    [
+      "offline 50,000 resources: wall",
+      s(offline.totalMs),
+      `load+validate ${s(offline.loadValidateMs)} ${ok(targets.offlineUnder2s)}`,
+    ],
+    [
+      "offline: CPU / peak RSS",
+      `${s(offline.cpuMs)} / ${offline.peakRssMb.toFixed(0)} MB`,
+      ok(targets.offlineRssUnder300Mb),
+    ],
+    [
+      "emulator: GET /v1/organizations/me",
+      `${throughput.perSecond.toFixed(0)}/s`,
+      `${throughput.requests} in ${throughput.seconds.toFixed(1)} s`,
+    ],
   ];
   const width = Math.max(...rows.map((r) => r[0].length));
   const width2 = Math.max(...rows.map((r) => r[1].length));
   process.stdout.write(`notiform bench (${process.version})\n`);
-  for (const [name, value, note] of rows) process.stdout.write(`${name.padEnd(width)}  ${value.padStart(width2)}  ${note}\n`);
+  for (const [name, value, note] of rows)
+    process.stdout.write(`${name.padEnd(width)}  ${value.padStart(width2)}  ${note}\n`);
 }

@@ -36,12 +36,15 @@ try {
     const code = await run(step.args);
     console.log("");
     if (!step.expect.includes(code)) {
-      console.error(`demo: \`notiform ${step.args.join(" ")}\` exited ${code}, expected ${step.expect.join(" or ")}`);
+      console.error(
+        `demo: \`notiform ${step.args.join(" ")}\` exited ${code}, expected ${step.expect.join(" or ")}`,
+      );
       failed = true;
       break;
     }
   }
-  if (!failed) console.log("demo: done. The second plan shows no changes: the emulator now matches the config.");
+  if (!failed)
+    console.log("demo: done. The second plan shows no changes: the emulator now matches the config.");
 } finally {
   await emulator.close();
   await rm(work, { recursive: true, force: true });

@@ -9,7 +9,10 @@ function findPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, "package.json");
-    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, "utf8")) as { name?: string }).name === "notiform") {
+    if (
+      existsSync(candidate) &&
+      (JSON.parse(readFileSync(candidate, "utf8")) as { name?: string }).name === "notiform"
+    ) {
       return dir;
     }
     const parent = dirname(dir);

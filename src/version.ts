@@ -4,7 +4,12 @@ import { readPackageJson } from "./package-files.js";
 
 function readVersion(): string {
   const parsed = readPackageJson("package.json");
-  if (typeof parsed === "object" && parsed !== null && "version" in parsed && typeof parsed.version === "string") {
+  if (
+    typeof parsed === "object" &&
+    parsed !== null &&
+    "version" in parsed &&
+    typeof parsed.version === "string"
+  ) {
     return parsed.version;
   }
   return "0.0.0";

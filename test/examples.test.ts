@@ -3,8 +3,8 @@
 // loads, and the GitHub Actions recipes run the commands the README promises.
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parse } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { type EmulatorHandle, loadSeedFile, startEmulator } from "../src/emulator/index.js";
 import { runCli } from "./helpers/cli.js";
 import { createWorkspace } from "./helpers/workspace.js";
@@ -44,18 +44,21 @@ describe("examples validate", () => {
 });
 
 describe("examples plan and apply against the emulator", () => {
-  it.each([["basic"], ["multi-file"]])("%s: plan shows changes, apply makes them, the next plan is empty", async (example) => {
-    emulator = await startEmulator({ seedFile: join(EXAMPLES, "emulator-seed.yaml"), port: 0 });
-    const workspace = await copyOf(example);
-    const env = { NOTIFORM_API_KEY: emulator.apiKey, NOTIFORM_API_URL: emulator.url };
-    const plan = await runCli(["plan", "--detailed-exitcode"], { cwd: workspace.dir, env });
-    expect(plan.code, plan.stderr).toBe(2);
-    const apply = await runCli(["apply", "--auto-approve"], { cwd: workspace.dir, env });
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-    const again = await runCli(["plan", "--detailed-exitcode"], { cwd: workspace.dir, env });
-    expect(again.stdout).toContain("No changes.");
-    expect(again.code).toBe(0);
-  });
+  it.each([["basic"], ["multi-file"]])(
+    "%s: plan shows changes, apply makes them, the next plan is empty",
+    async (example) => {
+      emulator = await startEmulator({ seedFile: join(EXAMPLES, "emulator-seed.yaml"), port: 0 });
+      const workspace = await copyOf(example);
+      const env = { NOTIFORM_API_KEY: emulator.apiKey, NOTIFORM_API_URL: emulator.url };
+      const plan = await runCli(["plan", "--detailed-exitcode"], { cwd: workspace.dir, env });
+      expect(plan.code, plan.stderr).toBe(2);
+      const apply = await runCli(["apply", "--auto-approve"], { cwd: workspace.dir, env });
+      expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+      const again = await runCli(["plan", "--detailed-exitcode"], { cwd: workspace.dir, env });
+      expect(again.stdout).toContain("No changes.");
+      expect(again.code).toBe(0);
+    },
+  );
 
   it("environments: the development overlay plans and applies with its own key variable and state file", async () => {
     emulator = await startEmulator({ seedFile: join(EXAMPLES, "emulator-seed.yaml"), port: 0 });
@@ -76,7 +79,9 @@ describe("GitHub Actions recipes", () => {
     const workflow = parse(text);
     expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
     const runs = workflow.jobs.plan.steps.map((s: { run?: string }) => s.run ?? "").join("\n");
-    expect(runs).toContain("notiform plan --config notiform/notiform.yaml --output markdown --detailed-exitcode");
+    expect(runs).toContain(
+      "notiform plan --config notiform/notiform.yaml --output markdown --detailed-exitcode",
+    );
     expect(runs).toContain("GITHUB_STEP_SUMMARY");
     expect(text).toContain("<!-- notiform-plan -->");
   });

@@ -5,10 +5,14 @@ import { fileURLToPath } from "node:url";
 
 export function setup(): void {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const result = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
-    cwd: root,
-    encoding: "utf8",
-  });
+  const result = spawnSync(
+    process.execPath,
+    ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"],
+    {
+      cwd: root,
+      encoding: "utf8",
+    },
+  );
   if (result.status !== 0) {
     throw new Error(`npm run build failed before the tests:\n${result.stdout}${result.stderr}`);
   }

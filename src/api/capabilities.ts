@@ -1,9 +1,10 @@
 // What the client has learnt about the observed extensions (endpoints real servers serve that
 // the spec does not list). A missing route is remembered, so later calls fail fast with
 // API_UNSUPPORTED and callers fall back without another request.
-import type { Capability, Extension } from "./types.js";
-import { ApiError } from "./errors.js";
+
 import { NotiformError } from "../errors.js";
+import { ApiError } from "./errors.js";
+import type { Capability, Extension } from "./types.js";
 
 export class Capabilities {
   private readonly known = new Map<Extension, Capability>();
@@ -22,7 +23,8 @@ export class Capabilities {
     } catch (error) {
       if (error instanceof ApiError) {
         if (error.code === "API_UNSUPPORTED") this.known.set(extension, "unsupported");
-        else if (error.code === "API_NOT_FOUND" || error.status === 400) this.known.set(extension, "supported");
+        else if (error.code === "API_NOT_FOUND" || error.status === 400)
+          this.known.set(extension, "supported");
       }
       throw error;
     }
@@ -34,7 +36,10 @@ export class Capabilities {
 }
 
 function unsupported(extension: Extension): NotiformError {
-  return new NotiformError("API_UNSUPPORTED", `the server does not serve the ${extension} endpoint (remembered from an earlier answer)`);
+  return new NotiformError(
+    "API_UNSUPPORTED",
+    `the server does not serve the ${extension} endpoint (remembered from an earlier answer)`,
+  );
 }
 
 /** An id that cannot exist: probes use it so they can never read or change a real record. */

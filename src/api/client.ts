@@ -60,51 +60,89 @@ export class Client implements NotificationApi {
   }
 
   // 1-4 topics ------------------------------------------------------------------------------
-  async listTopics(query: { page?: number; pageSize?: number; key?: string } = {}, options: RequestOptions = {}): Promise<TopicPage> {
-    const { json, ctx } = await this.send({ endpoint: "listTopics", method: "GET", path: "/v1/topics", query }, options);
+  async listTopics(
+    query: { page?: number; pageSize?: number; key?: string } = {},
+    options: RequestOptions = {},
+  ): Promise<TopicPage> {
+    const { json, ctx } = await this.send(
+      { endpoint: "listTopics", method: "GET", path: "/v1/topics", query },
+      options,
+    );
     const page = expectShape<TopicPage>(json, { data: "array", totalCount: "number" }, ctx, "response");
     expectArray<Topic>(page.data, TOPIC, ctx, "data");
-    return { data: page.data, page: num(page.page, query.page ?? 0), pageSize: num(page.pageSize, query.pageSize ?? TOPIC_PAGE_SIZE), totalCount: page.totalCount };
+    return {
+      data: page.data,
+      page: num(page.page, query.page ?? 0),
+      pageSize: num(page.pageSize, query.pageSize ?? TOPIC_PAGE_SIZE),
+      totalCount: page.totalCount,
+    };
   }
 
   async getTopic(key: string, options: RequestOptions = {}): Promise<Topic> {
-    const { json, ctx } = await this.send({ endpoint: "getTopic", method: "GET", path: `/v1/topics/${enc(key)}` }, options);
+    const { json, ctx } = await this.send(
+      { endpoint: "getTopic", method: "GET", path: `/v1/topics/${enc(key)}` },
+      options,
+    );
     return expectShape<Topic>(unwrap(json, ctx), TOPIC, ctx, "data");
   }
 
-  async createTopic(body: { key: string; name: string }, options: RequestOptions = {}): Promise<CreatedTopic> {
+  async createTopic(
+    body: { key: string; name: string },
+    options: RequestOptions = {},
+  ): Promise<CreatedTopic> {
     checkTopicKey(body.key);
     checkName("topic name", body.name);
-    const { json, ctx } = await this.send({ endpoint: "createTopic", method: "POST", path: "/v1/topics", body }, options);
+    const { json, ctx } = await this.send(
+      { endpoint: "createTopic", method: "POST", path: "/v1/topics", body },
+      options,
+    );
     return expectShape<CreatedTopic>(unwrap(json, ctx), CREATED_TOPIC, ctx, "data");
   }
 
   async renameTopic(key: string, body: { name: string }, options: RequestOptions = {}): Promise<Topic> {
     checkName("topic name", body.name);
-    const { json, ctx } = await this.send({ endpoint: "renameTopic", method: "PATCH", path: `/v1/topics/${enc(key)}`, body }, options);
+    const { json, ctx } = await this.send(
+      { endpoint: "renameTopic", method: "PATCH", path: `/v1/topics/${enc(key)}`, body },
+      options,
+    );
     return expectShape<Topic>(unwrap(json, ctx), TOPIC, ctx, "data");
   }
 
   // 5-7 organizations -------------------------------------------------------------------------
-  async createOrganization(body: CreateOrganizationBody, options: RequestOptions = {}): Promise<Organization> {
+  async createOrganization(
+    body: CreateOrganizationBody,
+    options: RequestOptions = {},
+  ): Promise<Organization> {
     checkName("organization name", body.name);
-    const { json, ctx } = await this.send({ endpoint: "createOrganization", method: "POST", path: "/v1/organizations", body }, options);
+    const { json, ctx } = await this.send(
+      { endpoint: "createOrganization", method: "POST", path: "/v1/organizations", body },
+      options,
+    );
     return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
   }
 
   async listOrganizations(options: RequestOptions = {}): Promise<Organization[]> {
-    const { json, ctx } = await this.send({ endpoint: "listOrganizations", method: "GET", path: "/v1/organizations" }, options);
+    const { json, ctx } = await this.send(
+      { endpoint: "listOrganizations", method: "GET", path: "/v1/organizations" },
+      options,
+    );
     return expectArray<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
   }
 
   async getCurrentOrganization(options: RequestOptions = {}): Promise<Organization> {
-    const { json, ctx } = await this.send({ endpoint: "getCurrentOrganization", method: "GET", path: "/v1/organizations/me" }, options);
+    const { json, ctx } = await this.send(
+      { endpoint: "getCurrentOrganization", method: "GET", path: "/v1/organizations/me" },
+      options,
+    );
     return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
   }
 
   // 8 blueprints: the spec returns the object bare, real servers wrap it --------------------------
   async getBlueprint(templateId: string, options: RequestOptions = {}): Promise<Blueprint> {
-    const { json, ctx } = await this.send({ endpoint: "getBlueprint", method: "GET", path: `/v1/blueprints/${enc(templateId)}` }, options);
+    const { json, ctx } = await this.send(
+      { endpoint: "getBlueprint", method: "GET", path: `/v1/blueprints/${enc(templateId)}` },
+      options,
+    );
     const body = isRecord(json) && isRecord(json.data) && !("_id" in json) ? json.data : json;
     return expectShape<Blueprint>(body, { _id: "string", name: "string" }, ctx, "blueprint");
   }
@@ -120,7 +158,12 @@ export class Client implements NotificationApi {
     );
     // Spec: {data: {hasMore, data, page, pageSize}}; real server: {data: [...], hasMore, page, pageSize}.
     const page = isRecord(json) && isRecord(json.data) ? json.data : json;
-    const checked = expectShape<WorkflowOverridePage>(page, { data: "array", hasMore: "boolean" }, ctx, "page");
+    const checked = expectShape<WorkflowOverridePage>(
+      page,
+      { data: "array", hasMore: "boolean" },
+      ctx,
+      "page",
+    );
     expectArray<WorkflowOverride>(checked.data, OVERRIDE, ctx, "data");
     return {
       data: checked.data,
@@ -130,7 +173,10 @@ export class Client implements NotificationApi {
     };
   }
 
-  async createWorkflowOverride(body: CreateWorkflowOverrideBody, options: RequestOptions = {}): Promise<WorkflowOverride> {
+  async createWorkflowOverride(
+    body: CreateWorkflowOverrideBody,
+    options: RequestOptions = {},
+  ): Promise<WorkflowOverride> {
     checkId("workflowId", body.workflowId);
     checkId("tenantId", body.tenantId);
     const { json, ctx } = await this.send(
@@ -149,7 +195,11 @@ export class Client implements NotificationApi {
   }
 
   // 12-13 workflows -----------------------------------------------------------------------------
-  async updateWorkflow(workflowId: string, body: UpdateWorkflowBody, options: RequestOptions = {}): Promise<Workflow> {
+  async updateWorkflow(
+    workflowId: string,
+    body: UpdateWorkflowBody,
+    options: RequestOptions = {},
+  ): Promise<Workflow> {
     checkId("workflow id", workflowId);
     if (Object.keys(body).length === 0) throw invalid("a workflow update needs at least one field");
     const { json, ctx } = await this.send(
@@ -159,17 +209,29 @@ export class Client implements NotificationApi {
     return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
   }
 
-  async updateWorkflowStatus(workflowId: string, active: boolean, options: RequestOptions = {}): Promise<Workflow> {
+  async updateWorkflowStatus(
+    workflowId: string,
+    active: boolean,
+    options: RequestOptions = {},
+  ): Promise<Workflow> {
     checkId("workflow id", workflowId);
     const { json, ctx } = await this.send(
-      { endpoint: "updateWorkflowStatus", method: "PUT", path: `/v1/workflows/${workflowId}/status`, body: { active } },
+      {
+        endpoint: "updateWorkflowStatus",
+        method: "PUT",
+        path: `/v1/workflows/${workflowId}/status`,
+        body: { active },
+      },
       options,
     );
     return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
   }
 
   // 14-15 notification groups ---------------------------------------------------------------------
-  async createNotificationGroup(body: { name: string }, options: RequestOptions = {}): Promise<NotificationGroup> {
+  async createNotificationGroup(
+    body: { name: string },
+    options: RequestOptions = {},
+  ): Promise<NotificationGroup> {
     checkName("notification group name", body.name);
     const { json, ctx } = await this.send(
       { endpoint: "createNotificationGroup", method: "POST", path: "/v1/notification-groups", body },
@@ -178,17 +240,29 @@ export class Client implements NotificationApi {
     return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
   }
 
-  async renameNotificationGroup(id: string, body: { name: string }, options: RequestOptions = {}): Promise<NotificationGroup> {
+  async renameNotificationGroup(
+    id: string,
+    body: { name: string },
+    options: RequestOptions = {},
+  ): Promise<NotificationGroup> {
     checkName("notification group name", body.name);
     const { json, ctx } = await this.send(
-      { endpoint: "renameNotificationGroup", method: "PATCH", path: `/v1/notification-groups/${enc(id)}`, body },
+      {
+        endpoint: "renameNotificationGroup",
+        method: "PATCH",
+        path: `/v1/notification-groups/${enc(id)}`,
+        body,
+      },
       options,
     );
     return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
   }
 
   // 16-17 execution details and subscriber preferences ---------------------------------------------
-  async listExecutionDetails(query: { notificationId: string; subscriberId: string }, options: RequestOptions = {}): Promise<ExecutionDetail[]> {
+  async listExecutionDetails(
+    query: { notificationId: string; subscriberId: string },
+    options: RequestOptions = {},
+  ): Promise<ExecutionDetail[]> {
     const { json, ctx } = await this.send(
       { endpoint: "listExecutionDetails", method: "GET", path: "/v1/execution-details", query },
       options,
@@ -196,7 +270,11 @@ export class Client implements NotificationApi {
     return expectArray<ExecutionDetail>(unwrap(json, ctx), { _id: "string" }, ctx, "data");
   }
 
-  async getSubscriberPreferences(subscriberId: string, level: PreferenceLevel, options: RequestOptions = {}): Promise<SubscriberPreference[]> {
+  async getSubscriberPreferences(
+    subscriberId: string,
+    level: PreferenceLevel,
+    options: RequestOptions = {},
+  ): Promise<SubscriberPreference[]> {
     const { json, ctx } = await this.send(
       {
         endpoint: "getSubscriberPreferences",
@@ -205,14 +283,24 @@ export class Client implements NotificationApi {
       },
       options,
     );
-    return expectArray<SubscriberPreference>(unwrap(json, ctx), { template: "object", preference: "object" }, ctx, "data");
+    return expectArray<SubscriberPreference>(
+      unwrap(json, ctx),
+      { template: "object", preference: "object" },
+      ctx,
+      "data",
+    );
   }
 
   // Observed extensions ------------------------------------------------------------------------
   listNotificationGroups(options: RequestOptions = {}): Promise<NotificationGroup[]> {
     return this.extension("listNotificationGroups", async () => {
       const { json, ctx } = await this.send(
-        { endpoint: "listNotificationGroups", method: "GET", path: "/v1/notification-groups", extension: true },
+        {
+          endpoint: "listNotificationGroups",
+          method: "GET",
+          path: "/v1/notification-groups",
+          extension: true,
+        },
         options,
       );
       return expectArray<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
@@ -222,7 +310,12 @@ export class Client implements NotificationApi {
   getNotificationGroup(id: string, options: RequestOptions = {}): Promise<NotificationGroup> {
     return this.extension("getNotificationGroup", async () => {
       const { json, ctx } = await this.send(
-        { endpoint: "getNotificationGroup", method: "GET", path: `/v1/notification-groups/${enc(id)}`, extension: true },
+        {
+          endpoint: "getNotificationGroup",
+          method: "GET",
+          path: `/v1/notification-groups/${enc(id)}`,
+          extension: true,
+        },
         options,
       );
       return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
@@ -232,14 +325,22 @@ export class Client implements NotificationApi {
   getWorkflow(idOrIdentifier: string, options: RequestOptions = {}): Promise<Workflow> {
     return this.extension("getWorkflow", async () => {
       const { json, ctx } = await this.send(
-        { endpoint: "getWorkflow", method: "GET", path: `/v1/workflows/${enc(idOrIdentifier)}`, extension: true },
+        {
+          endpoint: "getWorkflow",
+          method: "GET",
+          path: `/v1/workflows/${enc(idOrIdentifier)}`,
+          extension: true,
+        },
         options,
       );
       return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
     });
   }
 
-  listWorkflows(query: { page?: number; limit?: number; query?: string } = {}, options: RequestOptions = {}): Promise<WorkflowPage> {
+  listWorkflows(
+    query: { page?: number; limit?: number; query?: string } = {},
+    options: RequestOptions = {},
+  ): Promise<WorkflowPage> {
     return this.extension("listWorkflows", async () => {
       const { json, ctx } = await this.send(
         { endpoint: "listWorkflows", method: "GET", path: "/v1/workflows", query, extension: true },
@@ -247,24 +348,48 @@ export class Client implements NotificationApi {
       );
       const page = expectShape<WorkflowPage>(json, { data: "array", totalCount: "number" }, ctx, "response");
       expectArray<Workflow>(page.data, WORKFLOW, ctx, "data");
-      return { data: page.data, totalCount: page.totalCount, page: num(page.page, query.page ?? 0), pageSize: num(page.pageSize, query.limit ?? 10) };
+      return {
+        data: page.data,
+        totalCount: page.totalCount,
+        page: num(page.page, query.page ?? 0),
+        pageSize: num(page.pageSize, query.limit ?? 10),
+      };
     });
   }
 
-  updateWorkflowOverride(overrideId: string, body: UpdateWorkflowOverrideBody, options: RequestOptions = {}): Promise<WorkflowOverride> {
+  updateWorkflowOverride(
+    overrideId: string,
+    body: UpdateWorkflowOverrideBody,
+    options: RequestOptions = {},
+  ): Promise<WorkflowOverride> {
     return this.extension("updateWorkflowOverride", async () => {
       const { json, ctx } = await this.send(
-        { endpoint: "updateWorkflowOverride", method: "PUT", path: `/v1/workflow-overrides/${enc(overrideId)}`, body, extension: true },
+        {
+          endpoint: "updateWorkflowOverride",
+          method: "PUT",
+          path: `/v1/workflow-overrides/${enc(overrideId)}`,
+          body,
+          extension: true,
+        },
         options,
       );
       return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
     });
   }
 
-  getWorkflowOverrideByPair(workflowId: string, tenantId: string, options: RequestOptions = {}): Promise<WorkflowOverride> {
+  getWorkflowOverrideByPair(
+    workflowId: string,
+    tenantId: string,
+    options: RequestOptions = {},
+  ): Promise<WorkflowOverride> {
     return this.extension("getWorkflowOverrideByPair", async () => {
       const { json, ctx } = await this.send(
-        { endpoint: "getWorkflowOverrideByPair", method: "GET", path: pairPath(workflowId, tenantId), extension: true },
+        {
+          endpoint: "getWorkflowOverrideByPair",
+          method: "GET",
+          path: pairPath(workflowId, tenantId),
+          extension: true,
+        },
         options,
       );
       return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
@@ -279,7 +404,13 @@ export class Client implements NotificationApi {
   ): Promise<WorkflowOverride> {
     return this.extension("updateWorkflowOverrideByPair", async () => {
       const { json, ctx } = await this.send(
-        { endpoint: "updateWorkflowOverrideByPair", method: "PUT", path: pairPath(workflowId, tenantId), body, extension: true },
+        {
+          endpoint: "updateWorkflowOverrideByPair",
+          method: "PUT",
+          path: pairPath(workflowId, tenantId),
+          body,
+          extension: true,
+        },
         options,
       );
       return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
@@ -332,7 +463,10 @@ export class Client implements NotificationApi {
     const seen = new Map<string, WorkflowOverride>();
     for (let page = 0; ; page += 1) {
       // Each page waits on the one before: let it jump the queue of the other lists' fan-outs.
-      const result = await this.listWorkflowOverrides({ page, limit: LIST_LIMIT }, { ...options, urgent: true });
+      const result = await this.listWorkflowOverrides(
+        { page, limit: LIST_LIMIT },
+        { ...options, urgent: true },
+      );
       for (const override of result.data) seen.set(override._id, override);
       if (!result.hasMore || result.data.length === 0) return [...seen.values()];
     }
@@ -349,9 +483,21 @@ export class Client implements NotificationApi {
   }
 
   // ---------------------------------------------------------------------------------------------
-  private async send(call: Omit<Call, "signal">, options: RequestOptions & { urgent?: boolean }): Promise<{ json: unknown; ctx: ResponseContext }> {
-    const reply = await this.transport.send({ ...call, signal: options.signal, ...(options.urgent ? { urgent: true } : {}) });
-    const ctx: ResponseContext = { method: call.method, path: call.path, endpoint: call.endpoint, status: reply.status };
+  private async send(
+    call: Omit<Call, "signal">,
+    options: RequestOptions & { urgent?: boolean },
+  ): Promise<{ json: unknown; ctx: ResponseContext }> {
+    const reply = await this.transport.send({
+      ...call,
+      signal: options.signal,
+      ...(options.urgent ? { urgent: true } : {}),
+    });
+    const ctx: ResponseContext = {
+      method: call.method,
+      path: call.path,
+      endpoint: call.endpoint,
+      status: reply.status,
+    };
     if (reply.json === undefined) fail(ctx, "empty body");
     return { json: reply.json, ctx };
   }

@@ -28,11 +28,17 @@ export function unwrap(json: unknown, ctx: ResponseContext): unknown {
 }
 
 /** Check that `value` is an object whose listed fields have the listed types. */
-export function expectShape<T>(value: unknown, fields: Record<string, FieldType>, ctx: ResponseContext, where: string): T {
+export function expectShape<T>(
+  value: unknown,
+  fields: Record<string, FieldType>,
+  ctx: ResponseContext,
+  where: string,
+): T {
   if (!isRecord(value)) fail(ctx, `${where} is not an object`);
   for (const [field, type] of Object.entries(fields)) {
     const inner = value[field];
-    const ok = type === "array" ? Array.isArray(inner) : type === "object" ? isRecord(inner) : typeof inner === type;
+    const ok =
+      type === "array" ? Array.isArray(inner) : type === "object" ? isRecord(inner) : typeof inner === type;
     if (!ok) fail(ctx, `${where}.${field} is ${describe(inner)}, expected ${type}`);
   }
   return value as T;

@@ -3,7 +3,7 @@
 // attempts were made. Codes are decided here, once, from structured facts (status, route);
 // the one message the code depends on is the server's "Development environment" 401, which has
 // no other distinguishing mark. The API key is never part of anything built here.
-import { NotiformError, type ErrorCode } from "../errors.js";
+import { type ErrorCode, NotiformError } from "../errors.js";
 
 export interface ApiErrorFacts {
   method: string;
@@ -93,7 +93,13 @@ export class NetworkError extends NotiformError {
 }
 
 /** A response that is not what the API promises (not JSON, no envelope, wrong types, too big). */
-export function badResponse(method: string, path: string, endpoint: string, status: number, problem: string): ApiError {
+export function badResponse(
+  method: string,
+  path: string,
+  endpoint: string,
+  status: number,
+  problem: string,
+): ApiError {
   return new ApiError(
     {
       method,
@@ -149,6 +155,9 @@ function hintFor(code: ErrorCode, facts: ApiErrorFacts): { hint?: string } {
  */
 export function isUnchangedStatusError(error: unknown): boolean {
   return (
-    error instanceof ApiError && error.endpoint === "updateWorkflowStatus" && error.status === 400 && !error.validation
+    error instanceof ApiError &&
+    error.endpoint === "updateWorkflowStatus" &&
+    error.status === 400 &&
+    !error.validation
   );
 }

@@ -8,8 +8,8 @@ import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy.js";
 import { type ClientLogEvent, type ClientStats, Transport } from "./transport.js";
 import type { NotificationApi } from "./types.js";
 
-export type { ClientLogEvent, ClientStats } from "./transport.js";
 export { ApiError, isUnchangedStatusError, NetworkError } from "./errors.js";
+export type { ClientLogEvent, ClientStats } from "./transport.js";
 
 export interface ClientOptions {
   baseUrl: string;
@@ -55,7 +55,11 @@ export function createClient(options: ClientOptions): ApiClient {
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
   });
-  const client = new Client(transport) as Client & { baseUrl: string; stats(): ClientStats; close(): Promise<void> };
+  const client = new Client(transport) as Client & {
+    baseUrl: string;
+    stats(): ClientStats;
+    close(): Promise<void>;
+  };
   return Object.assign(client, {
     baseUrl: url,
     stats: () => structuredClone(transport.stats),

@@ -61,7 +61,8 @@ export class AdaptiveLimiter {
       this.options.onChange?.({ limit: next, reason: "429 from the server" });
     }
     this.successes = 0;
-    if (retryAfterMs !== undefined) this.notBefore = Math.max(this.notBefore, this.options.now() + retryAfterMs);
+    if (retryAfterMs !== undefined)
+      this.notBefore = Math.max(this.notBefore, this.options.now() + retryAfterMs);
   }
 
   /** A success: after enough of them in a row, allow one more request in flight. */

@@ -7,7 +7,10 @@ export interface PageResult<T> {
   pageSize: number;
 }
 
-export async function listAllPaged<T>(fetchPage: (page: number) => Promise<PageResult<T>>, idOf: (item: T) => string): Promise<T[]> {
+export async function listAllPaged<T>(
+  fetchPage: (page: number) => Promise<PageResult<T>>,
+  idOf: (item: T) => string,
+): Promise<T[]> {
   const seen = new Map<string, T>();
   const first = await fetchPage(0);
   for (const item of first.items) seen.set(idOf(item), item);
@@ -17,7 +20,9 @@ export async function listAllPaged<T>(fetchPage: (page: number) => Promise<PageR
   // Usually one round; another when the total grew while reading.
   while (first.items.length > 0 && fetched * pageSize < total) {
     const pages = Math.ceil(total / pageSize);
-    const results = await Promise.all(Array.from({ length: pages - fetched }, (_, i) => fetchPage(fetched + i)));
+    const results = await Promise.all(
+      Array.from({ length: pages - fetched }, (_, i) => fetchPage(fetched + i)),
+    );
     fetched = pages;
     for (const result of results) {
       for (const item of result.items) seen.set(idOf(item), item);

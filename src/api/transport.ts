@@ -7,7 +7,13 @@ import { Agent } from "undici";
 import { NotiformError } from "../errors.js";
 import { ApiError, badResponse, NetworkError } from "./errors.js";
 import { AdaptiveLimiter } from "./limiter.js";
-import { backoffDelay, isRetryable, type Outcome, parseRetryAfter, type RetryOptions } from "./retry-policy.js";
+import {
+  backoffDelay,
+  isRetryable,
+  type Outcome,
+  parseRetryAfter,
+  type RetryOptions,
+} from "./retry-policy.js";
 
 export type ClientLogEvent =
   | { type: "request"; method: string; path: string; attempt: number }
@@ -58,7 +64,14 @@ export interface Reply {
 }
 
 /** Connection failures that happen before a request is sent: retrying cannot duplicate it. */
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 export class Transport {
   readonly stats: ClientStats = { requests: 0, retries: 0, rateLimited: 0, failures: 0, byMethod: {} };
@@ -138,7 +151,13 @@ export class Transport {
           durationMs: this.options.now() - sentAt,
         });
         if (text === undefined) {
-          throw badResponse(method, call.path, call.endpoint, status, `body larger than ${this.options.maxBodyBytes} bytes`);
+          throw badResponse(
+            method,
+            call.path,
+            call.endpoint,
+            status,
+            `body larger than ${this.options.maxBodyBytes} bytes`,
+          );
         }
         if (status < 400) {
           this.limiter.onSuccess();
@@ -149,7 +168,9 @@ export class Transport {
           retryAfterMs = parseRetryAfter(header("retry-after"), Date.now());
           // Hold every start until the window resets; RateLimit-Reset is finer than Retry-After.
           const reset = Number(header("ratelimit-reset"));
-          this.limiter.onRateLimited(Number.isFinite(reset) && header("ratelimit-reset") !== undefined ? reset * 1000 : retryAfterMs);
+          this.limiter.onRateLimited(
+            Number.isFinite(reset) && header("ratelimit-reset") !== undefined ? reset * 1000 : retryAfterMs,
+          );
         }
         outcome = { kind: "status", status };
         failure = this.apiError(call, status, text, attempt);
@@ -183,7 +204,14 @@ export class Transport {
         throw failure;
       }
       this.stats.retries += 1;
-      this.options.log?.({ type: "retry", method, path: call.path, attempt, delayMs: delay, reason: reasonOf(outcome) });
+      this.options.log?.({
+        type: "retry",
+        method,
+        path: call.path,
+        attempt,
+        delayMs: delay,
+        reason: reasonOf(outcome),
+      });
       await this.options.sleep(delay);
     }
   }
@@ -234,7 +262,10 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /** Read a body, giving up (undefined) past `limit` bytes rather than holding it all. */
-async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<string | undefined> {
+async function readLimited(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  limit: number,
+): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -253,7 +284,13 @@ function parseJson(text: string, method: string, path: string, endpoint: string,
   try {
     return JSON.parse(text);
   } catch {
-    throw badResponse(method, path, endpoint, status, `not JSON (starts with ${JSON.stringify(text.slice(0, 40))})`);
+    throw badResponse(
+      method,
+      path,
+      endpoint,
+      status,
+      `not JSON (starts with ${JSON.stringify(text.slice(0, 40))})`,
+    );
   }
 }
 
@@ -261,7 +298,8 @@ function parseJson(text: string, method: string, path: string, endpoint: string,
 function serverMessageOf(text: string): { message: string; validation: boolean } {
   try {
     const parsed = JSON.parse(text) as { message?: unknown; error?: unknown };
-    if (Array.isArray(parsed.message)) return { message: parsed.message.map(String).join("; "), validation: true };
+    if (Array.isArray(parsed.message))
+      return { message: parsed.message.map(String).join("; "), validation: true };
     if (typeof parsed.message === "string") return { message: parsed.message, validation: false };
     if (typeof parsed.error === "string") return { message: parsed.error, validation: false };
   } catch {

@@ -9,15 +9,15 @@ import type { NotificationApi, WorkflowOverride } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { type Masker, maskDeep } from "../mask.js";
+import { readPackageJson } from "../package-files.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { canonicalJson } from "../resources/canonical.js";
+import { resourceExecutors } from "../resources/executors.js";
 import type { LiveSnapshot } from "../resources/kind.js";
 import { unlessUnsupported } from "../resources/read-live.js";
-import { resourceExecutors } from "../resources/executors.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
-import { readPackageJson } from "../package-files.js";
 
 const planSchema: object = readPackageJson("schemas", "plan.schema.json") as object;
 let validatePlan: ReturnType<Ajv2020["compile"]> | undefined;

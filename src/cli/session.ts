@@ -1,9 +1,9 @@
 // Wiring shared by every command that talks to the API: load the config, decide the API URL
 // and key, build the client, and check the organization guard before anything else is read.
 
-import type { ApiClient } from "../api/index.js";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import type { ApiClient } from "../api/index.js";
 import { createClient, formatClientEvent } from "../api/index.js";
 import type { Organization } from "../api/types.js";
 import { loadConfig } from "../config/index.js";
@@ -115,7 +115,10 @@ export async function openSession(
  * exist, run on defaults (key from NOTIFORM_API_KEY, URL from --api-url / NOTIFORM_API_URL).
  * These commands report the organization rather than guard it.
  */
-export async function openSessionOptionalConfig(args: SessionArgs, context: CommandContext): Promise<Session> {
+export async function openSessionOptionalConfig(
+  args: SessionArgs,
+  context: CommandContext,
+): Promise<Session> {
   const rootFile = resolve(context.cwd, args.config);
   if (args.config === DEFAULT_CONFIG && !existsSync(rootFile)) {
     const desired: DesiredState = {

@@ -2,7 +2,14 @@
 // mapping starts and where each field's value sits ("preferenceSettings.email" for nested ones).
 import { isMap, isPair, isScalar, isSeq } from "yaml";
 import type { Position } from "../errors.js";
-import type { Desired, NotificationGroupSpec, OverrideSpec, Source, TopicSpec, WorkflowSpec } from "./model.js";
+import type {
+  Desired,
+  NotificationGroupSpec,
+  OverrideSpec,
+  Source,
+  TopicSpec,
+  WorkflowSpec,
+} from "./model.js";
 import { positionOfNode, type YamlFile } from "./yaml-file.js";
 
 export interface FileResources {

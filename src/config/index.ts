@@ -12,7 +12,7 @@ import { isMap, isSeq, visit } from "yaml";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import { canonicalJson } from "../resources/canonical.js";
 import { checkReferences } from "./checks.js";
-import { collectResources, type FileResources, SECTIONS } from "./collect.js";
+import { collectResources, type FileResources, type SECTIONS } from "./collect.js";
 import { didYouMean } from "./did-you-mean.js";
 import { interpolateFile } from "./interpolate.js";
 import { combine, identityOf, layer } from "./merge.js";
@@ -39,12 +39,18 @@ interface Loader {
   loaded: Map<string, LoadedFile>;
 }
 
-export async function loadConfig(options: LoadOptions): Promise<{ desired: DesiredState; warnings: Problem[] }> {
+export async function loadConfig(
+  options: LoadOptions,
+): Promise<{ desired: DesiredState; warnings: Problem[] }> {
   const rootPath = resolve(options.cwd, options.configPath ?? "notiform.yaml");
   if (!existsSync(rootPath)) {
-    throw new NotiformError("CONFIG_NOT_FOUND", `config file ${displayPath(rootPath, options.cwd)} not found`, {
-      hint: "Create notiform.yaml (see the README), pass --config FILE, or run `notiform export` to start from the live state.",
-    });
+    throw new NotiformError(
+      "CONFIG_NOT_FOUND",
+      `config file ${displayPath(rootPath, options.cwd)} not found`,
+      {
+        hint: "Create notiform.yaml (see the README), pass --config FILE, or run `notiform export` to start from the live state.",
+      },
+    );
   }
   const loader: Loader = {
     cwd: options.cwd,
@@ -63,7 +69,8 @@ export async function loadConfig(options: LoadOptions): Promise<{ desired: Desir
     environment = selectEnvironment(root, options.env, loader.problems);
     if (environment !== undefined) {
       const includes = globsOf(environment.include);
-      const position = (index: number) => positionAt(root.file, ["environments", options.env ?? "", "include", index]);
+      const position = (index: number) =>
+        positionAt(root.file, ["environments", options.env ?? "", "include", index]);
       overlayFiles = await loadIncludes(loader, dirname(rootPath), includes, position, [rootPath]);
     }
   }
@@ -79,7 +86,8 @@ export async function loadConfig(options: LoadOptions): Promise<{ desired: Desir
   }
 
   const problems = sortProblems(loader.problems);
-  if (resources === undefined || problems.some((p) => p.severity === "error")) throw new ConfigError(problems, undefined, [...loader.sensitive]);
+  if (resources === undefined || problems.some((p) => p.severity === "error"))
+    throw new ConfigError(problems, undefined, [...loader.sensitive]);
 
   const organization = stringOf(environment?.organization) ?? stringOf(rootData.organization);
   const apiUrl = stringOf(environment?.apiUrl);
@@ -224,7 +232,10 @@ async function loadIncludes(
         loader.problems.push({
           severity: "error",
           rule: "include-cycle",
-          message: loop.length === 2 ? `include cycle: ${loop[0]} includes itself` : `include cycle: ${loop.join(" -> ")}`,
+          message:
+            loop.length === 2
+              ? `include cycle: ${loop[0]} includes itself`
+              : `include cycle: ${loop.join(" -> ")}`,
           pos: position(index),
         });
         continue;
@@ -235,7 +246,12 @@ async function loadIncludes(
   return out;
 }
 
-function checkRootOnly(file: YamlFile, data: Record<string, unknown>, isRoot: boolean, problems: Problem[]): void {
+function checkRootOnly(
+  file: YamlFile,
+  data: Record<string, unknown>,
+  isRoot: boolean,
+  problems: Problem[],
+): void {
   if (isRoot) {
     if (data.version === undefined) {
       problems.push({
@@ -259,7 +275,11 @@ function checkRootOnly(file: YamlFile, data: Record<string, unknown>, isRoot: bo
   }
 }
 
-function selectEnvironment(root: LoadedFile, name: string, problems: Problem[]): Record<string, unknown> | undefined {
+function selectEnvironment(
+  root: LoadedFile,
+  name: string,
+  problems: Problem[],
+): Record<string, unknown> | undefined {
   const environments = root.data?.environments as Record<string, Record<string, unknown>> | undefined;
   if (environments === undefined) {
     problems.push({

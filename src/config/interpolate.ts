@@ -17,7 +17,16 @@ const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
 const BOOLEAN_FIELDS = new Set(["active", "critical", "email", "sms", "in_app", "chat", "push"]);
 
 /** Fields whose values are text even when they look like numbers (ids such as 650000000000000000000001). */
-const TEXT_FIELDS = new Set(["key", "name", "id", "tenant", "workflow", "description", "organization", "notificationGroup"]);
+const TEXT_FIELDS = new Set([
+  "key",
+  "name",
+  "id",
+  "tenant",
+  "workflow",
+  "description",
+  "organization",
+  "notificationGroup",
+]);
 
 export function interpolateFile(
   file: YamlFile,
@@ -77,7 +86,8 @@ export function interpolateFile(
       if (failed) return;
       const field = isPair(parent) && isScalar(parent.key) ? String(parent.key.value) : "";
       const wholeReference = /^\$\{[^}]*\}$/.test(source);
-      if (wholeReference && BOOLEAN_FIELDS.has(field) && (result === "true" || result === "false")) node.value = result === "true";
+      if (wholeReference && BOOLEAN_FIELDS.has(field) && (result === "true" || result === "false"))
+        node.value = result === "true";
       else node.value = result;
     },
   });

@@ -2,7 +2,7 @@
 // twice (both places are named); an environment's files are layered over the base, where the
 // same identity overrides field by field (preferenceSettings channel by channel).
 import type { Position, Problem } from "../errors.js";
-import { type FileResources, emptyResources, SECTIONS, type Section } from "./collect.js";
+import { emptyResources, type FileResources, SECTIONS, type Section } from "./collect.js";
 import type { Desired } from "./model.js";
 
 const LABEL: Record<Section, string> = {
@@ -70,7 +70,10 @@ function mergeItem(under: Desired<unknown>, over: Desired<unknown>): Desired<unk
   if (isObject(a.preferenceSettings) && isObject(b.preferenceSettings)) {
     spec.preferenceSettings = { ...a.preferenceSettings, ...b.preferenceSettings };
   }
-  return { spec, source: { pos: over.source.pos, fields: { ...under.source.fields, ...over.source.fields } } };
+  return {
+    spec,
+    source: { pos: over.source.pos, fields: { ...under.source.fields, ...over.source.fields } },
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

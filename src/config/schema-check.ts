@@ -4,9 +4,9 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Problem } from "../errors.js";
+import { readPackageJson } from "../package-files.js";
 import { didYouMean } from "./did-you-mean.js";
 import { positionAt, type YamlFile } from "./yaml-file.js";
-import { readPackageJson } from "../package-files.js";
 
 let compiled: ValidateFunction | undefined;
 
@@ -57,7 +57,8 @@ function describeValue(value: unknown): string {
   if (value === null || value === undefined) return "nothing";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   return `${typeof value === "boolean" ? "" : `${typeof value} `}${String(value)}`;
 }
 
@@ -79,7 +80,9 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
   switch (error.keyword) {
     case "additionalProperties": {
       const property = String(params.additionalProperty);
-      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const known = Object.keys(
+        (error.parentSchema as { properties?: object } | undefined)?.properties ?? {},
+      );
       return {
         ...base,
         field: fieldPath([...segments, property]),
@@ -98,7 +101,11 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
         .split(",")
         .map((t) => ARTICLE[t] ?? t)
         .join(" or ");
-      return { ...base, message: `${label}: must be ${types}, got ${describeValue(error.data)}`, pos: positionAt(file, segments) };
+      return {
+        ...base,
+        message: `${label}: must be ${types}, got ${describeValue(error.data)}`,
+        pos: positionAt(file, segments),
+      };
     }
     case "pattern": {
       const custom = (error.parentSchema as { "x-message"?: string } | undefined)?.["x-message"];
@@ -111,7 +118,11 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
     case "minLength":
       return { ...base, message: `${label}: must not be empty`, pos: positionAt(file, segments) };
     case "maxLength":
-      return { ...base, message: `${label}: must be at most ${String(params.limit)} characters`, pos: positionAt(file, segments) };
+      return {
+        ...base,
+        message: `${label}: must be at most ${String(params.limit)} characters`,
+        pos: positionAt(file, segments),
+      };
     case "const":
       return {
         ...base,
@@ -121,7 +132,11 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
     case "uniqueItems":
       return { ...base, message: `${label}: lists the same value twice`, pos: positionAt(file, segments) };
     case "format":
-      return { ...base, message: `${label}: must be a valid ${String(params.format)}, got ${describeValue(error.data)}`, pos: positionAt(file, segments) };
+      return {
+        ...base,
+        message: `${label}: must be a valid ${String(params.format)}, got ${describeValue(error.data)}`,
+        pos: positionAt(file, segments),
+      };
     case "propertyNames": {
       const name = String(params.propertyName);
       return {
@@ -132,6 +147,10 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
       };
     }
     default:
-      return { ...base, message: `${label}: ${error.message ?? "is not valid"}`, pos: positionAt(file, segments) };
+      return {
+        ...base,
+        message: `${label}: ${error.message ?? "is not valid"}`,
+        pos: positionAt(file, segments),
+      };
   }
 }

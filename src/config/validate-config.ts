@@ -7,7 +7,13 @@ import type { LoadOptions } from "./model.js";
 export interface ValidateResult {
   valid: boolean;
   problems: Problem[];
-  summary: { files: number; topics: number; notificationGroups: number; workflows: number; overrides: number } | null;
+  summary: {
+    files: number;
+    topics: number;
+    notificationGroups: number;
+    workflows: number;
+    overrides: number;
+  } | null;
   /** Values from the environment: the renderer masks them. */
   sensitive: string[];
 }
@@ -28,16 +34,22 @@ export async function validateConfig(options: LoadOptions): Promise<ValidateResu
       sensitive: desired.sensitive,
     };
   } catch (error) {
-    if (error instanceof ConfigError) return { valid: false, problems: error.problems, summary: null, sensitive: error.sensitive };
+    if (error instanceof ConfigError)
+      return { valid: false, problems: error.problems, summary: null, sensitive: error.sensitive };
     throw error;
   }
 }
 
 export function renderValidateText(result: ValidateResult): { out: string; err: string } {
-  const lines = result.problems.map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}  ${p.severity}  ${p.message}`);
+  const lines = result.problems.map(
+    (p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}  ${p.severity}  ${p.message}`,
+  );
   const errors = result.problems.filter((p) => p.severity === "error").length;
   if (!result.valid || result.summary === null) {
-    return { out: "", err: `${lines.join("\n")}\n${errors} ${errors === 1 ? "error" : "errors"}: the configuration is not valid\n` };
+    return {
+      out: "",
+      err: `${lines.join("\n")}\n${errors} ${errors === 1 ? "error" : "errors"}: the configuration is not valid\n`,
+    };
   }
   const s = result.summary;
   const out = `${s.files} ${s.files === 1 ? "file" : "files"} valid: ${s.topics} topics, ${s.notificationGroups} notification groups, ${s.workflows} workflows, ${s.overrides} overrides\n`;

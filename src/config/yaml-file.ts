@@ -44,7 +44,12 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     bytes = await readFile(path);
   } catch (error) {
     const reason = (error as { code?: string }).code === "EISDIR" ? "is a directory" : "cannot be read";
-    problems.push({ severity: "error", rule: "file", message: `${rel} ${reason}`, pos: { file: rel, line: 1, col: 1 } });
+    problems.push({
+      severity: "error",
+      rule: "file",
+      message: `${rel} ${reason}`,
+      pos: { file: rel, line: 1, col: 1 },
+    });
     return file;
   }
   const text = bytes.toString("utf8");
@@ -93,13 +98,22 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
 }
 
 /** The last quoted scalar that starts before `offset` and runs up to it: an unclosed quote. */
-function openingQuoteBefore(doc: Document.Parsed, offset: number): { offset: number; quote: string } | undefined {
+function openingQuoteBefore(
+  doc: Document.Parsed,
+  offset: number,
+): { offset: number; quote: string } | undefined {
   let found: { offset: number; quote: string } | undefined;
   visit(doc, {
     Scalar(_key, node) {
       const quoted = node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
       const range = node.range;
-      if (quoted && range && range[0] < offset && range[1] >= offset && (found === undefined || range[0] > found.offset)) {
+      if (
+        quoted &&
+        range &&
+        range[0] < offset &&
+        range[1] >= offset &&
+        (found === undefined || range[0] > found.offset)
+      ) {
         found = { offset: range[0], quote: node.type === Scalar.QUOTE_DOUBLE ? '"' : "'" };
       }
     },
@@ -116,7 +130,9 @@ function positionInText(file: string, text: string, offset: number): Position {
 function yamlMessage(code: string, message: string, token: string): string {
   if (code === "DUPLICATE_KEY") {
     const key = /^["']?([^"':\n]+)/.exec(token)?.[1]?.trim();
-    return key ? `duplicate key "${key}": each key may appear once per mapping` : "duplicate key: each key may appear once per mapping";
+    return key
+      ? `duplicate key "${key}": each key may appear once per mapping`
+      : "duplicate key: each key may appear once per mapping";
   }
   // The library's message carries " at line L, column C:" and a code frame; the position is ours.
   const first = (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "");
@@ -140,7 +156,9 @@ export function positionAt(file: YamlFile, path: (string | number)[], pointAtKey
   let best: unknown = node;
   for (const [index, segment] of path.entries()) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      const pair = node.items.find(
+        (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment),
+      );
       if (!pair) break;
       if (pointAtKey && index === path.length - 1) return positionOfNode(file, pair.key);
       node = pair.value;

@@ -86,7 +86,8 @@ export class Faults {
       const statuses = [500, 502, 503, 504] as const;
       return { kind: "status", status: statuses[Math.floor(this.random() * statuses.length)] ?? 503 };
     }
-    if (method !== "GET" && lostResponseRate > 0 && this.random() < lostResponseRate) return { kind: "lost-response" };
+    if (method !== "GET" && lostResponseRate > 0 && this.random() < lostResponseRate)
+      return { kind: "lost-response" };
     return { kind: "none" };
   }
 
@@ -97,7 +98,10 @@ export class Faults {
 
   private configureBucket(): void {
     const limit = this.settings.rateLimit;
-    this.bucket = limit && limit.perSecond > 0 ? new TokenBucket(limit.perSecond, limit.burst ?? limit.perSecond, this.now()) : undefined;
+    this.bucket =
+      limit && limit.perSecond > 0
+        ? new TokenBucket(limit.perSecond, limit.burst ?? limit.perSecond, this.now())
+        : undefined;
   }
 }
 

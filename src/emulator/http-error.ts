@@ -7,7 +7,12 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
 
   /** `error: null` leaves the field out (some real answers have none). */
-  constructor(status: number, message: string | string[], error?: string | null, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    message: string | string[],
+    error?: string | null,
+    headers: Record<string, string> = {},
+  ) {
     super(Array.isArray(message) ? message.join("; ") : message);
     this.status = status;
     this.body = message;

@@ -5,9 +5,9 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { errorBody, HttpError } from "./http-error.js";
+import { type FaultSettings, Faults, type ScriptedFault } from "./faults.js";
 import type { Flavor, HandlerContext } from "./handlers/context.js";
-import { Faults, type FaultSettings, type ScriptedFault } from "./faults.js";
+import { errorBody, HttpError } from "./http-error.js";
 import { matchRoute } from "./routes.js";
 import { combineSeeds, dataFromSeed, loadSeedFile, type Seed } from "./seed.js";
 import { type EmulatorData, type EmulatorStore, type EnvironmentName, StoreIndex } from "./store.js";
@@ -137,7 +137,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const rate = faults.rateLimit();
     if (rate !== undefined && !rate.allowed) {
       entry.fault = "rate-limit";
-      return fail(new HttpError(429, "API rate limit exceeded", undefined, { ...rate.headers, "retry-after": String(rate.retryAfter) }));
+      return fail(
+        new HttpError(429, "API rate limit exceeded", undefined, {
+          ...rate.headers,
+          "retry-after": String(rate.retryAfter),
+        }),
+      );
     }
     const extraHeaders = rate?.headers ?? {};
     const decision = faults.decide(method, path);
@@ -149,25 +154,43 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (decision.kind === "status") {
       entry.fault = `status ${decision.status}`;
       const headers = decision.retryAfter !== undefined ? { "retry-after": String(decision.retryAfter) } : {};
-      return fail(new HttpError(decision.status, decision.status === 500 ? "Internal server error, contact support and provide them with the errorId" : "Service temporarily unavailable", undefined, headers));
+      return fail(
+        new HttpError(
+          decision.status,
+          decision.status === 500
+            ? "Internal server error, contact support and provide them with the errorId"
+            : "Service temporarily unavailable",
+          undefined,
+          headers,
+        ),
+      );
     }
     if (raw === undefined) return fail(new HttpError(413, "request entity too large"));
 
     const auth = header(req, "authorization");
     if (auth === undefined) return fail(new HttpError(401, "Missing authorization header"));
     const [scheme, key] = auth.split(" ");
-    if (scheme !== "ApiKey") return fail(new HttpError(401, `Invalid authentication scheme: "${scheme ?? ""}"`));
+    if (scheme !== "ApiKey")
+      return fail(new HttpError(401, `Invalid authentication scheme: "${scheme ?? ""}"`));
     const environment = data.apiKeys[key ?? ""];
     if (environment === undefined) return fail(new HttpError(401, "API Key not found"));
 
     const matched = matchRoute(method, path, options.strictSpec === true);
     if (matched === undefined) return fail(new HttpError(404, `Cannot ${method} ${path}`));
 
-    if (options.honourIdempotencyKey && idempotencyKey !== undefined && (method === "POST" || method === "PATCH")) {
+    if (
+      options.honourIdempotencyKey &&
+      idempotencyKey !== undefined &&
+      (method === "POST" || method === "PATCH")
+    ) {
       const replay = replays.get(`${environment}:${idempotencyKey}`);
       if (replay !== undefined) {
         entry.status = replay.status;
-        res.writeHead(replay.status, { "content-type": "application/json; charset=utf-8", "idempotency-replay": "true", ...extraHeaders });
+        res.writeHead(replay.status, {
+          "content-type": "application/json; charset=utf-8",
+          "idempotency-replay": "true",
+          ...extraHeaders,
+        });
         res.end(replay.body);
         return;
       }
@@ -201,7 +224,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     if (answer.wrote) save();
     const text = JSON.stringify(answer.body);
-    if (options.honourIdempotencyKey && idempotencyKey !== undefined && (method === "POST" || method === "PATCH")) {
+    if (
+      options.honourIdempotencyKey &&
+      idempotencyKey !== undefined &&
+      (method === "POST" || method === "PATCH")
+    ) {
       replays.set(`${environment}:${idempotencyKey}`, { status: answer.status, body: text });
     }
     if (decision.kind === "lost-response") {
@@ -237,7 +264,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       save();
       return send(res, 200, { ok: true });
     }
-    return send(res, 404, { statusCode: 404, message: `Cannot ${req.method ?? "GET"} ${path}`, error: "Not Found" });
+    return send(res, 404, {
+      statusCode: 404,
+      message: `Cannot ${req.method ?? "GET"} ${path}`,
+      error: "Not Found",
+    });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -294,7 +325,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
   });
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
   res.end(JSON.stringify(body));
 }
@@ -304,7 +340,10 @@ function publicState(data: EmulatorData): unknown {
   const { apiKeys: _keys, ...rest } = data;
   const organization = {
     ...data.organization,
-    partnerConfigurations: data.organization.partnerConfigurations?.map((p) => ({ ...p, accessToken: "********" })),
+    partnerConfigurations: data.organization.partnerConfigurations?.map((p) => ({
+      ...p,
+      accessToken: "********",
+    })),
   };
   return { ...rest, organization };
 }

@@ -36,8 +36,18 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/blueprints/{id}", o.getBlueprint),
   route("GET", "/v1/workflow-overrides", ov.listOverrides),
   route("POST", "/v1/workflow-overrides", ov.createOverride),
-  route("GET", "/v1/workflow-overrides/workflows/{workflowId}/tenants/{tenantId}", ov.getOverrideByPair, true),
-  route("PUT", "/v1/workflow-overrides/workflows/{workflowId}/tenants/{tenantId}", ov.updateOverrideByPair, true),
+  route(
+    "GET",
+    "/v1/workflow-overrides/workflows/{workflowId}/tenants/{tenantId}",
+    ov.getOverrideByPair,
+    true,
+  ),
+  route(
+    "PUT",
+    "/v1/workflow-overrides/workflows/{workflowId}/tenants/{tenantId}",
+    ov.updateOverrideByPair,
+    true,
+  ),
   route("GET", "/v1/workflow-overrides/{id}", ov.getOverride),
   route("PUT", "/v1/workflow-overrides/{id}", ov.updateOverride, true),
   route("PUT", "/v1/workflows/{id}", w.updateWorkflow),
@@ -52,7 +62,11 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/subscribers/{subscriberId}/preferences/{level}", o.subscriberPreferences),
 ];
 
-export function matchRoute(method: string, path: string, strictSpec: boolean): { route: Route; params: Record<string, string> } | undefined {
+export function matchRoute(
+  method: string,
+  path: string,
+  strictSpec: boolean,
+): { route: Route; params: Record<string, string> } | undefined {
   for (const candidate of ROUTES) {
     if (candidate.method !== method || (strictSpec && candidate.extension)) continue;
     const match = candidate.pattern.exec(path);

@@ -6,8 +6,8 @@ import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import type { PartnerConfiguration, SubscriberPreference } from "../api/types.js";
 import { NotiformError } from "../errors.js";
-import { type EmulatorData, type EmulatorStore, type EnvironmentName, emptyStore, nextId } from "./store.js";
 import { readPackageJson } from "../package-files.js";
+import { type EmulatorData, type EmulatorStore, type EnvironmentName, emptyStore, nextId } from "./store.js";
 
 type Channels = Partial<Record<"email" | "sms" | "in_app" | "chat" | "push", boolean>>;
 
@@ -54,7 +54,9 @@ export function checkSeed(seed: unknown, source: string): Seed {
     compiled = ajv.compile(readPackageJson("schemas", "seed.schema.json") as object);
   }
   if (!compiled(seed)) {
-    const problems = (compiled.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "is not valid"}`);
+    const problems = (compiled.errors ?? []).map(
+      (e) => `${e.instancePath || "/"} ${e.message ?? "is not valid"}`,
+    );
     throw new NotiformError("USAGE", `the emulator seed ${source} is not valid: ${problems.join("; ")}`, {
       hint: "See schemas/seed.schema.json and docs/emulator.md.",
     });
@@ -73,7 +75,10 @@ export async function loadSeedFile(path: string): Promise<Seed> {
   try {
     parsed = path.endsWith(".json") ? JSON.parse(text) : parse(text);
   } catch (error) {
-    throw new NotiformError("USAGE", `the emulator seed ${path} is not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`);
+    throw new NotiformError(
+      "USAGE",
+      `the emulator seed ${path} is not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   return checkSeed(parsed ?? {}, path);
 }
@@ -104,7 +109,12 @@ export function dataFromSeed(seed: Seed, now: string): EmulatorData {
       _id: seed.organization?._id ?? "64f1000000000000000000aa",
       name: seed.organization?.name ?? "Emulated Organization",
     },
-    apiKeys: Object.fromEntries((seed.apiKeys ?? [{ key: "nf_dev_demo_key", environment: "development" }]).map((k) => [k.key, k.environment])),
+    apiKeys: Object.fromEntries(
+      (seed.apiKeys ?? [{ key: "nf_dev_demo_key", environment: "development" }]).map((k) => [
+        k.key,
+        k.environment,
+      ]),
+    ),
     environments: {
       development: emptyStore("development", "64f1000000000000000000d1"),
       production: emptyStore("production", "64f1000000000000000000d2"),
@@ -124,10 +134,22 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
   store.notificationGroups.push({ _id: nextId(data), name: "General", ...owner, ...stamps });
   const parent = store.notificationGroups[0]?._id ?? "";
   for (const group of seed.notificationGroups ?? []) {
-    store.notificationGroups.push({ _id: group._id ?? nextId(data), name: group.name, ...owner, _parentId: parent, ...stamps });
+    store.notificationGroups.push({
+      _id: group._id ?? nextId(data),
+      name: group.name,
+      ...owner,
+      _parentId: parent,
+      ...stamps,
+    });
   }
   for (const topic of seed.topics ?? []) {
-    store.topics.push({ _id: nextId(data), ...owner, key: topic.key, name: topic.name, subscribers: topic.subscribers ?? [] });
+    store.topics.push({
+      _id: nextId(data),
+      ...owner,
+      key: topic.key,
+      name: topic.name,
+      subscribers: topic.subscribers ?? [],
+    });
   }
   for (let i = 0; i < (seed.generate?.topics ?? 0); i += 1) {
     const key = `topic-${String(i).padStart(5, "0")}`;
@@ -136,7 +158,11 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
   const general = store.notificationGroups[0];
   const workflows = [...(seed.workflows ?? [])];
   for (let i = 0; i < (seed.generate?.workflows ?? 0); i += 1) {
-    workflows.push({ _id: `64f1c0ffee${i.toString(16).padStart(14, "0")}`, name: `Workflow ${i}`, active: true });
+    workflows.push({
+      _id: `64f1c0ffee${i.toString(16).padStart(14, "0")}`,
+      name: `Workflow ${i}`,
+      active: true,
+    });
   }
   for (const w of workflows) {
     const group = store.notificationGroups.find((g) => g.name === w.notificationGroup) ?? general;
@@ -175,7 +201,8 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
     } as EmulatorStore["workflows"][number]);
   }
   store.tenants.push(...(seed.tenants ?? []));
-  for (let i = 0; i < (seed.generate?.tenants ?? 0); i += 1) store.tenants.push({ _id: `65${i.toString(16).padStart(22, "0")}` });
+  for (let i = 0; i < (seed.generate?.tenants ?? 0); i += 1)
+    store.tenants.push({ _id: `65${i.toString(16).padStart(22, "0")}` });
   for (const o of seed.overrides ?? []) {
     store.overrides.push({
       _id: nextId(data),
@@ -209,7 +236,8 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
       ...b,
     } as EmulatorStore["blueprints"][number]);
   }
-  for (const s of seed.subscribers ?? []) store.subscribers.push({ subscriberId: s.subscriberId, preferences: s.preferences ?? [] });
+  for (const s of seed.subscribers ?? [])
+    store.subscribers.push({ subscriberId: s.subscriberId, preferences: s.preferences ?? [] });
   for (const e of seed.executionDetails ?? []) {
     store.executionDetails.push({
       _id: nextId(data),
@@ -230,5 +258,8 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }

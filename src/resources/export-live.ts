@@ -20,7 +20,8 @@ export interface ExportDocuments {
   files: Map<string, Record<string, unknown>>;
 }
 
-const SCHEMA_MODELINE = "# yaml-language-server: $schema=./node_modules/notiform/schemas/notiform.schema.json";
+const SCHEMA_MODELINE =
+  "# yaml-language-server: $schema=./node_modules/notiform/schemas/notiform.schema.json";
 export const EXPORT_HEADER = `${SCHEMA_MODELINE}\n# Exported by notiform from the live state; edit freely, then \`notiform plan\`.\n`;
 
 export function exportDocuments(input: ExportInput): ExportDocuments {
@@ -35,22 +36,31 @@ export function exportDocuments(input: ExportInput): ExportDocuments {
       groupKeys.set(group._id, key);
       return { key, name: group.name };
     });
-    files.set("notification-groups.yaml", { notificationGroups: groups.sort((a, b) => compare(a.key, b.key)) });
+    files.set("notification-groups.yaml", {
+      notificationGroups: groups.sort((a, b) => compare(a.key, b.key)),
+    });
   }
 
   const workflowKeys = new Map<string, string>();
   if (input.workflows !== undefined && input.workflows.length > 0) {
     const used = new Set<string>();
     const workflows = [...input.workflows].sort(byId).map((workflow) => {
-      const key = uniqueKey(slug(workflow.triggers?.[0]?.identifier ?? "") || slug(workflow.name) || "workflow", used);
+      const key = uniqueKey(
+        slug(workflow.triggers?.[0]?.identifier ?? "") || slug(workflow.name) || "workflow",
+        used,
+      );
       workflowKeys.set(workflow._id, key);
       return exportWorkflow(key, workflow, groupKeys);
     });
-    files.set("workflows.yaml", { workflows: workflows.sort((a, b) => compare(String(a.key), String(b.key))) });
+    files.set("workflows.yaml", {
+      workflows: workflows.sort((a, b) => compare(String(a.key), String(b.key))),
+    });
   }
 
   if (input.topics.length > 0) {
-    const topics = [...input.topics].sort((a, b) => compare(a.key, b.key)).map((t) => ({ key: t.key, name: t.name }));
+    const topics = [...input.topics]
+      .sort((a, b) => compare(a.key, b.key))
+      .map((t) => ({ key: t.key, name: t.name }));
     files.set("topics.yaml", { topics });
   }
 
@@ -62,28 +72,48 @@ export function exportDocuments(input: ExportInput): ExportDocuments {
           tenant: o._tenantId,
           active: o.active === true,
         };
-        const off = Object.fromEntries(CHANNELS.filter((c) => o.preferenceSettings?.[c] === false).map((c) => [c, false]));
+        const off = Object.fromEntries(
+          CHANNELS.filter((c) => o.preferenceSettings?.[c] === false).map((c) => [c, false]),
+        );
         if (Object.keys(off).length > 0) entry.preferenceSettings = off;
         return entry;
       })
-      .sort((a, b) => compare(String(a.workflow), String(b.workflow)) || compare(String(a.tenant), String(b.tenant)));
+      .sort(
+        (a, b) =>
+          compare(String(a.workflow), String(b.workflow)) || compare(String(a.tenant), String(b.tenant)),
+      );
     files.set("overrides.yaml", { overrides });
   }
 
   const root: Record<string, unknown> = { version: 1, organization: input.organization };
-  const included = ["notification-groups.yaml", "workflows.yaml", "topics.yaml", "overrides.yaml"].filter((f) => files.has(f));
+  const included = ["notification-groups.yaml", "workflows.yaml", "topics.yaml", "overrides.yaml"].filter(
+    (f) => files.has(f),
+  );
   if (included.length > 0) root.include = included;
   return { files: new Map([["notiform.yaml", root], ...files]) };
 }
 
-function exportWorkflow(key: string, workflow: Workflow, groupKeys: ReadonlyMap<string, string>): Record<string, unknown> {
-  const entry: Record<string, unknown> = { key, id: workflow._id, name: workflow.name, active: workflow.active };
-  if (workflow.description !== undefined && workflow.description !== "") entry.description = workflow.description;
+function exportWorkflow(
+  key: string,
+  workflow: Workflow,
+  groupKeys: ReadonlyMap<string, string>,
+): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    key,
+    id: workflow._id,
+    name: workflow.name,
+    active: workflow.active,
+  };
+  if (workflow.description !== undefined && workflow.description !== "")
+    entry.description = workflow.description;
   entry.critical = workflow.critical === true;
-  if (workflow.tags !== undefined && workflow.tags.length > 0) entry.tags = [...new Set(workflow.tags)].sort();
+  if (workflow.tags !== undefined && workflow.tags.length > 0)
+    entry.tags = [...new Set(workflow.tags)].sort();
   const group = groupKeys.get(workflow._notificationGroupId);
   if (group !== undefined) entry.notificationGroup = group;
-  entry.preferenceSettings = Object.fromEntries(CHANNELS.map((c) => [c, workflow.preferenceSettings?.[c] ?? true]));
+  entry.preferenceSettings = Object.fromEntries(
+    CHANNELS.map((c) => [c, workflow.preferenceSettings?.[c] ?? true]),
+  );
   return entry;
 }
 

@@ -2,7 +2,7 @@
 // request it sends (method, path, headers, body) and what it returns from the real body.
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/index.js";
-import { fixture, type FakeServer, type Reply, startFakeServer } from "./fake-server.js";
+import { type FakeServer, fixture, type Reply, startFakeServer } from "./fake-server.js";
 
 const KEY = "nf_test_key_0123456789";
 let server: FakeServer | undefined;
@@ -29,31 +29,52 @@ describe("spec endpoints on real bodies", () => {
   });
 
   it("2 getTopic, 3 createTopic, 4 renameTopic", async () => {
-    const client = await clientAnswering(fixture("topics-get-200"), fixture("topics-create-201"), fixture("topics-rename-200"));
+    const client = await clientAnswering(
+      fixture("topics-get-200"),
+      fixture("topics-create-201"),
+      fixture("topics-rename-200"),
+    );
     const topic = await client.getTopic("order updates/x");
     expect(server?.requests[0]?.path).toBe("/v1/topics/order%20updates%2Fx");
     expect(topic.key).toBe((fixture("topics-get-200").body as { data: { key: string } }).data.key);
     const created = await client.createTopic({ key: "k1", name: "Name" });
     expect(created).toEqual((fixture("topics-create-201").body as { data: unknown }).data);
-    expect(server?.requests[1]).toMatchObject({ method: "POST", path: "/v1/topics", body: { key: "k1", name: "Name" } });
+    expect(server?.requests[1]).toMatchObject({
+      method: "POST",
+      path: "/v1/topics",
+      body: { key: "k1", name: "Name" },
+    });
     const renamed = await client.renameTopic("k1", { name: "New" });
-    expect(server?.requests[2]).toMatchObject({ method: "PATCH", path: "/v1/topics/k1", body: { name: "New" } });
+    expect(server?.requests[2]).toMatchObject({
+      method: "PATCH",
+      path: "/v1/topics/k1",
+      body: { name: "New" },
+    });
     expect(renamed.name).toBe((fixture("topics-rename-200").body as { data: { name: string } }).data.name);
   });
 
   it("5 createOrganization, 6 listOrganizations, 7 getCurrentOrganization", async () => {
     const me = fixture("organizations-me-200");
-    const client = await clientAnswering({ status: 201, body: me.body }, fixture("organizations-list-200"), me);
+    const client = await clientAnswering(
+      { status: 201, body: me.body },
+      fixture("organizations-list-200"),
+      me,
+    );
     expect((await client.createOrganization({ name: "Org" })).name).toBeTypeOf("string");
     expect(server?.requests[0]).toMatchObject({ method: "POST", path: "/v1/organizations" });
     expect(Array.isArray(await client.listOrganizations())).toBe(true);
-    expect((await client.getCurrentOrganization()).name).toBe((me.body as { data: { name: string } }).data.name);
+    expect((await client.getCurrentOrganization()).name).toBe(
+      (me.body as { data: { name: string } }).data.name,
+    );
     expect(server?.requests[2]?.path).toBe("/v1/organizations/me");
   });
 
   it("8 getBlueprint: bare as the spec says, or wrapped as real servers answer", async () => {
     const blueprint = { _id: "b1", name: "Welcome", isBlueprint: true };
-    const client = await clientAnswering({ status: 200, body: blueprint }, { status: 200, body: { data: blueprint } });
+    const client = await clientAnswering(
+      { status: 200, body: blueprint },
+      { status: 200, body: { data: blueprint } },
+    );
     expect(await client.getBlueprint("b1")).toEqual(blueprint);
     expect(await client.getBlueprint("b1")).toEqual(blueprint);
     expect(server?.requests[0]?.path).toBe("/v1/blueprints/b1");
@@ -74,11 +95,19 @@ describe("spec endpoints on real bodies", () => {
 
   it("10 createWorkflowOverride (201 or 200), 11 getWorkflowOverride", async () => {
     const created = fixture("workflow-overrides-create-201");
-    const client = await clientAnswering(created, { status: 200, body: created.body }, fixture("workflow-overrides-get-200"));
+    const client = await clientAnswering(
+      created,
+      { status: 200, body: created.body },
+      fixture("workflow-overrides-get-200"),
+    );
     const a = await client.createWorkflowOverride({ workflowId: W, tenantId: T, active: false });
     const b = await client.createWorkflowOverride({ workflowId: W, tenantId: T });
     expect(a).toEqual(b);
-    expect(server?.requests[0]).toMatchObject({ method: "POST", path: "/v1/workflow-overrides", body: { workflowId: W, tenantId: T, active: false } });
+    expect(server?.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/v1/workflow-overrides",
+      body: { workflowId: W, tenantId: T, active: false },
+    });
     const got = await client.getWorkflowOverride("6b02c579d413275d06fb495c");
     expect(got._id).toBeTypeOf("string");
   });
@@ -86,26 +115,50 @@ describe("spec endpoints on real bodies", () => {
   it("12 updateWorkflow and 13 updateWorkflowStatus", async () => {
     const client = await clientAnswering(fixture("workflows-update-200"), fixture("workflows-status-200"));
     const updated = await client.updateWorkflow(W, { name: "Renamed", tags: ["a"] });
-    expect(server?.requests[0]).toMatchObject({ method: "PUT", path: `/v1/workflows/${W}`, body: { name: "Renamed", tags: ["a"] } });
+    expect(server?.requests[0]).toMatchObject({
+      method: "PUT",
+      path: `/v1/workflows/${W}`,
+      body: { name: "Renamed", tags: ["a"] },
+    });
     expect(updated._id).toBeTypeOf("string");
     const status = await client.updateWorkflowStatus(W, false);
-    expect(server?.requests[1]).toMatchObject({ method: "PUT", path: `/v1/workflows/${W}/status`, body: { active: false } });
+    expect(server?.requests[1]).toMatchObject({
+      method: "PUT",
+      path: `/v1/workflows/${W}/status`,
+      body: { active: false },
+    });
     expect(status.active).toBeTypeOf("boolean");
   });
 
   it("14 createNotificationGroup and 15 renameNotificationGroup", async () => {
-    const client = await clientAnswering(fixture("notification-groups-create-201"), fixture("notification-groups-rename-200"));
+    const client = await clientAnswering(
+      fixture("notification-groups-create-201"),
+      fixture("notification-groups-rename-200"),
+    );
     const group = await client.createNotificationGroup({ name: "Billing" });
-    expect(server?.requests[0]).toMatchObject({ method: "POST", path: "/v1/notification-groups", body: { name: "Billing" } });
+    expect(server?.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/v1/notification-groups",
+      body: { name: "Billing" },
+    });
     const renamed = await client.renameNotificationGroup(group._id, { name: "Billing 2" });
-    expect(server?.requests[1]).toMatchObject({ method: "PATCH", path: `/v1/notification-groups/${group._id}` });
+    expect(server?.requests[1]).toMatchObject({
+      method: "PATCH",
+      path: `/v1/notification-groups/${group._id}`,
+    });
     expect(renamed._id).toBeTypeOf("string");
   });
 
   it("16 listExecutionDetails and 17 getSubscriberPreferences", async () => {
     const detail = { _id: "d1", channel: "in_app", status: "Success" };
-    const preference = { template: { _id: W, name: "W", critical: false, triggers: ["w"] }, preference: { enabled: true, channels: { email: true } } };
-    const client = await clientAnswering({ status: 200, body: { data: [detail] } }, { status: 200, body: { data: [preference] } });
+    const preference = {
+      template: { _id: W, name: "W", critical: false, triggers: ["w"] },
+      preference: { enabled: true, channels: { email: true } },
+    };
+    const client = await clientAnswering(
+      { status: 200, body: { data: [detail] } },
+      { status: 200, body: { data: [preference] } },
+    );
     expect(await client.listExecutionDetails({ notificationId: W, subscriberId: "s 1" })).toEqual([detail]);
     expect(server?.requests[0]?.path).toBe(`/v1/execution-details?notificationId=${W}&subscriberId=s+1`);
     expect(await client.getSubscriberPreferences("s1", "template")).toEqual([preference]);
@@ -156,16 +209,26 @@ describe("every request", () => {
 
   it("refuses, before sending, what real servers answer with a 500", async () => {
     const client = await clientAnswering(fixture("topics-create-201"));
-    await expect(client.createTopic({ key: "has space", name: "A" })).rejects.toMatchObject({ code: "REQUEST_INVALID" });
-    await expect(client.createTopic({ key: "ok", name: " " })).rejects.toMatchObject({ code: "REQUEST_INVALID" });
-    await expect(client.updateWorkflow("abc", { name: "x" })).rejects.toMatchObject({ code: "REQUEST_INVALID" });
+    await expect(client.createTopic({ key: "has space", name: "A" })).rejects.toMatchObject({
+      code: "REQUEST_INVALID",
+    });
+    await expect(client.createTopic({ key: "ok", name: " " })).rejects.toMatchObject({
+      code: "REQUEST_INVALID",
+    });
+    await expect(client.updateWorkflow("abc", { name: "x" })).rejects.toMatchObject({
+      code: "REQUEST_INVALID",
+    });
     await expect(client.updateWorkflow(W, {})).rejects.toMatchObject({ code: "REQUEST_INVALID" });
     expect(server?.requests).toHaveLength(0);
   });
 
   it("refuses plain http to a non-loopback host unless told otherwise", () => {
-    expect(() => createClient({ baseUrl: "http://api.example.com", apiKey: KEY })).toThrow(/refusing to send the API key over plain http/);
-    expect(() => createClient({ baseUrl: "http://api.example.com", apiKey: KEY, insecureHttp: true })).not.toThrow();
+    expect(() => createClient({ baseUrl: "http://api.example.com", apiKey: KEY })).toThrow(
+      /refusing to send the API key over plain http/,
+    );
+    expect(() =>
+      createClient({ baseUrl: "http://api.example.com", apiKey: KEY, insecureHttp: true }),
+    ).not.toThrow();
     expect(() => createClient({ baseUrl: "http://localhost:4010", apiKey: KEY })).not.toThrow();
     expect(() => createClient({ baseUrl: "https://eu.api.novu.co", apiKey: KEY })).not.toThrow();
   });

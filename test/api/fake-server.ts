@@ -21,7 +21,10 @@ export type Reply =
 export type Script = (request: Recorded, index: number) => Reply;
 
 export function fixture(name: string): { status: number; body: unknown } {
-  const text = readFileSync(join(import.meta.dirname, "..", "fixtures", "real-responses", `${name}.json`), "utf8");
+  const text = readFileSync(
+    join(import.meta.dirname, "..", "fixtures", "real-responses", `${name}.json`),
+    "utf8",
+  );
   const parsed = JSON.parse(text) as { response: { status: number; body: unknown } };
   return { status: parsed.response.status, body: parsed.response.body };
 }

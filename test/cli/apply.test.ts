@@ -3,7 +3,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
-import { createWorkspace, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import {
+  createWorkspace,
+  TENANT_1,
+  TENANT_2,
+  WORKFLOW_RESET,
+  WORKFLOW_SHIPPED,
+} from "../helpers/workspace.js";
 
 const SEED = "examples/emulator-seed.yaml";
 
@@ -42,7 +48,11 @@ afterEach(async () => {
 });
 
 async function setup(options: { strictSpec?: boolean; config?: string } = {}) {
-  emulator = await startEmulator({ seedFile: SEED, port: 0, ...(options.strictSpec ? { strictSpec: true } : {}) });
+  emulator = await startEmulator({
+    seedFile: SEED,
+    port: 0,
+    ...(options.strictSpec ? { strictSpec: true } : {}),
+  });
   const workspace = await createWorkspace({ "notiform.yaml": options.config ?? CONFIG });
   const env = { NOTIFORM_API_KEY: emulator.apiKey };
   const url = emulator.url;

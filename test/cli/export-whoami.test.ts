@@ -5,7 +5,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
-import { createWorkspace, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import {
+  createWorkspace,
+  TENANT_1,
+  TENANT_2,
+  WORKFLOW_RESET,
+  WORKFLOW_SHIPPED,
+} from "../helpers/workspace.js";
 
 const SEED = "examples/emulator-seed.yaml";
 
@@ -45,7 +51,11 @@ afterEach(async () => {
 });
 
 async function populated(options: { strictSpec?: boolean } = {}) {
-  emulator = await startEmulator({ seedFile: SEED, port: 0, ...(options.strictSpec ? { strictSpec: true } : {}) });
+  emulator = await startEmulator({
+    seedFile: SEED,
+    port: 0,
+    ...(options.strictSpec ? { strictSpec: true } : {}),
+  });
   const source = await createWorkspace({ "notiform.yaml": POPULATE });
   const env = { NOTIFORM_API_KEY: emulator.apiKey };
   const url = emulator.url;
@@ -58,7 +68,9 @@ async function populated(options: { strictSpec?: boolean } = {}) {
 
 async function readTree(dir: string): Promise<Record<string, string>> {
   const names = (await readdir(dir)).filter((n) => n.endsWith(".yaml")).sort();
-  return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await readFile(join(dir, n), "utf8")])));
+  return Object.fromEntries(
+    await Promise.all(names.map(async (n) => [n, await readFile(join(dir, n), "utf8")])),
+  );
 }
 
 describe.each([

@@ -39,10 +39,15 @@ afterEach(async () => {
 });
 
 async function setup(options: { strictSpec?: boolean; config?: string } = {}) {
-  emulator = await startEmulator({ seedFile: SEED, port: 0, ...(options.strictSpec ? { strictSpec: true } : {}) });
+  emulator = await startEmulator({
+    seedFile: SEED,
+    port: 0,
+    ...(options.strictSpec ? { strictSpec: true } : {}),
+  });
   const workspace = await createWorkspace({ "notiform.yaml": options.config ?? CONFIG });
   const env = { NOTIFORM_API_KEY: emulator.apiKey };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", emulator?.url ?? ""], { cwd: workspace.dir, env });
+  const cli = (...args: string[]) =>
+    runCli([...args, "--api-url", emulator?.url ?? ""], { cwd: workspace.dir, env });
   return { emulator, workspace, cli };
 }
 
@@ -101,7 +106,9 @@ describe("notiform plan guards and failures", () => {
     const result = await cli("plan");
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain('the API key reaches organization "Acme Inc", but the config is for "Globex"');
+    expect(result.stderr).toContain(
+      'the API key reaches organization "Acme Inc", but the config is for "Globex"',
+    );
   });
 
   it("names the variable, not the key, when the key is wrong", async () => {
@@ -132,13 +139,18 @@ describe("notiform plan guards and failures", () => {
     const { cli } = await setup({ config: CONFIG.replace(WORKFLOW_RESET, "64f1c0ffee00000000000bad") });
     const result = await cli("plan");
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/notiform\.yaml:17:9 +workflow password-reset: no workflow with id 64f1c0ffee00000000000bad/);
+    expect(result.stderr).toMatch(
+      /notiform\.yaml:17:9 +workflow password-reset: no workflow with id 64f1c0ffee00000000000bad/,
+    );
   });
 
   it("says at plan time that an override cannot be updated on a spec-only server", async () => {
     const { cli, workspace } = await setup({ strictSpec: true });
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
-    await workspace.write("notiform.yaml", CONFIG.replace("active: true\n    preferenceSettings", "active: false\n    preferenceSettings"));
+    await workspace.write(
+      "notiform.yaml",
+      CONFIG.replace("active: true\n    preferenceSettings", "active: false\n    preferenceSettings"),
+    );
     const result = await cli("plan", "--detailed-exitcode");
     expect(result.code).toBe(2);
     expect(result.stdout).toContain(`! workflow override order-shipped@${TENANT_1} (not-applicable:`);
@@ -159,8 +171,14 @@ describe("notiform plan guards and failures", () => {
 
 describe("notiform plan request economy", () => {
   it("reads 1,002 topics and 300 overrides with only the list requests", async () => {
-    const topics = Array.from({ length: 1000 }, (_, i) => `  - key: topic-${String(i).padStart(4, "0")}\n    name: Topic ${i}\n`).join("");
-    const tenants = Array.from({ length: 300 }, (_, i) => `65000000000000000000${(1000 + i).toString(16).padStart(4, "0")}`);
+    const topics = Array.from(
+      { length: 1000 },
+      (_, i) => `  - key: topic-${String(i).padStart(4, "0")}\n    name: Topic ${i}\n`,
+    ).join("");
+    const tenants = Array.from(
+      { length: 300 },
+      (_, i) => `65000000000000000000${(1000 + i).toString(16).padStart(4, "0")}`,
+    );
     const overrides = tenants.map((t) => `  - workflow: ${WORKFLOW_SHIPPED}\n    tenant: ${t}\n`).join("");
     emulator = await startEmulator({
       seedFile: SEED,
@@ -172,12 +190,20 @@ describe("notiform plan request economy", () => {
     });
     // Make the server match, then count the requests of one plan.
     const env = { NOTIFORM_API_KEY: emulator.apiKey };
-    const applied = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], { cwd: workspace.dir, env });
+    const applied = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env,
+    });
     expect(applied.code, applied.stderr).toBe(0);
     emulator.clearRequests();
-    const result = await runCli(["plan", "--detailed-exitcode", "--api-url", emulator.url], { cwd: workspace.dir, env });
+    const result = await runCli(["plan", "--detailed-exitcode", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env,
+    });
     expect(result.code).toBe(0);
-    const paths = emulator.requests.filter((r) => !r.path.startsWith("/__emulator")).map((r) => `${r.method} ${r.path.split("?")[0]}`);
+    const paths = emulator.requests
+      .filter((r) => !r.path.startsWith("/__emulator"))
+      .map((r) => `${r.method} ${r.path.split("?")[0]}`);
     // 1,000 topics of the config + the 2 the seed already has: 101 pages of 10.
     expect(paths.filter((p) => p === "GET /v1/topics")).toHaveLength(101);
     expect(paths.filter((p) => p === "GET /v1/workflow-overrides")).toHaveLength(3);

@@ -26,7 +26,11 @@ describe("invalid configs", () => {
     const dir = join(ROOT, name);
     const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as Expected;
     const env = expected.args?.[0] === "--env" ? expected.args[1] : undefined;
-    const error = await loadConfig({ cwd: dir, vars: expected.env ?? {}, ...(env !== undefined ? { env } : {}) }).then(
+    const error = await loadConfig({
+      cwd: dir,
+      vars: expected.env ?? {},
+      ...(env !== undefined ? { env } : {}),
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -26,7 +26,11 @@ describe("loadConfig", () => {
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
     expect(desired.topics[0]?.source.pos).toEqual({ file: "notiform.yaml", line: 3, col: 5 });
     expect(desired.topics[0]?.source.fields.name).toEqual({ file: "notiform.yaml", line: 4, col: 11 });
-    expect(desired.overrides[0]?.source.fields["preferenceSettings.sms"]).toEqual({ file: "notiform.yaml", line: 8, col: 32 });
+    expect(desired.overrides[0]?.source.fields["preferenceSettings.sms"]).toEqual({
+      file: "notiform.yaml",
+      line: 8,
+      col: 32,
+    });
   });
 
   it("reads unquoted all-digit ids as the text written, not as numbers", async () => {
@@ -59,7 +63,11 @@ describe("loadConfig", () => {
     const ws = await workspaceWith({ "notiform.yaml": "version: 1\ninclude:\n  - tenants/*.yaml\n" });
     const { warnings } = await loadConfig({ cwd: ws.dir, vars: {} });
     expect(warnings).toEqual([
-      expect.objectContaining({ severity: "warning", message: 'include "tenants/*.yaml" matches no file', pos: { file: "notiform.yaml", line: 3, col: 5 } }),
+      expect.objectContaining({
+        severity: "warning",
+        message: 'include "tenants/*.yaml" matches no file',
+        pos: { file: "notiform.yaml", line: 3, col: 5 },
+      }),
     ]);
   });
 
@@ -69,7 +77,12 @@ describe("loadConfig", () => {
       "dev/overlay.yaml": `topics:\n  - key: a\n    name: A (dev)\n  - key: dev-only\n    name: D\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n    preferenceSettings: { sms: true }\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {}, env: "dev" });
-    expect(desired).toMatchObject({ organization: "Dev Org", environment: "dev", apiUrl: "http://127.0.0.1:4010", apiKeyEnv: "DEV_KEY" });
+    expect(desired).toMatchObject({
+      organization: "Dev Org",
+      environment: "dev",
+      apiUrl: "http://127.0.0.1:4010",
+      apiKeyEnv: "DEV_KEY",
+    });
     expect(desired.topics.map((t) => [t.spec.key, t.spec.name])).toEqual([
       ["a", "A (dev)"],
       ["b", "B"],
@@ -87,12 +100,14 @@ describe("loadConfig", () => {
     expect(base.desired.apiKeyEnv).toBe("NOTIFORM_API_KEY");
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the test is about literal ${...} references.
   it("interpolates ${VAR}, ${VAR:-default} and $${ escapes, remembering values from the environment", async () => {
     const ws = await workspaceWith({
       "notiform.yaml": `version: 1\norganization: \${ORG}\ntopics:\n  - key: a\n    name: \${NAME:-Fallback}\n  - key: b\n    name: "$\${literal}"\nworkflows:\n  - key: w\n    id: ${W1}\n    active: \${ACTIVE}\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: { ORG: "Secret Org Name", ACTIVE: "false" } });
     expect(desired.organization).toBe("Secret Org Name");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the escaped reference comes out literally.
     expect(desired.topics.map((t) => t.spec.name)).toEqual(["Fallback", "${literal}"]);
     expect(desired.workflows[0]?.spec.active).toBe(false);
     // "false" is not recorded: it hides nothing, and masking it would garble JSON output.
@@ -118,7 +133,9 @@ describe("loadConfig", () => {
 
   it("says which file is missing when the root file does not exist", async () => {
     const ws = await workspaceWith({});
-    await expect(loadConfig({ cwd: ws.dir, vars: {}, configPath: "conf/notiform.yaml" })).rejects.toMatchObject({
+    await expect(
+      loadConfig({ cwd: ws.dir, vars: {}, configPath: "conf/notiform.yaml" }),
+    ).rejects.toMatchObject({
       code: "CONFIG_NOT_FOUND",
       message: "config file conf/notiform.yaml not found",
     });

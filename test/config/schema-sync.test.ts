@@ -4,9 +4,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHANNELS, type NotificationGroupSpec, type OverrideSpec, type TopicSpec, type WorkflowSpec } from "../../src/config/model.js";
+import {
+  CHANNELS,
+  type NotificationGroupSpec,
+  type OverrideSpec,
+  type TopicSpec,
+  type WorkflowSpec,
+} from "../../src/config/model.js";
 
-const schema = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "schemas", "notiform.schema.json"), "utf8"));
+const schema = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "..", "schemas", "notiform.schema.json"), "utf8"),
+);
 
 type AllKeys<T> = { [K in keyof Required<T>]: true };
 const topic: AllKeys<TopicSpec> = { key: true, name: true };
@@ -23,7 +31,12 @@ const workflow: AllKeys<WorkflowSpec> = {
   notificationGroup: true,
   data: true,
 };
-const override: AllKeys<OverrideSpec> = { workflow: true, tenant: true, active: true, preferenceSettings: true };
+const override: AllKeys<OverrideSpec> = {
+  workflow: true,
+  tenant: true,
+  active: true,
+  preferenceSettings: true,
+};
 
 describe("schemas/notiform.schema.json", () => {
   it.each([
@@ -45,12 +58,16 @@ describe("schemas/notiform.schema.json", () => {
       if (node === null || typeof node !== "object") return;
       const record = node as Record<string, unknown>;
       if (record.properties && typeof record.properties === "object") {
-        for (const [key, value] of Object.entries(record.properties as Record<string, Record<string, unknown>>)) {
-          if (typeof value.description !== "string" && typeof value.$ref !== "string") missing.push(`${path}.${key}`);
+        for (const [key, value] of Object.entries(
+          record.properties as Record<string, Record<string, unknown>>,
+        )) {
+          if (typeof value.description !== "string" && typeof value.$ref !== "string")
+            missing.push(`${path}.${key}`);
           walk(value, `${path}.${key}`);
         }
       }
-      for (const [key, value] of Object.entries(record)) if (key !== "properties") walk(value, `${path}/${key}`);
+      for (const [key, value] of Object.entries(record))
+        if (key !== "properties") walk(value, `${path}/${key}`);
     };
     walk(schema, "");
     expect(missing).toEqual([]);

@@ -23,11 +23,18 @@ async function start(options: EmulatorOptions = {}) {
   const call = async (method: string, path: string, body?: unknown, key = handle.apiKey) => {
     const response = await fetch(`${handle.url}${path}`, {
       method,
-      headers: { authorization: `ApiKey ${key}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      headers: {
+        authorization: `ApiKey ${key}`,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
+    };
   };
   return { handle, call };
 }
@@ -49,13 +56,18 @@ describe("envelopes and status codes", () => {
     const list = await call("GET", "/v1/workflow-overrides");
     expect(Array.isArray(list.body?.data)).toBe(true);
     expect(list.body).toMatchObject({ hasMore: false, page: 0, pageSize: 10 });
-    expect((await call("GET", "/v1/blueprints/64f1b1e0000000000000b001")).body?.data).toMatchObject({ name: "Welcome e-mail" });
+    expect((await call("GET", "/v1/blueprints/64f1b1e0000000000000b001")).body?.data).toMatchObject({
+      name: "Welcome e-mail",
+    });
   });
 
   it("serves only the 17 spec endpoints in strict-spec mode", async () => {
     const { call } = await start({ strictSpec: true });
     const missing = await call("GET", "/v1/notification-groups");
-    expect(missing).toMatchObject({ status: 404, body: { message: "Cannot GET /v1/notification-groups", error: "Not Found" } });
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { message: "Cannot GET /v1/notification-groups", error: "Not Found" },
+    });
     expect((await call("GET", `/v1/workflows/${W1}`)).status).toBe(404);
     expect((await call("GET", "/v1/topics")).status).toBe(200);
   });
@@ -64,13 +76,25 @@ describe("envelopes and status codes", () => {
 describe("rules where the spec is silent", () => {
   it("keeps overrides create-only, defaults channels on and active off, merges updates", async () => {
     const { call } = await start();
-    const created = await call("POST", "/v1/workflow-overrides", { workflowId: W1, tenantId: T1, preferenceSettings: { sms: false } });
-    expect(created.body?.data).toMatchObject({ active: false, preferenceSettings: { email: true, sms: false, in_app: true, chat: true, push: true } });
+    const created = await call("POST", "/v1/workflow-overrides", {
+      workflowId: W1,
+      tenantId: T1,
+      preferenceSettings: { sms: false },
+    });
+    expect(created.body?.data).toMatchObject({
+      active: false,
+      preferenceSettings: { email: true, sms: false, in_app: true, chat: true, push: true },
+    });
     expect((await call("POST", "/v1/workflow-overrides", { workflowId: W1, tenantId: T1 })).status).toBe(409);
-    const id = (created.body?.data as { _id: string })._id;
-    const updated = await call("PUT", `/v1/workflow-overrides/${id}`, { preferenceSettings: { email: false } });
+    const id = (created.body?.data as { _id: string } | undefined)?._id;
+    const updated = await call("PUT", `/v1/workflow-overrides/${id}`, {
+      preferenceSettings: { email: false },
+    });
     expect(updated.body?.data).toMatchObject({ preferenceSettings: { email: false, sms: false } });
-    expect((await call("POST", "/v1/workflow-overrides", { workflowId: W1, tenantId: "65000000000000000000ffff" })).status).toBe(404);
+    expect(
+      (await call("POST", "/v1/workflow-overrides", { workflowId: W1, tenantId: "65000000000000000000ffff" }))
+        .status,
+    ).toBe(404);
   });
 
   it("refuses an unchanged workflow status, and Production keys on development-only routes", async () => {
@@ -80,9 +104,19 @@ describe("rules where the spec is silent", () => {
     );
     const changed = await call("PUT", `/v1/workflows/${W1}/status`, { active: false });
     expect(changed.body?.data).toMatchObject({ active: false, draft: true });
-    const production = await call("PUT", `/v1/workflows/${W1}/status`, { active: true }, handle.productionApiKey);
-    expect(production).toMatchObject({ status: 401, body: { message: "This action is only allowed in Development environment" } });
-    expect((await call("GET", "/v1/workflow-overrides", undefined, handle.productionApiKey)).status).toBe(401);
+    const production = await call(
+      "PUT",
+      `/v1/workflows/${W1}/status`,
+      { active: true },
+      handle.productionApiKey,
+    );
+    expect(production).toMatchObject({
+      status: 401,
+      body: { message: "This action is only allowed in Development environment" },
+    });
+    expect((await call("GET", "/v1/workflow-overrides", undefined, handle.productionApiKey)).status).toBe(
+      401,
+    );
     expect((await call("GET", "/v1/topics", undefined, handle.productionApiKey)).status).toBe(200);
   });
 
@@ -91,15 +125,21 @@ describe("rules where the spec is silent", () => {
     await call("PUT", `/v1/workflows/${W1}`, { tags: ["a", "b"] });
     const replaced = await call("PUT", `/v1/workflows/${W1}`, { tags: ["c"], active: false });
     expect(replaced.body?.data).toMatchObject({ tags: ["c"], active: true });
-    expect((await call("PUT", `/v1/workflows/${W1}`, {})).body?.message).toBe("No properties found for update");
-    expect((await call("PUT", "/v1/workflows/abc", { name: "x" })).body?.message).toEqual(["id must be a mongodb id"]);
+    expect((await call("PUT", `/v1/workflows/${W1}`, {})).body?.message).toBe(
+      "No properties found for update",
+    );
+    expect((await call("PUT", "/v1/workflows/abc", { name: "x" })).body?.message).toEqual([
+      "id must be a mongodb id",
+    ]);
   });
 
   it("answers unknown keys and schemes like a real server, and refuses big bodies", async () => {
     const { call, handle } = await start();
     expect((await call("GET", "/v1/topics", undefined, "nope")).body?.message).toBe("API Key not found");
     const scheme = await fetch(`${handle.url}/v1/topics`, { headers: { authorization: "Bearer x" } });
-    expect(((await scheme.json()) as { message: string }).message).toBe('Invalid authentication scheme: "Bearer"');
+    expect(((await scheme.json()) as { message: string }).message).toBe(
+      'Invalid authentication scheme: "Bearer"',
+    );
     expect((await call("POST", "/v1/topics", { key: "k", name: "x".repeat(200_000) })).status).toBe(413);
   });
 });
@@ -153,7 +193,11 @@ describe("faults", () => {
     const post = () =>
       fetch(`${handle.url}/v1/notification-groups`, {
         method: "POST",
-        headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json", "idempotency-key": "k-1" },
+        headers: {
+          authorization: `ApiKey ${handle.apiKey}`,
+          "content-type": "application/json",
+          "idempotency-key": "k-1",
+        },
         body: JSON.stringify({ name: "Once" }),
       });
     const first = await post();
@@ -186,7 +230,11 @@ describe("seed and persistence", () => {
   it("refuses a seed that does not follow its schema, naming the file", async () => {
     const dir = await mkdtemp(join(tmpdir(), "notiform-seed-"));
     const file = join(dir, "seed.json");
-    await import("node:fs/promises").then((fs) => fs.writeFile(file, JSON.stringify({ apiKeys: [{ key: "k", environment: "staging" }] })));
-    await expect(startEmulator({ seedFile: file, port: 0 })).rejects.toThrow(`the emulator seed ${file} is not valid`);
+    await import("node:fs/promises").then((fs) =>
+      fs.writeFile(file, JSON.stringify({ apiKeys: [{ key: "k", environment: "staging" }] })),
+    );
+    await expect(startEmulator({ seedFile: file, port: 0 })).rejects.toThrow(
+      `the emulator seed ${file} is not valid`,
+    );
   });
 });

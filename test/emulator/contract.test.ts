@@ -42,9 +42,12 @@ function missingFrom(emulated: unknown, real: unknown, path = "body"): string[] 
     return real.length === 0 || emulated.length === 0 ? [] : missingFrom(emulated[0], real[0], `${path}[0]`);
   }
   if (real !== null && typeof real === "object") {
-    if (emulated === null || typeof emulated !== "object" || Array.isArray(emulated)) return [`${path}: expected an object`];
+    if (emulated === null || typeof emulated !== "object" || Array.isArray(emulated))
+      return [`${path}: expected an object`];
     return Object.entries(real as Record<string, unknown>).flatMap(([key, value]) =>
-      key in (emulated as object) ? missingFrom((emulated as Record<string, unknown>)[key], value, `${path}.${key}`) : [`${path}.${key}: missing`],
+      key in (emulated as object)
+        ? missingFrom((emulated as Record<string, unknown>)[key], value, `${path}.${key}`)
+        : [`${path}.${key}: missing`],
     );
   }
   return real === emulated ? [] : [`${path}: ${String(emulated)} instead of ${String(real)}`];
@@ -73,7 +76,11 @@ afterAll(async () => {
 async function call(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${emulator.url}${path}`, {
     method,
-    headers: { authorization: `ApiKey ${emulator.apiKey}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+    headers: {
+      authorization: `ApiKey ${emulator.apiKey}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   return { status: response.status, body: (await response.json()) as unknown };
@@ -96,10 +103,22 @@ describe("the emulator answers like the real server", () => {
       const tenant = store.tenants.find((t) => !store.overrides.some((o) => o._tenantId === t._id))?._id;
       body = { ...(body as object), workflowId: store.workflows[0]?._id, tenantId: tenant };
     }
-    if (file === "workflow-overrides-create-bad-tenant-400.json") body = { ...(body as object), workflowId: store.workflows[0]?._id };
+    if (file === "workflow-overrides-create-bad-tenant-400.json")
+      body = { ...(body as object), workflowId: store.workflows[0]?._id };
     if (file.startsWith("workflow-overrides-get-200") || file.startsWith("ext-workflow-overrides-update")) {
-      const existing = store.overrides[0] ?? (await call("POST", "/v1/workflow-overrides", { workflowId: store.workflows[1]?._id, tenantId: store.tenants[1]?._id }, {})).body;
-      const id = (existing as { _id?: string; data?: { _id: string } })._id ?? (existing as { data: { _id: string } }).data._id;
+      const existing =
+        store.overrides[0] ??
+        (
+          await call(
+            "POST",
+            "/v1/workflow-overrides",
+            { workflowId: store.workflows[1]?._id, tenantId: store.tenants[1]?._id },
+            {},
+          )
+        ).body;
+      const id =
+        (existing as { _id?: string; data?: { _id: string } })._id ??
+        (existing as { data: { _id: string } }).data._id;
       path = path.replace(/[0-9a-f]{24}$/, id);
     }
     if (file === "workflows-status-200.json") {
@@ -107,9 +126,14 @@ describe("the emulator answers like the real server", () => {
       body = { active: !workflow?.active };
     }
     if (file === "workflows-status-unchanged-400.json") body = { active: store.workflows[0]?.active };
-    if (file === "notification-groups-rename-200.json") path = `/v1/notification-groups/${store.notificationGroups.at(-1)?._id}`;
-    if (file === "topics-create-201.json" || file === "topics-create-duplicate-409.json") body = { key: "contract-topic", name: "Contract" };
-    if (file === "topics-create-duplicate-409.json" && !store.topics.some((t) => t.key === "contract-topic")) {
+    if (file === "notification-groups-rename-200.json")
+      path = `/v1/notification-groups/${store.notificationGroups.at(-1)?._id}`;
+    if (file === "topics-create-201.json" || file === "topics-create-duplicate-409.json")
+      body = { key: "contract-topic", name: "Contract" };
+    if (
+      file === "topics-create-duplicate-409.json" &&
+      !store.topics.some((t) => t.key === "contract-topic")
+    ) {
       await call("POST", "/v1/topics", body, {});
     }
     path = rewrite(path, emulator);

@@ -30,7 +30,8 @@ describe("apply under faults", () => {
       });
       const workspace = await createWorkspace({ "notiform.yaml": buildScaleConfig(scale) });
       const env = { NOTIFORM_API_KEY: emulator.apiKey };
-      const cli = (...args: string[]) => runCli([...args, "--api-url", emulator?.url ?? ""], { cwd: workspace.dir, env });
+      const cli = (...args: string[]) =>
+        runCli([...args, "--api-url", emulator?.url ?? ""], { cwd: workspace.dir, env });
 
       // Each run either finishes (0) or reports what failed (1/3); a re-run picks up the rest.
       const codes: (number | null)[] = [];

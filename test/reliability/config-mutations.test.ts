@@ -30,30 +30,64 @@ overrides:
     preferenceSettings: { email: true, sms: false, in_app: true, chat: false, push: false }
 `;
 
-const REPLACEMENTS = ["[1, 2]", "{ a: 1 }", "123", "true", "null", '""', "~", "&a", "*b", "${UNSET_VAR}", "'"];
+const REPLACEMENTS = [
+  "[1, 2]",
+  "{ a: 1 }",
+  "123",
+  "true",
+  "null",
+  '""',
+  "~",
+  "&a",
+  "*b",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: an interpolation reference, as a user would write it.
+  "${UNSET_VAR}",
+  "'",
+];
 
 type Mutation = (lines: string[]) => string[];
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.nat().map((n): Mutation => (lines) => lines.filter((_, i) => i !== n % lines.length)),
-  fc.nat().map((n): Mutation => (lines) => lines.flatMap((l, i) => (i === n % lines.length ? [l, l] : [l]))),
+  fc.nat().map(
+    (n): Mutation =>
+      (lines) =>
+        lines.filter((_, i) => i !== n % lines.length),
+  ),
+  fc.nat().map(
+    (n): Mutation =>
+      (lines) =>
+        lines.flatMap((l, i) => (i === n % lines.length ? [l, l] : [l])),
+  ),
   fc.tuple(fc.nat(), fc.constantFrom(...REPLACEMENTS)).map(
     ([n, value]): Mutation =>
       (lines) =>
-        lines.map((l, i) => (i === n % lines.length && l.includes(":") ? `${l.slice(0, l.indexOf(":") + 1)} ${value}` : l)),
+        lines.map((l, i) =>
+          i === n % lines.length && l.includes(":") ? `${l.slice(0, l.indexOf(":") + 1)} ${value}` : l,
+        ),
   ),
   fc.tuple(fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(
     ([n, bytes]): Mutation =>
       (lines) =>
         lines.map((l, i) => (i === n % lines.length ? l + Buffer.from(bytes).toString("latin1") : l)),
   ),
-  fc.nat().map((n): Mutation => (lines) => lines.slice(0, n % lines.length)),
-  fc.nat().map((n): Mutation => (lines) => lines.map((l, i) => (i === n % lines.length ? ` ${l}` : l))),
+  fc.nat().map(
+    (n): Mutation =>
+      (lines) =>
+        lines.slice(0, n % lines.length),
+  ),
+  fc.nat().map(
+    (n): Mutation =>
+      (lines) =>
+        lines.map((l, i) => (i === n % lines.length ? ` ${l}` : l)),
+  ),
 );
 
 describe("validate on randomly broken configs", () => {
   it("always exits 0 or 1 with a message and never a stack trace", async () => {
-    const cases = fc.sample(fc.array(mutation, { minLength: 1, maxLength: 3 }), { numRuns: 24, seed: 20261122 });
+    const cases = fc.sample(fc.array(mutation, { minLength: 1, maxLength: 3 }), {
+      numRuns: 24,
+      seed: 20261122,
+    });
     const workspace = await createWorkspace();
     for (const [index, mutations] of cases.entries()) {
       const text = mutations.reduce((lines, m) => m(lines), VALID.split("\n")).join("\n");

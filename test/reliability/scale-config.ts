@@ -39,7 +39,11 @@ export function buildScaleConfig(scale: Scale): string {
   }
   lines.push("overrides:");
   for (let i = 0; i < scale.tenants; i += 1) {
-    lines.push(`  - workflow: workflow-${i % scale.workflows}`, `    tenant: ${tenantId(i)}`, "    active: true");
+    lines.push(
+      `  - workflow: workflow-${i % scale.workflows}`,
+      `    tenant: ${tenantId(i)}`,
+      "    active: true",
+    );
     lines.push("    preferenceSettings: { sms: false }");
   }
   return `${lines.join("\n")}\n`;

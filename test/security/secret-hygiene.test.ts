@@ -61,7 +61,10 @@ beforeAll(async () => {
   ];
   for (const command of commands) {
     const args = command.includes("--api-url") ? command : [...command, "--api-url", emulator.url];
-    outputs.push({ command: command.join(" "), result: await runCli([...args, "--verbose"], { cwd: workspace.dir, env }) });
+    outputs.push({
+      command: command.join(" "),
+      result: await runCli([...args, "--verbose"], { cwd: workspace.dir, env }),
+    });
   }
 });
 

@@ -40,20 +40,38 @@ export const emulatorCommand: Command = {
     yargs
       .option("port", { type: "number", default: 4010, describe: "Port to listen on (0: any free port)" })
       .option("host", { type: "string", default: "127.0.0.1", describe: "Address to listen on" })
-      .option("seed", { type: "string", describe: "Seed file (default: the bundled examples/emulator-seed.yaml)" })
+      .option("seed", {
+        type: "string",
+        describe: "Seed file (default: the bundled examples/emulator-seed.yaml)",
+      })
       .option("data", { type: "string", describe: "Keep the state in this JSON file between runs" })
       .option("latency", { type: "number", default: 0, describe: "Added latency per response (ms)" })
       .option("jitter", { type: "number", default: 0, describe: "Random +/- latency (ms)" })
-      .option("error-rate", { type: "number", default: 0, describe: "Share of requests answered 500/502/503/504 (0-1)" })
-      .option("drop-rate", { type: "number", default: 0, describe: "Share of connections dropped before handling (0-1)" })
+      .option("error-rate", {
+        type: "number",
+        default: 0,
+        describe: "Share of requests answered 500/502/503/504 (0-1)",
+      })
+      .option("drop-rate", {
+        type: "number",
+        default: 0,
+        describe: "Share of connections dropped before handling (0-1)",
+      })
       .option("lost-response-rate", {
         type: "number",
         default: 0,
         describe: "Share of writes handled, then dropped without an answer (0-1)",
       })
-      .option("rate-limit", { type: "number", describe: "Requests per second before answering 429 with Retry-After" })
+      .option("rate-limit", {
+        type: "number",
+        describe: "Requests per second before answering 429 with Retry-After",
+      })
       .option("fault-seed", { type: "number", default: 1, describe: "Seed of the fault generator" })
-      .option("strict-spec", { type: "boolean", default: false, describe: "Serve only the spec's 17 endpoints (no extensions)" })
+      .option("strict-spec", {
+        type: "boolean",
+        default: false,
+        describe: "Serve only the spec's 17 endpoints (no extensions)",
+      })
       .option("flavor", {
         choices: ["spec", "real"] as const,
         default: "spec" as const,

@@ -22,7 +22,11 @@ export const exportCommand: Command = {
   describe: "Write the live state as config files (bootstrap a repository)",
   builder: (yargs) =>
     yargs
-      .option("dir", { type: "string", default: ".", describe: "Directory to write notiform.yaml and its includes into" })
+      .option("dir", {
+        type: "string",
+        default: ".",
+        describe: "Directory to write notiform.yaml and its includes into",
+      })
       .option("force", { type: "boolean", default: false, describe: "Overwrite files that already exist" }),
   run: async (args: ExportArgs, context) => {
     const session = await openSessionOptionalConfig(args, context);
@@ -44,9 +48,13 @@ export const exportCommand: Command = {
       const dir = resolve(context.cwd, args.dir);
       const existing = [...files.keys()].filter((name) => existsSync(join(dir, name)));
       if (existing.length > 0 && !args.force) {
-        throw new NotiformError("FILE_EXISTS", `refusing to overwrite ${existing.join(", ")} in ${args.dir}`, {
-          hint: "Choose another --dir, or pass --force to overwrite.",
-        });
+        throw new NotiformError(
+          "FILE_EXISTS",
+          `refusing to overwrite ${existing.join(", ")} in ${args.dir}`,
+          {
+            hint: "Choose another --dir, or pass --force to overwrite.",
+          },
+        );
       }
       await mkdir(dir, { recursive: true });
       for (const [name, document] of files) {

@@ -11,7 +11,12 @@ export const whoamiCommand: Command = {
   command: "whoami",
   describe: "Show the API URL, the organization the key reaches, and the environment",
   builder: (yargs) =>
-    yargs.option("output", { alias: "o", choices: ["text", "json"] as const, default: "text" as const, describe: "Output format" }),
+    yargs.option("output", {
+      alias: "o",
+      choices: ["text", "json"] as const,
+      default: "text" as const,
+      describe: "Output format",
+    }),
   run: async (args: WhoamiArgs, context) => {
     const session = await openSessionOptionalConfig(args, context);
     try {

@@ -9,7 +9,8 @@ export const listOrganizations: Handler = ({ data }) => ok([data.organization, .
 
 export const createOrganization: Handler = (ctx) => {
   const b = isObject(ctx.body) ? ctx.body : {};
-  if (typeof b.name !== "string" || b.name.trim() === "") throw badRequest(["name must be a string", "name should not be empty"]);
+  if (typeof b.name !== "string" || b.name.trim() === "")
+    throw badRequest(["name must be a string", "name should not be empty"]);
   const organization = {
     _id: nextId(ctx.data),
     name: b.name,
@@ -32,13 +33,19 @@ export const listExecutionDetails: Handler = (ctx) => {
   const subscriberId = ctx.query.get("subscriberId");
   const problems: string[] = [];
   if (notificationId === null) problems.push("notificationId should not be null or undefined");
-  if (notificationId === null || !OBJECT_ID.test(notificationId)) problems.push("notificationId must be a mongodb id");
-  if (subscriberId === null) problems.push("subscriberId should not be null or undefined", "subscriberId must be a string");
+  if (notificationId === null || !OBJECT_ID.test(notificationId))
+    problems.push("notificationId must be a mongodb id");
+  if (subscriberId === null)
+    problems.push("subscriberId should not be null or undefined", "subscriberId must be a string");
   if (problems.length > 0) throw badRequest(problems);
   if (!ctx.store.subscribers.some((s) => s.subscriberId === subscriberId)) {
     throw notFound(`Subscriber with id ${subscriberId ?? ""} not found`);
   }
-  return ok(ctx.store.executionDetails.filter((d) => d._notificationId === notificationId && d._subscriberId === subscriberId));
+  return ok(
+    ctx.store.executionDetails.filter(
+      (d) => d._notificationId === notificationId && d._subscriberId === subscriberId,
+    ),
+  );
 };
 
 export const subscriberPreferences: Handler = (ctx) => {
@@ -52,7 +59,12 @@ export const subscriberPreferences: Handler = (ctx) => {
   // Without stored preferences: every workflow with its defaults, as a real server computes them.
   return ok(
     ctx.store.workflows.map((w) => ({
-      template: { _id: w._id, name: w.name, critical: w.critical, triggers: w.triggers.map((t) => t.identifier) },
+      template: {
+        _id: w._id,
+        name: w.name,
+        critical: w.critical,
+        triggers: w.triggers.map((t) => t.identifier),
+      },
       preference: { enabled: true, channels: { ...w.preferenceSettings } },
     })),
   );

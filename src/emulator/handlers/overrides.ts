@@ -26,7 +26,12 @@ export const listOverrides: Handler = (ctx) => {
 
 function checkPreferences(value: unknown, problems: string[]): void {
   if (value === undefined) return;
-  if (!isObject(value) || Object.entries(value).some(([k, v]) => !(CHANNELS as readonly string[]).includes(k) || typeof v !== "boolean")) {
+  if (
+    !isObject(value) ||
+    Object.entries(value).some(
+      ([k, v]) => !(CHANNELS as readonly string[]).includes(k) || typeof v !== "boolean",
+    )
+  ) {
     problems.push("preferenceSettings must hold boolean email, sms, in_app, chat, push");
   }
 }
@@ -35,17 +40,25 @@ export const createOverride: Handler = (ctx) => {
   developmentOnly(ctx);
   const b = isObject(ctx.body) ? ctx.body : {};
   const problems: string[] = [];
-  if (typeof b.workflowId !== "string" || !OBJECT_ID.test(b.workflowId)) problems.push("_workflowId must be a mongodb id");
-  if (typeof b.tenantId !== "string" || !OBJECT_ID.test(b.tenantId)) problems.push("_tenantId must be a mongodb id");
-  if (b.active !== undefined && typeof b.active !== "boolean") problems.push("active must be a boolean value");
+  if (typeof b.workflowId !== "string" || !OBJECT_ID.test(b.workflowId))
+    problems.push("_workflowId must be a mongodb id");
+  if (typeof b.tenantId !== "string" || !OBJECT_ID.test(b.tenantId))
+    problems.push("_tenantId must be a mongodb id");
+  if (b.active !== undefined && typeof b.active !== "boolean")
+    problems.push("active must be a boolean value");
   checkPreferences(b.preferenceSettings, problems);
   if (problems.length > 0) throw badRequest(problems);
   const workflowId = b.workflowId as string;
   const tenantId = b.tenantId as string;
-  if (!ctx.store.workflows.some((w) => w._id === workflowId)) throw notFound(`Workflow with id ${workflowId} not found`);
-  if (!ctx.store.tenants.some((t) => t._id === tenantId)) throw notFound(`Tenant with id ${tenantId} not found`);
+  if (!ctx.store.workflows.some((w) => w._id === workflowId))
+    throw notFound(`Workflow with id ${workflowId} not found`);
+  if (!ctx.store.tenants.some((t) => t._id === tenantId))
+    throw notFound(`Tenant with id ${tenantId} not found`);
   if (ctx.index.override(workflowId, tenantId)) {
-    throw new HttpError(409, `Workflow override for workflow ${workflowId} and tenant ${tenantId} already exists`);
+    throw new HttpError(
+      409,
+      `Workflow override for workflow ${workflowId} and tenant ${tenantId} already exists`,
+    );
   }
   const override: WorkflowOverride = {
     _id: nextId(ctx.data),
@@ -54,7 +67,14 @@ export const createOverride: Handler = (ctx) => {
     _workflowId: workflowId,
     _tenantId: tenantId,
     active: b.active === true,
-    preferenceSettings: { email: true, sms: true, in_app: true, chat: true, push: true, ...(isObject(b.preferenceSettings) ? b.preferenceSettings : {}) },
+    preferenceSettings: {
+      email: true,
+      sms: true,
+      in_app: true,
+      chat: true,
+      push: true,
+      ...(isObject(b.preferenceSettings) ? b.preferenceSettings : {}),
+    },
     deleted: false,
     createdAt: ctx.now,
     updatedAt: ctx.now,
@@ -74,18 +94,21 @@ function byId(ctx: HandlerContext): WorkflowOverride {
 function byPair(ctx: HandlerContext): WorkflowOverride {
   const { workflowId = "", tenantId = "" } = ctx.params;
   const override = ctx.index.override(workflowId, tenantId);
-  if (!override || override.deleted) throw notFound(`Workflow Override for workflow ${workflowId} and tenant ${tenantId} not found`);
+  if (!override || override.deleted)
+    throw notFound(`Workflow Override for workflow ${workflowId} and tenant ${tenantId} not found`);
   return override;
 }
 
 function update(ctx: HandlerContext, override: WorkflowOverride) {
   const b = isObject(ctx.body) ? ctx.body : {};
   const problems: string[] = [];
-  if (b.active !== undefined && typeof b.active !== "boolean") problems.push("active must be a boolean value");
+  if (b.active !== undefined && typeof b.active !== "boolean")
+    problems.push("active must be a boolean value");
   checkPreferences(b.preferenceSettings, problems);
   if (problems.length > 0) throw badRequest(problems);
   if (typeof b.active === "boolean") override.active = b.active;
-  if (isObject(b.preferenceSettings)) override.preferenceSettings = { ...override.preferenceSettings, ...b.preferenceSettings };
+  if (isObject(b.preferenceSettings))
+    override.preferenceSettings = { ...override.preferenceSettings, ...b.preferenceSettings };
   override.updatedAt = ctx.now;
   return ok(override, 200, true);
 }

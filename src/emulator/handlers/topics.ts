@@ -47,7 +47,10 @@ export const createTopic: Handler = ({ data, store, index, body }) => {
   if (problems.length > 0) throw badRequest(problems);
   const key = b.key as string;
   if (index.topic(key)) {
-    throw new HttpError(409, `Topic exists with key ${key} in the environment ${store.environmentId} of the organization ${data.organization._id}`);
+    throw new HttpError(
+      409,
+      `Topic exists with key ${key} in the environment ${store.environmentId} of the organization ${data.organization._id}`,
+    );
   }
   const topic = {
     _id: nextId(data),
@@ -66,7 +69,8 @@ export const renameTopic: Handler = ({ index, params, body, store }) => {
   const topic = index.topic(params.key ?? "");
   if (!topic) throw topicNotFound(params.key ?? "", store.environmentId);
   const b = isObject(body) ? body : {};
-  if (typeof b.name !== "string" || b.name.trim() === "") throw badRequest(["name must be a string", "name should not be empty"]);
+  if (typeof b.name !== "string" || b.name.trim() === "")
+    throw badRequest(["name must be a string", "name should not be empty"]);
   topic.name = b.name;
   return ok(topic, 200, true);
 };

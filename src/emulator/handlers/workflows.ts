@@ -23,18 +23,35 @@ function withGroup(ctx: HandlerContext, workflow: Workflow): Workflow {
 export const updateWorkflow: Handler = (ctx) => {
   const workflow = findWorkflow(ctx);
   const b = isObject(ctx.body) ? ctx.body : {};
-  const fields = ["name", "description", "tags", "critical", "preferenceSettings", "notificationGroupId", "identifier", "steps", "data"];
+  const fields = [
+    "name",
+    "description",
+    "tags",
+    "critical",
+    "preferenceSettings",
+    "notificationGroupId",
+    "identifier",
+    "steps",
+    "data",
+  ];
   if (!fields.some((f) => b[f] !== undefined)) throw badRequest("No properties found for update");
   const problems: string[] = [];
   if (b.name !== undefined && typeof b.name !== "string") problems.push("name must be a string");
   if (b.description !== undefined && (typeof b.description !== "string" || b.description.length > 300)) {
     problems.push("description must be shorter than or equal to 300 characters");
   }
-  if (b.tags !== undefined && (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== "string"))) problems.push("tags must be an array of strings");
-  if (b.critical !== undefined && typeof b.critical !== "boolean") problems.push("critical must be a boolean value");
+  if (b.tags !== undefined && (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== "string")))
+    problems.push("tags must be an array of strings");
+  if (b.critical !== undefined && typeof b.critical !== "boolean")
+    problems.push("critical must be a boolean value");
   if (b.preferenceSettings !== undefined) {
     const p = b.preferenceSettings;
-    if (!isObject(p) || Object.entries(p).some(([k, v]) => !(CHANNELS as readonly string[]).includes(k) || typeof v !== "boolean")) {
+    if (
+      !isObject(p) ||
+      Object.entries(p).some(
+        ([k, v]) => !(CHANNELS as readonly string[]).includes(k) || typeof v !== "boolean",
+      )
+    ) {
       problems.push("preferenceSettings must hold boolean email, sms, in_app, chat, push");
     }
   }
@@ -51,11 +68,19 @@ export const updateWorkflow: Handler = (ctx) => {
   if (typeof b.critical === "boolean") workflow.critical = b.critical;
   if (isObject(b.preferenceSettings)) {
     // Replaced, not merged (observed); channels left out come back as on.
-    workflow.preferenceSettings = { email: true, sms: true, in_app: true, chat: true, push: true, ...(b.preferenceSettings as object) };
+    workflow.preferenceSettings = {
+      email: true,
+      sms: true,
+      in_app: true,
+      chat: true,
+      push: true,
+      ...(b.preferenceSettings as object),
+    };
   }
   if (Array.isArray(b.steps)) workflow.steps = b.steps as Workflow["steps"];
   if (isObject(b.data)) workflow.data = b.data;
-  if (typeof b.identifier === "string" && workflow.triggers[0]) workflow.triggers[0].identifier = b.identifier;
+  if (typeof b.identifier === "string" && workflow.triggers[0])
+    workflow.triggers[0].identifier = b.identifier;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
   return ok(withGroup(ctx, workflow), 200, true);
 };
@@ -65,7 +90,8 @@ export const updateWorkflowStatus: Handler = (ctx) => {
   const workflow = findWorkflow(ctx);
   const b = isObject(ctx.body) ? ctx.body : {};
   if (typeof b.active !== "boolean") throw badRequest(["active must be a boolean value"]);
-  if (b.active === workflow.active) throw badRequest("You must provide a different status from the current status");
+  if (b.active === workflow.active)
+    throw badRequest("You must provide a different status from the current status");
   workflow.active = b.active;
   workflow.draft = !b.active;
   return ok(withGroup(ctx, workflow), 200, true);
@@ -73,7 +99,9 @@ export const updateWorkflowStatus: Handler = (ctx) => {
 
 export const getWorkflow: Handler = (ctx) => {
   const id = ctx.params.id ?? "";
-  const workflow = ctx.store.workflows.find((w) => w._id === id || w.triggers.some((t) => t.identifier === id));
+  const workflow = ctx.store.workflows.find(
+    (w) => w._id === id || w.triggers.some((t) => t.identifier === id),
+  );
   if (!workflow) throw notFound(`Workflow with id ${id} not found`);
   return ok(withGroup(ctx, workflow));
 };
@@ -83,7 +111,10 @@ export const listWorkflows: Handler = (ctx) => {
   const limit = Number(ctx.query.get("limit") ?? 10) || 10;
   if (limit > 100) throw badRequest(["limit must not be greater than 100"]);
   const text = (ctx.query.get("query") ?? "").toLowerCase();
-  const all = text === "" ? ctx.store.workflows : ctx.store.workflows.filter((w) => w.name.toLowerCase().includes(text));
+  const all =
+    text === ""
+      ? ctx.store.workflows
+      : ctx.store.workflows.filter((w) => w.name.toLowerCase().includes(text));
   const data = all.slice(page * limit, page * limit + limit).map((w) => withGroup(ctx, w));
   return { status: 200, body: { data, totalCount: all.length, page, pageSize: limit } };
 };
@@ -91,7 +122,8 @@ export const listWorkflows: Handler = (ctx) => {
 // Notification groups ---------------------------------------------------------------------------
 export const createGroup: Handler = (ctx) => {
   const b = isObject(ctx.body) ? ctx.body : {};
-  if (typeof b.name !== "string" || b.name.trim() === "") throw badRequest(["name must be a string", "name should not be empty"]);
+  if (typeof b.name !== "string" || b.name.trim() === "")
+    throw badRequest(["name must be a string", "name should not be empty"]);
   const group = {
     _id: nextId(ctx.data),
     name: b.name,
@@ -110,7 +142,8 @@ export const renameGroup: Handler = (ctx) => {
   // The real server answers this 404 without an `error` field.
   if (!group) throw new HttpError(404, "Not Found", null);
   const b = isObject(ctx.body) ? ctx.body : {};
-  if (typeof b.name !== "string" || b.name.trim() === "") throw badRequest(["name must be a string", "name should not be empty"]);
+  if (typeof b.name !== "string" || b.name.trim() === "")
+    throw badRequest(["name must be a string", "name should not be empty"]);
   group.name = b.name;
   (group as { updatedAt?: string }).updatedAt = ctx.now;
   return ok(group, 200, true);
