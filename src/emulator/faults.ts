@@ -11,7 +11,8 @@ export interface FaultSettings {
   rateLimit: { perSecond: number; burst?: number } | undefined;
 }
 
-export type ScriptedKind = "drop" | "lost-response" | { status: number; retryAfter?: number };
+/** A status answered instead of handling; with `body`, that exact body (a canned answer). */
+export type ScriptedKind = "drop" | "lost-response" | { status: number; retryAfter?: number; body?: unknown };
 
 export interface ScriptedFault {
   method?: string;
@@ -37,7 +38,7 @@ export type FaultDecision =
   | { kind: "none" }
   | { kind: "drop" }
   | { kind: "lost-response" }
-  | { kind: "status"; status: number; retryAfter?: number };
+  | { kind: "status"; status: number; retryAfter?: number; body?: unknown };
 
 export class Faults {
   settings: FaultSettings;
@@ -78,6 +79,7 @@ export class Faults {
         kind: "status",
         status: scripted.kind.status,
         ...(scripted.kind.retryAfter !== undefined ? { retryAfter: scripted.kind.retryAfter } : {}),
+        ...(scripted.kind.body !== undefined ? { body: scripted.kind.body } : {}),
       };
     }
     const { errorRate, dropRate, lostResponseRate } = this.settings;

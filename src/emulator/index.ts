@@ -151,6 +151,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       req.socket.destroy();
       return;
     }
+    if (decision.kind === "status" && decision.body !== undefined) {
+      entry.fault = "canned";
+      entry.status = decision.status;
+      return send(res, decision.status, decision.body, extraHeaders);
+    }
     if (decision.kind === "status") {
       entry.fault = `status ${decision.status}`;
       const headers = decision.retryAfter !== undefined ? { "retry-after": String(decision.retryAfter) } : {};

@@ -84,6 +84,7 @@ describe("--target", () => {
 describe("notiform validate", () => {
   it("lists every problem as file:line:col, sorted, masks values from the environment, and exits 1", async () => {
     const workspace = await createWorkspace({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} references for the config's interpolation.
       "notiform.yaml":
         "version: 1\ntopics:\n  - key: ok\n    name: ${TOPIC_NAME}\n  - key: bad key\n    name: B\nworkflows:\n  - key: w\n    id: ${WORKFLOW_ID}\n",
     });
@@ -166,5 +167,31 @@ describe("notiform emulator", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain("nf_dev_demo_key");
     expect(result.stderr).toContain("notiform emulator stopped");
+  });
+});
+
+describe("verification after apply", () => {
+  it("warns, naming the field, when the server silently kept another value", async () => {
+    emulator = await startEmulator({ seedFile: SEED, port: 0 });
+    const workspace = await createWorkspace({
+      "notiform.yaml":
+        "version: 1\norganization: Acme Inc\ntopics:\n  - key: existing-announcements\n    name: Company news\n",
+    });
+    const topic = emulator.store().topics.find((t) => t.key === "existing-announcements");
+    // The server answers the rename with the old name: it ignored it.
+    emulator.injectFault({
+      method: "PATCH",
+      path: "/v1/topics/existing-announcements",
+      kind: { status: 200, body: { data: topic } },
+    });
+    const result = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.apiKey },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Verification warnings");
+    expect(result.stdout).toContain(
+      'topic/existing-announcements: the server kept name = "Announcements" instead of "Company news"',
+    );
   });
 });
