@@ -8,7 +8,7 @@ import type { StateFile } from "../state/model.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
 import type { CommandContext } from "./main.js";
-import { openSession, type Session, type SessionArgs } from "./session.js";
+import { openSession, organizationOf, type Session, type SessionArgs } from "./session.js";
 
 export interface PreparedPlan {
   session: Session;
@@ -26,10 +26,7 @@ export async function preparePlan(
   const opened = performance.now();
   try {
     const state = await readState(session.statePath, session.target);
-    const organization = {
-      name: session.organization.name,
-      ...(session.organization._id ? { id: session.organization._id } : {}),
-    };
+    const organization = organizationOf(session);
     const live = await readLive(session.client, session.desired, organization);
     const read = performance.now();
     const plan = await planWithCapabilities(session, live, state, args.target);

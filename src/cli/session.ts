@@ -136,3 +136,11 @@ export async function openSessionOptionalConfig(
   }
   return openSession(args, context, undefined, { guard: false });
 }
+
+/** The organization as the planner sees it (name, and id when the server sent one). */
+export function organizationOf(session: Session): { name: string; id?: string } {
+  return {
+    name: session.organization.name,
+    ...(session.organization._id ? { id: session.organization._id } : {}),
+  };
+}

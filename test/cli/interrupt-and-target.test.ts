@@ -83,9 +83,7 @@ describe("--target", () => {
 
 describe("notiform validate", () => {
   it("lists every problem as file:line:col, sorted, masks values from the environment, and exits 1", async () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} references for the config's interpolation.
-    const config =
-      "version: 1\ntopics:\n  - key: ok\n    name: ${TOPIC_NAME}\n  - key: bad key\n    name: B\nworkflows:\n  - key: w\n    id: ${WORKFLOW_ID}\n";
+    const config = `version: 1\ntopics:\n  - key: ok\n    name: \${TOPIC_NAME}\n  - key: bad key\n    name: B\nworkflows:\n  - key: w\n    id: \${WORKFLOW_ID}\n`;
     const workspace = await createWorkspace({ "notiform.yaml": config });
     const result = await runCli(["validate"], {
       cwd: workspace.dir,

@@ -17,7 +17,7 @@ import { readState } from "../../state/state-store.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../main.js";
 import { preparePlan } from "../prepare-plan.js";
-import { openSession, type Session, type SessionArgs } from "../session.js";
+import { openSession, organizationOf, type Session, type SessionArgs } from "../session.js";
 import type { Command } from "./index.js";
 
 interface ApplyArgs extends SessionArgs {
@@ -139,10 +139,7 @@ async function loadSaved(args: ApplyArgs, context: CommandContext): Promise<Prep
   try {
     checkPlanTarget(saved, session.target, session.desired);
     const state = await readState(session.statePath, session.target);
-    const organization = {
-      name: session.organization.name,
-      ...(session.organization._id ? { id: session.organization._id } : {}),
-    };
+    const organization = organizationOf(session);
     const plan = await refreshSavedPlan({
       saved,
       desired: session.desired,

@@ -1,4 +1,5 @@
 // What every route handler receives, and what it answers.
+import { badRequest } from "../http-error.js";
 import type { EmulatorData, EmulatorStore, StoreIndex } from "../store.js";
 
 export type Flavor = "spec" | "real";
@@ -34,3 +35,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 export const OBJECT_ID = /^[0-9a-f]{24}$/i;
 export const CHANNELS = ["email", "sms", "in_app", "chat", "push"] as const;
+
+/** The `name` of a create/rename body, refused like a real server's validation when missing or empty. */
+export function requireName(body: unknown): string {
+  const b = isObject(body) ? body : {};
+  if (typeof b.name !== "string" || b.name.trim() === "") {
+    throw badRequest(["name must be a string", "name should not be empty"]);
+  }
+  return b.name;
+}

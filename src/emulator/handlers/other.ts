@@ -1,20 +1,18 @@
 // Organizations (5-7), blueprints (8), execution details (16) and subscriber preferences (17).
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import { nextId } from "../store.js";
-import { type Handler, isObject, OBJECT_ID, ok } from "./context.js";
+import { type Handler, isObject, OBJECT_ID, ok, requireName } from "./context.js";
 
 export const me: Handler = ({ data }) => ok(data.organization);
 
 export const listOrganizations: Handler = ({ data }) => ok([data.organization, ...data.createdOrganizations]);
 
 export const createOrganization: Handler = (ctx) => {
-  const b = isObject(ctx.body) ? ctx.body : {};
-  if (typeof b.name !== "string" || b.name.trim() === "")
-    throw badRequest(["name must be a string", "name should not be empty"]);
+  const name = requireName(ctx.body);
   const organization = {
     _id: nextId(ctx.data),
-    name: b.name,
-    ...(typeof b.logo === "string" ? { logo: b.logo } : {}),
+    name,
+    ...(isObject(ctx.body) && typeof ctx.body.logo === "string" ? { logo: ctx.body.logo } : {}),
   };
   ctx.data.createdOrganizations.push(organization);
   return ok(organization, 201, true);

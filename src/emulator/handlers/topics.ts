@@ -4,7 +4,7 @@
 // 400 with a validation message: it documents the rule instead of imitating the crash.
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import { nextId } from "../store.js";
-import { type Handler, isObject, ok } from "./context.js";
+import { type Handler, isObject, ok, requireName } from "./context.js";
 
 const KEY = /^[A-Za-z0-9_.:-]+$/;
 
@@ -68,10 +68,7 @@ export const createTopic: Handler = ({ data, store, index, body }) => {
 export const renameTopic: Handler = ({ index, params, body, store }) => {
   const topic = index.topic(params.key ?? "");
   if (!topic) throw topicNotFound(params.key ?? "", store.environmentId);
-  const b = isObject(body) ? body : {};
-  if (typeof b.name !== "string" || b.name.trim() === "")
-    throw badRequest(["name must be a string", "name should not be empty"]);
-  topic.name = b.name;
+  topic.name = requireName(body);
   return ok(topic, 200, true);
 };
 

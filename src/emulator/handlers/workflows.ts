@@ -5,7 +5,15 @@
 import type { Workflow } from "../../api/types.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import { nextId } from "../store.js";
-import { CHANNELS, type Handler, type HandlerContext, isObject, OBJECT_ID, ok } from "./context.js";
+import {
+  CHANNELS,
+  type Handler,
+  type HandlerContext,
+  isObject,
+  OBJECT_ID,
+  ok,
+  requireName,
+} from "./context.js";
 
 function findWorkflow({ store, params }: HandlerContext): Workflow {
   const id = params.id ?? "";
@@ -121,12 +129,10 @@ export const listWorkflows: Handler = (ctx) => {
 
 // Notification groups ---------------------------------------------------------------------------
 export const createGroup: Handler = (ctx) => {
-  const b = isObject(ctx.body) ? ctx.body : {};
-  if (typeof b.name !== "string" || b.name.trim() === "")
-    throw badRequest(["name must be a string", "name should not be empty"]);
+  const name = requireName(ctx.body);
   const group = {
     _id: nextId(ctx.data),
-    name: b.name,
+    name,
     _environmentId: ctx.store.environmentId,
     _organizationId: ctx.data.organization._id,
     _parentId: ctx.store.notificationGroups[0]?._id ?? "",
@@ -141,10 +147,8 @@ export const renameGroup: Handler = (ctx) => {
   const group = ctx.store.notificationGroups.find((g) => g._id === ctx.params.id);
   // The real server answers this 404 without an `error` field.
   if (!group) throw new HttpError(404, "Not Found", null);
-  const b = isObject(ctx.body) ? ctx.body : {};
-  if (typeof b.name !== "string" || b.name.trim() === "")
-    throw badRequest(["name must be a string", "name should not be empty"]);
-  group.name = b.name;
+  const name = requireName(ctx.body);
+  group.name = name;
   (group as { updatedAt?: string }).updatedAt = ctx.now;
   return ok(group, 200, true);
 };
