@@ -8,6 +8,8 @@ export interface Terminal {
   readonly isTTY: boolean;
   /** stdin is a TTY (a person can answer a prompt). */
   readonly stdinIsTTY: boolean;
+  /** Columns of the terminal, when it says (0 or undefined: unknown, e.g. some pseudo-terminals). */
+  readonly width: number | undefined;
   /** Colours allowed: a TTY, no NO_COLOR, no --no-color. */
   readonly color: boolean;
   /** Ask a question on stderr and read one line from stdin. */
@@ -25,6 +27,7 @@ export function createProcessTerminal(options: { noColor: boolean }): Terminal {
       process.stderr.write(text);
     },
     isTTY,
+    width: process.stderr.columns ?? process.stdout.columns,
     stdinIsTTY: process.stdin.isTTY === true,
     color: isTTY && !noColorEnv && !options.noColor,
     prompt: async (question) => {

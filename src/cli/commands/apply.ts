@@ -179,7 +179,8 @@ async function runWithSignals(
   const progress =
     args.output === "json"
       ? silentProgress()
-      : context.terminal.isTTY
+      : // listr2 draws in place: it needs a terminal that says how wide it is.
+        context.terminal.isTTY && (context.terminal.width ?? 0) >= 40
         ? listrProgress(plan)
         : lineProgress((text) => context.terminal.err(text));
   try {
