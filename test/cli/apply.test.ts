@@ -1,5 +1,8 @@
 // `notiform apply` as a process against the emulator: fresh and saved plans, refusals, partial
 // failure and convergence. After every apply, a re-plan must be empty.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
@@ -189,6 +192,23 @@ describe("notiform apply", () => {
     await workspace.write("notiform.yaml", CONFIG);
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
     expect((await cli("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
+  it("prints a --output json result that follows schemas/apply-result.schema.json", async () => {
+    const broken = CONFIG.replace(`tenant: ${TENANT_2}`, "tenant: 65000000000000000000ffff");
+    const { cli } = await setup({ config: broken });
+    const result = await cli("apply", "--auto-approve", "--continue-on-error", "--output", "json");
+    const report = JSON.parse(result.stdout);
+    const validate = new Ajv2020({ allErrors: true }).compile(
+      JSON.parse(
+        readFileSync(join(import.meta.dirname, "..", "..", "schemas", "apply-result.schema.json"), "utf8"),
+      ),
+    );
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.counts).toMatchObject({ failed: 1 });
+    expect(report.results.find((r: { status: string }) => r.status === "failed").error.code).toBe(
+      "API_NOT_FOUND",
+    );
   });
 
   it("exits 1 when the only action fails and nothing was applied", async () => {
