@@ -93,23 +93,13 @@ export class AdaptiveLimiter {
   }
 
   private async pace(): Promise<void> {
-    for (;;) {
-      const now = this.options.now();
-      const paced = this.spacing > 0 ? this.lastStart + this.spacing : 0;
-      const start = Math.max(this.notBefore, paced);
-      if (start <= now) {
-        this.lastStart = now;
-        return;
-      }
-      if (start === paced) {
-        // Claim the paced start before sleeping, so concurrent waiters line up one spacing apart.
-        this.lastStart = start;
-        await this.options.sleep(start - now);
-        return;
-      }
-      // Held by a Retry-After or a spent budget: wait, then look again (it may have moved).
-      await this.options.sleep(start - now);
-    }
+    const now = this.options.now();
+    const paced = this.spacing > 0 ? this.lastStart + this.spacing : 0;
+    const start = Math.max(this.notBefore, paced);
+    // Claim the start before sleeping, so concurrent waiters line up one spacing apart.
+    this.lastStart = Math.max(now, start);
+    // One sleep, trusted: a hold that grows meanwhile applies to the requests after this one.
+    if (start > now) await this.options.sleep(start - now);
   }
 
   private wake(): void {

@@ -18,6 +18,7 @@ import {
   visit,
 } from "yaml";
 import type { Position, Problem } from "../errors.js";
+import { parseSimpleYaml } from "./fast-yaml.js";
 
 export interface YamlFile {
   /** Absolute path. */
@@ -60,6 +61,14 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
       message: `${rel} is not valid UTF-8 text: save it as UTF-8`,
       pos: positionInText(rel, text, text.indexOf("\uFFFD")),
     });
+    return file;
+  }
+  // Most config files are plain YAML that the fast path reads ~10x faster; everything else
+  // (and every error) goes through the library.
+  const fast = parseSimpleYaml(text);
+  if (fast !== undefined) {
+    file.doc = fast.doc;
+    file.lines = fast.lines;
     return file;
   }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true });

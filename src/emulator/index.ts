@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { type FaultSettings, Faults, type ScriptedFault } from "./faults.js";
 import type { Flavor, HandlerContext } from "./handlers/context.js";
 import { errorBody, HttpError } from "./http-error.js";
+import { IdempotencyStore } from "./idempotency.js";
 import { matchRoute } from "./routes.js";
 import { combineSeeds, dataFromSeed, loadSeedFile, type Seed } from "./seed.js";
 import { type EmulatorData, type EmulatorStore, type EnvironmentName, StoreIndex } from "./store.js";
@@ -30,7 +31,10 @@ export interface EmulatorOptions {
   dropRate?: number;
   lostResponseRate?: number;
   rateLimit?: { perSecond: number; burst?: number };
+  /** Honour Idempotency-Key on POST/PATCH as the hosted service does (default true). */
   honourIdempotencyKey?: boolean;
+  /** Send each answer's body in two halves this many ms apart (client body timeouts). */
+  slowBodyMs?: number;
   faultSeed?: number;
   now?: () => Date;
 }
@@ -42,7 +46,9 @@ export interface RequestLogEntry {
   status: number | null;
   fault?: string;
   idempotencyKey?: string;
+  /** performance.now() when the request arrived, and how long it took to answer. */
   at: number;
+  durationMs?: number;
 }
 
 export interface EmulatorHandle {
@@ -92,7 +98,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     () => performance.now(),
   );
   const requests: RequestLogEntry[] = [];
-  const replays = new Map<string, { status: number; body: string }>();
+  const idempotency = new IdempotencyStore();
+  const honour = options.honourIdempotencyKey ?? true;
   let saving = Promise.resolve();
   const save = () => {
     if (options.dataFile === undefined) return;
@@ -126,13 +133,66 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
     const limit = path.startsWith("/v1/workflows") ? WORKFLOW_BODY_LIMIT : BODY_LIMIT;
     const raw = await readBody(req, limit);
+    res.on("close", () => {
+      entry.durationMs = performance.now() - entry.at;
+    });
+    const scope =
+      honour && idempotencyKey !== undefined && (method === "POST" || method === "PATCH")
+        ? `${header(req, "authorization") ?? ""} ${method} ${path} ${idempotencyKey}`
+        : undefined;
+    if (scope !== undefined) {
+      const verdict = idempotency.begin(scope, raw ?? "");
+      if (verdict.kind !== "new") {
+        const timestamp = now().toISOString();
+        const refuse = (error: HttpError) => {
+          entry.status = error.status;
+          send(res, error.status, errorBody(error, fullPath, timestamp), error.headers);
+        };
+        if (verdict.kind === "other-body")
+          return refuse(new HttpError(422, "Idempotency-Key reused with another body"));
+        if (verdict.kind === "in-flight") {
+          return refuse(
+            new HttpError(409, "A request with this Idempotency-Key is in progress", undefined, {
+              "retry-after": "1",
+            }),
+          );
+        }
+        entry.status = verdict.status;
+        res.writeHead(verdict.status, {
+          "content-type": "application/json; charset=utf-8",
+          "idempotency-replay": "true",
+        });
+        res.end(verdict.body);
+        return;
+      }
+    }
+    let settled: { status: number; body: string } | undefined;
+    try {
+      settled = await answerRequest(req, res, entry, method, url, path, fullPath, raw);
+    } finally {
+      if (scope !== undefined) idempotency.settle(scope, settled);
+    }
+  }
+
+  /** Faults, authentication, routing and the handler; returns the answer a replay would repeat. */
+  async function answerRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: RequestLogEntry,
+    method: string,
+    url: URL,
+    path: string,
+    fullPath: string,
+    raw: string | undefined,
+  ): Promise<{ status: number; body: string } | undefined> {
     const delay = faults.delayMs();
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 
     const timestamp = now().toISOString();
-    const fail = (error: HttpError) => {
+    const fail = (error: HttpError): undefined => {
       entry.status = error.status;
       send(res, error.status, errorBody(error, fullPath, timestamp), error.headers);
+      return undefined;
     };
     const rate = faults.rateLimit();
     if (rate !== undefined && !rate.allowed) {
@@ -154,7 +214,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (decision.kind === "status" && decision.body !== undefined) {
       entry.fault = "canned";
       entry.status = decision.status;
-      return send(res, decision.status, decision.body, extraHeaders);
+      send(res, decision.status, decision.body, extraHeaders);
+      return undefined;
     }
     if (decision.kind === "status") {
       entry.fault = `status ${decision.status}`;
@@ -182,24 +243,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
     const matched = matchRoute(method, path, options.strictSpec === true);
     if (matched === undefined) return fail(new HttpError(404, `Cannot ${method} ${path}`));
-
-    if (
-      options.honourIdempotencyKey &&
-      idempotencyKey !== undefined &&
-      (method === "POST" || method === "PATCH")
-    ) {
-      const replay = replays.get(`${environment}:${idempotencyKey}`);
-      if (replay !== undefined) {
-        entry.status = replay.status;
-        res.writeHead(replay.status, {
-          "content-type": "application/json; charset=utf-8",
-          "idempotency-replay": "true",
-          ...extraHeaders,
-        });
-        res.end(replay.body);
-        return;
-      }
-    }
 
     let body: unknown;
     if (raw !== "") {
@@ -229,22 +272,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     if (answer.wrote) save();
     const text = JSON.stringify(answer.body);
-    if (
-      options.honourIdempotencyKey &&
-      idempotencyKey !== undefined &&
-      (method === "POST" || method === "PATCH")
-    ) {
-      replays.set(`${environment}:${idempotencyKey}`, { status: answer.status, body: text });
-    }
+    const settled = { status: answer.status, body: text };
     if (decision.kind === "lost-response") {
       // The write happened; the answer never arrives.
       entry.fault = "lost-response";
       req.socket.destroy();
-      return;
+      return settled;
     }
     entry.status = answer.status;
     res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8", ...extraHeaders });
-    res.end(text);
+    const slow = options.slowBodyMs ?? 0;
+    if (slow > 0 && text.length > 1) {
+      res.write(text.slice(0, text.length >> 1));
+      await new Promise((resolve) => setTimeout(resolve, slow));
+      res.end(text.slice(text.length >> 1));
+    } else {
+      res.end(text);
+    }
+    return settled;
   }
 
   async function admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

@@ -188,8 +188,31 @@ describe("faults", () => {
     expect(handle.store().topics.some((t) => t.key === "dropped")).toBe(false);
   });
 
-  it("replays a POST with the same Idempotency-Key when asked to honour it", async () => {
-    const { handle } = await start({ honourIdempotencyKey: true });
+  it("answers a reused Idempotency-Key with 409 while the first runs and 422 for another body", async () => {
+    const { handle } = await start({ latencyMs: 60 });
+    const post = (name: string) =>
+      fetch(`${handle.url}/v1/topics`, {
+        method: "POST",
+        headers: {
+          authorization: `ApiKey ${handle.apiKey}`,
+          "content-type": "application/json",
+          "idempotency-key": "k-2",
+        },
+        body: JSON.stringify({ key: "idem", name }),
+      });
+    const [first, second] = await Promise.all([
+      post("Idem"),
+      new Promise((r) => setTimeout(r, 15)).then(() => post("Idem")),
+    ]);
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(409);
+    expect(second.headers.get("retry-after")).toBe("1");
+    expect((await post("Other")).status).toBe(422);
+    expect((await post("Idem")).headers.get("idempotency-replay")).toBe("true");
+  });
+
+  it("replays a POST with the same Idempotency-Key, as the hosted service does", async () => {
+    const { handle } = await start();
     const post = () =>
       fetch(`${handle.url}/v1/notification-groups`, {
         method: "POST",
