@@ -38,9 +38,10 @@ const BOOLEANS = new Map([
   ["FALSE", false],
 ]);
 const NULLS = new Set(["~", "null", "Null", "NULL"]);
-/** The core schema's other number forms (see yaml's schema/core); plain text that is none of these is a string. */
-const OTHER_NUMBERS =
-  /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+/** The core schema's floats (yaml's schema/core/float.js: float and floatExp), read with parseFloat. */
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+/** The core schema's remaining number forms: left to the library. */
+const OTHER_NUMBERS = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 /** Characters the library may treat specially (control characters, byte order marks). */
 const UNUSUAL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]/;
 /** First characters a plain scalar may start with here; anything else (indicators, ".") gives up. */
@@ -228,7 +229,10 @@ function plainScalar(raw: string, offset: number): Scalar {
   const bool = BOOLEANS.get(raw);
   if (bool !== undefined) value = bool;
   else if (INT.test(raw)) value = Number.parseInt(raw, 10);
-  else if (OTHER_NUMBERS.test(raw)) giveUp(); // floats, octal, hex, infinities: left to the library
+  // A 24-hex id such as 6500000000000000000000e1 is a float to YAML: read it as the library
+  // does; the loader takes such ids back as the text written (scalar.source).
+  else if (FLOAT.test(raw)) value = Number.parseFloat(raw);
+  else if (OTHER_NUMBERS.test(raw)) giveUp();
   const scalar = new Scalar(value);
   scalar.range = [offset, offset + raw.length, offset + raw.length];
   scalar.source = raw;
