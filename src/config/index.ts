@@ -178,15 +178,15 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
   checkRootOnly(file, data, isRoot, loader.problems);
   if (schemaOk) entry.resources = collectResources(file, data);
 
-  const included = schemaOk
-    ? await loadIncludes(
-        loader,
-        dirname(path),
-        globsOf(data.include),
-        (index) => positionAt(file, typeof data.include === "string" ? ["include"] : ["include", index]),
-        [...chain, path],
-      )
-    : [];
+  // Includes are followed even when this file has schema problems: the user sees every file's
+  // problems at once (globsOf ignores an include value of the wrong type, already reported).
+  const included = await loadIncludes(
+    loader,
+    dirname(path),
+    globsOf(data.include),
+    (index) => positionAt(file, typeof data.include === "string" ? ["include"] : ["include", index]),
+    [...chain, path],
+  );
   // Positions are in the collected resources now; the tree is the biggest thing in memory.
   if (!isRoot) file.doc = undefined;
   return [entry, ...included];

@@ -1,0 +1,103 @@
+// `notiform validate` as data and as text: what validateConfig returns for valid and invalid
+// configs, and exactly what the command prints from it (stdout, stderr, JSON), masked.
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderValidateJson, renderValidateText, validateConfig } from "../../src/config/validate-config.js";
+import { Masker } from "../../src/mask.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+async function workspaceWith(files: Record<string, string>) {
+  const workspace = await createWorkspace();
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(dirname(workspace.path(name)), { recursive: true });
+    await workspace.write(name, text);
+  }
+  return workspace;
+}
+
+const W1 = "64f1c0ffee0000000000a001";
+
+describe("validateConfig", () => {
+  it("counts the resources of a valid config and prints warnings on stderr", async () => {
+    const ws = await workspaceWith({
+      "notiform.yaml": `version: 1\ninclude: [more.yaml, none/*.yaml]\ntopics:\n  - key: a\n    name: A\nworkflows:\n  - key: w\n    id: ${W1}\n`,
+      "more.yaml": "notificationGroups:\n  - key: g\n    name: G\noverrides:\n  - workflow: w\n    tenant: 650000000000000000000001\n",
+    });
+    const result = await validateConfig({ cwd: ws.dir, vars: {} });
+    expect(result.valid).toBe(true);
+    expect(result.summary).toEqual({ files: 2, topics: 1, notificationGroups: 1, workflows: 1, overrides: 1 });
+    expect(renderValidateText(result)).toEqual({
+      out: "2 files valid: 1 topics, 1 notification groups, 1 workflows, 1 overrides\n",
+      err: 'notiform.yaml:2:22  warning  include "none/*.yaml" matches no file\n',
+    });
+    expect(JSON.parse(renderValidateJson(result))).toEqual({
+      valid: true,
+      problems: [
+        {
+          severity: "warning",
+          rule: "include-empty",
+          message: 'include "none/*.yaml" matches no file',
+          file: "notiform.yaml",
+          line: 2,
+          col: 22,
+          field: null,
+        },
+      ],
+      summary: { files: 2, topics: 1, notificationGroups: 1, workflows: 1, overrides: 1 },
+    });
+  });
+
+  it("says '1 file' for a single file and prints nothing on stderr", async () => {
+    const ws = await workspaceWith({ "notiform.yaml": "version: 1\n" });
+    expect(renderValidateText(await validateConfig({ cwd: ws.dir, vars: {} }))).toEqual({
+      out: "1 file valid: 0 topics, 0 notification groups, 0 workflows, 0 overrides\n",
+      err: "",
+    });
+  });
+
+  it("lists every problem of every file, sorted by file, line and column, and counts only errors", async () => {
+    const ws = await workspaceWith({
+      "notiform.yaml": `version: 1\ninclude: [b.yaml, a.yaml, none.yaml]\nworkflows:\n  - key: w\n    id: nothex\n  - key: v\n    id: ${W1}\n    nmae: V\n`,
+      "b.yaml": "topics:\n  - key: t\n",
+      "a.yaml": "topics: {}\n",
+    });
+    const result = await validateConfig({ cwd: ws.dir, vars: {} });
+    expect(result.valid).toBe(false);
+    expect(result.summary).toBeNull();
+    expect(renderValidateText(result)).toEqual({
+      out: "",
+      err: [
+        "a.yaml:1:9  error  topics: must be a list, got a mapping",
+        'b.yaml:2:5  error  topics[0]: missing required field "name"',
+        'notiform.yaml:2:27  warning  include "none.yaml" matches no file',
+        'notiform.yaml:5:9  error  workflows[0].id: must be a 24-character hex id, got "nothex"',
+        'notiform.yaml:8:5  error  unknown property "nmae" in workflows[1] (did you mean "name"?)',
+        "4 errors: the configuration is not valid",
+        "",
+      ].join("\n"),
+    });
+    const json = JSON.parse(renderValidateJson(result)) as { problems: { field: string | null }[]; summary: null };
+    expect(json.summary).toBeNull();
+    expect(json.problems.map((p) => p.field)).toEqual(["topics", "topics[0]", null, "workflows[0].id", "workflows[1].nmae"]);
+  });
+
+  it("hands back the values from the environment, so the command can mask them even in a failure", async () => {
+    const ws = await workspaceWith({
+      "notiform.yaml": "version: 1\ntopics:\n  - key: ${TOPIC_KEY}\n    name: ${TOPIC_NAME}\n",
+    });
+    const result = await validateConfig({ cwd: ws.dir, vars: { TOPIC_KEY: "not a key!", TOPIC_NAME: "Private Name" } });
+    expect(result.sensitive.sort()).toEqual(["Private Name", "not a key!"]);
+    const masker = new Masker().add(...result.sensitive);
+    const text = masker.mask(renderValidateText(result).err);
+    expect(text).toContain('topics[0].key: must use only letters, digits, "-", "_", "." and ":", got "********"');
+    expect(text).not.toContain("not a key!");
+    const json = masker.mask(renderValidateJson(result));
+    expect(JSON.parse(json).valid).toBe(false);
+  });
+
+  it("still fails with the missing file's name when there is no root file", async () => {
+    const ws = await workspaceWith({});
+    await expect(validateConfig({ cwd: ws.dir, vars: {} })).rejects.toMatchObject({ code: "CONFIG_NOT_FOUND" });
+  });
+});
