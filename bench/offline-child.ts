@@ -1,7 +1,7 @@
-// Child process of the offline benchmark: load + validate + plan a config of 50,000 resources
-// with no network (live state synthesized in memory, equal to the config), then report CPU time
+// Child process of the offline benchmark: load + validate + plan a config of 50,000 resources in
+// 100 files with no network (live state synthesized in memory, equal to the config), then report CPU time
 // and peak RSS of this process as JSON on stdout. A separate process so RSS is its own.
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Topic, Workflow, WorkflowOverride } from "../src/api/types.js";
 import { loadConfig } from "../src/config/index.js";
@@ -12,7 +12,32 @@ import { configFor } from "./fixtures.js";
 
 const dir = process.argv[2] ?? ".";
 const size = { topics: 30_000, overrides: 15_000, workflows: 5_000 };
-await writeFile(join(dir, "notiform.yaml"), configFor(size));
+// 50,000 resources spread over 100 files, as a large team would keep them: the root file holds
+// the workflows (overrides name them), 99 included files share the topics and overrides.
+const FILES = 100;
+const whole = configFor(size);
+const sections = whole.split(/^(?=topics:|workflows:|overrides:)/m);
+const head = sections[0] ?? "";
+const section = (name: string) => sections.find((s) => s.startsWith(`${name}:`)) ?? "";
+const chunks = (text: string, parts: number) => {
+  const [title, ...rest] = text.split("\n  - ");
+  const items = rest.map((item) => `  - ${item.trimEnd()}`);
+  const per = Math.ceil(items.length / parts);
+  return Array.from(
+    { length: parts },
+    (_, i) => `${title}\n${items.slice(i * per, (i + 1) * per).join("\n")}\n`,
+  );
+};
+await mkdir(join(dir, "teams"), { recursive: true });
+const topicChunks = chunks(section("topics"), FILES - 1);
+const overrideChunks = chunks(section("overrides"), FILES - 1);
+await writeFile(join(dir, "notiform.yaml"), `${head}include: [teams/*.yaml]\n${section("workflows")}`);
+for (let i = 0; i < FILES - 1; i += 1) {
+  await writeFile(
+    join(dir, "teams", `team-${String(i).padStart(2, "0")}.yaml`),
+    `${topicChunks[i]}${overrideChunks[i]}`,
+  );
+}
 
 const cpuBefore = process.cpuUsage();
 const started = performance.now();

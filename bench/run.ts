@@ -18,7 +18,7 @@ log("bench: apply of 2,000 changes at concurrency 8 ...");
 const apply = await benchApplyScale();
 log("bench: apply of 2,000 changes under a 100 requests/s limiter ...");
 const limited = await benchApplyScale({ perSecond: 100 });
-log("bench: offline validate + plan of 50,000 resources ...");
+log("bench: offline validate + plan of 50,000 resources in 100 files ...");
 const offline = await benchOffline();
 log("bench: emulator throughput ...");
 const throughput = await benchEmulatorThroughput();
