@@ -79,7 +79,7 @@ if (json) {
       `${(limited.share429 * 100).toFixed(1)} % of ${limited.requests} ${ok(targets.limited429AtMost5Percent && targets.limitedNoFailures)}`,
     ],
     [
-      "offline 50,000 resources: wall",
+      "offline 50,000 resources in 100 files: wall",
       s(offline.totalMs),
       `load+validate ${s(offline.loadValidateMs)} ${ok(targets.offlineUnder2s)}`,
     ],
