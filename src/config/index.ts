@@ -77,16 +77,15 @@ export async function loadConfig(
 
   if (root !== undefined) root.file.doc = undefined;
   const errorsSoFar = loader.problems.some((p) => p.severity === "error");
-  let resources: FileResources | undefined;
-  if (!errorsSoFar) {
-    const base = combine(resourcesOf(baseFiles), loader.problems);
-    const overlay = combine(resourcesOf(overlayFiles), loader.problems);
-    resources = layer(base, overlay);
-    checkReferences(resources, loader.problems);
-  }
+  // A duplicate is real whatever else is wrong, so it is always reported. References are checked
+  // only when every file loaded: a file that failed would make its resources look missing.
+  const base = combine(resourcesOf(baseFiles), loader.problems);
+  const overlay = combine(resourcesOf(overlayFiles), loader.problems);
+  const resources = layer(base, overlay);
+  if (!errorsSoFar) checkReferences(resources, loader.problems);
 
   const problems = sortProblems(loader.problems);
-  if (resources === undefined || problems.some((p) => p.severity === "error"))
+  if (problems.some((p) => p.severity === "error"))
     throw new ConfigError(problems, undefined, [...loader.sensitive]);
 
   const organization = stringOf(environment?.organization) ?? stringOf(rootData.organization);
@@ -174,9 +173,11 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
     return [entry];
   }
   entry.data = data;
-  const schemaOk = checkSchema(file, data, loader.problems);
+  checkSchema(file, data, loader.problems);
   checkRootOnly(file, data, isRoot, loader.problems);
-  if (schemaOk) entry.resources = collectResources(file, data);
+  // Collected even when the schema failed, so duplicates are reported too; any error means
+  // no result, so nothing of an invalid file can reach the desired state.
+  entry.resources = collectResources(file, data);
 
   // Includes are followed even when this file has schema problems: the user sees every file's
   // problems at once (globsOf ignores an include value of the wrong type, already reported).

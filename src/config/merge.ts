@@ -17,6 +17,13 @@ export function identityOf(section: Section, spec: unknown): string {
   return section === "overrides" ? `${s.workflow} / tenant ${s.tenant}` : (s.key ?? "");
 }
 
+/** Whether an entry has its identity fields as text (always, once the schema passed). */
+function isIdentifiable(section: Section, spec: unknown): boolean {
+  if (spec === null || typeof spec !== "object") return false;
+  const s = spec as Record<string, unknown>;
+  return section === "overrides" ? typeof s.workflow === "string" && typeof s.tenant === "string" : typeof s.key === "string";
+}
+
 export function where(pos: Position): string {
   return `${pos.file}:${pos.line}:${pos.col}`;
 }
@@ -28,6 +35,8 @@ export function combine(files: FileResources[], problems: Problem[]): FileResour
     const seen = new Map<string, Desired<unknown>>();
     for (const file of files) {
       for (const item of file[section] as Desired<unknown>[]) {
+        // Entries of a file that failed the schema come here only to find duplicates.
+        if (!isIdentifiable(section, item.spec)) continue;
         const id = identityOf(section, item.spec);
         const first = seen.get(id);
         if (first !== undefined) {
