@@ -43,6 +43,7 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 /** The core schema's remaining number forms: left to the library. */
 const OTHER_NUMBERS = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 /** Characters the library may treat specially (control characters, byte order marks). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const UNUSUAL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]/;
 /** First characters a plain scalar may start with here; anything else (indicators, ".") gives up. */
 const PLAIN_START = /^[A-Za-z0-9_/$(+-]/;

@@ -21,7 +21,9 @@ export function identityOf(section: Section, spec: unknown): string {
 function isIdentifiable(section: Section, spec: unknown): boolean {
   if (spec === null || typeof spec !== "object") return false;
   const s = spec as Record<string, unknown>;
-  return section === "overrides" ? typeof s.workflow === "string" && typeof s.tenant === "string" : typeof s.key === "string";
+  return section === "overrides"
+    ? typeof s.workflow === "string" && typeof s.tenant === "string"
+    : typeof s.key === "string";
 }
 
 export function where(pos: Position): string {

@@ -148,6 +148,7 @@ describe("parseSimpleYaml", () => {
         "trail ",
         "'",
         '"',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
         "${VAR:-x}",
         "1e3",
         "-1",

@@ -30,6 +30,7 @@ async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
 const W1 = "64f1c0ffee0000000000a001";
 
 describe("interpolation", () => {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
   it("turns a whole ${VAR} into a boolean only in true/false fields, and keeps text elsewhere", async () => {
     const ws = await workspaceWith({
       "notiform.yaml": `version: 1\ntopics:\n  - key: a\n    name: \${FLAG}\nworkflows:\n  - key: w\n    id: ${W1}\n    critical: \${FLAG}\n    preferenceSettings:\n      sms: \${OFF:-false}\n`,
@@ -47,23 +48,33 @@ describe("interpolation", () => {
       cwd: ws.dir,
       vars: { ORG: "Org From Env", FIRST: "First Value", SECOND: "Second Value", FLAG: "true" },
     });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
     expect(desired.topics[0]?.spec.name).toBe("First Value and Second Value and Default Name cost ${PRICE}");
     expect(desired.sensitive).toEqual(["First Value", "Org From Env", "Second Value"]);
   });
 
   it("names every unset variable, each at its own value", async () => {
     const ws = await workspaceWith({
-      "notiform.yaml": "version: 1\ntopics:\n  - key: a\n    name: ${ONE}\n  - key: b\n    name: x ${TWO} y\n",
+      "notiform.yaml":
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
+        "version: 1\ntopics:\n  - key: a\n    name: ${ONE}\n  - key: b\n    name: x ${TWO} y\n",
     });
     expect(await problemsOf(loadConfig({ cwd: ws.dir, vars: {} }))).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
       "notiform.yaml:4:11  environment variable ONE is not set and has no default (write ${ONE:-default} to give one)",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
       "notiform.yaml:6:11  environment variable TWO is not set and has no default (write ${TWO:-default} to give one)",
     ]);
   });
 
   it("keeps values from the environment on the error, so a failed load can still be masked", async () => {
-    const ws = await workspaceWith({ "notiform.yaml": "version: 1\ntopics:\n  - key: ${KEY}\n    name: N\n" });
-    const error = await loadConfig({ cwd: ws.dir, vars: { KEY: "secret key value" } }).catch((e: unknown) => e);
+    const ws = await workspaceWith({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
+      "notiform.yaml": "version: 1\ntopics:\n  - key: ${KEY}\n    name: N\n",
+    });
+    const error = await loadConfig({ cwd: ws.dir, vars: { KEY: "secret key value" } }).catch(
+      (e: unknown) => e,
+    );
     expect((error as ConfigError).sensitive).toEqual(["secret key value"]);
   });
 });
@@ -105,7 +116,10 @@ describe("includes", () => {
 
   it("refuses a non-UTF-8 included file at its first bad byte", async () => {
     const ws = await workspaceWith({ "notiform.yaml": "version: 1\ninclude: latin1.yaml\n" });
-    await writeFile(ws.path("latin1.yaml"), Buffer.from("topics:\n  - key: a\n    name: Gr\xfc\xdfe\n", "latin1"));
+    await writeFile(
+      ws.path("latin1.yaml"),
+      Buffer.from("topics:\n  - key: a\n    name: Gr\xfc\xdfe\n", "latin1"),
+    );
     expect(await problemsOf(loadConfig({ cwd: ws.dir, vars: {} }))).toEqual([
       "latin1.yaml:3:13  latin1.yaml is not valid UTF-8 text: save it as UTF-8",
     ]);
@@ -114,7 +128,9 @@ describe("includes", () => {
 
 describe("files", () => {
   it("accepts a UTF-8 byte order mark", async () => {
-    const ws = await workspaceWith({ "notiform.yaml": "\uFEFFversion: 1\ntopics:\n  - key: a\n    name: Ä\n" });
+    const ws = await workspaceWith({
+      "notiform.yaml": "\uFEFFversion: 1\ntopics:\n  - key: a\n    name: Ä\n",
+    });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
     expect(desired.topics[0]?.source.fields.name).toEqual({ file: "notiform.yaml", line: 4, col: 11 });
   });
@@ -136,7 +152,8 @@ describe("files", () => {
   it("loads a 5 MB file with every resource and position", async () => {
     const count = 64_000;
     const lines = ["version: 1", "topics:"];
-    for (let i = 0; i < count; i += 1) lines.push(`  - key: topic-${i}`, `    name: Topic number ${i} of the big file`);
+    for (let i = 0; i < count; i += 1)
+      lines.push(`  - key: topic-${i}`, `    name: Topic number ${i} of the big file`);
     lines.push("workflows:");
     for (let i = 0; i < count / 4; i += 1) {
       lines.push(`  - key: wf-${i}`, `    id: 64f1${i.toString(16).padStart(20, "0")}`, "    active: true");
@@ -147,7 +164,11 @@ describe("files", () => {
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
     expect(desired.topics).toHaveLength(count);
     expect(desired.workflows).toHaveLength(count / 4);
-    expect(desired.topics[count - 1]?.source.pos).toEqual({ file: "notiform.yaml", line: 2 * count + 1, col: 5 });
+    expect(desired.topics[count - 1]?.source.pos).toEqual({
+      file: "notiform.yaml",
+      line: 2 * count + 1,
+      col: 5,
+    });
   });
 });
 

@@ -10,7 +10,13 @@ const ROOT = join(import.meta.dirname, "..", "fixtures", "valid");
 interface Expected {
   args?: string[];
   env?: Record<string, string>;
-  summary: { files: number; topics: number; notificationGroups: number; workflows: number; overrides: number };
+  summary: {
+    files: number;
+    topics: number;
+    notificationGroups: number;
+    workflows: number;
+    overrides: number;
+  };
   warnings: { file: string; line: number; col: number; severity: string; message: string }[];
 }
 
@@ -32,7 +38,9 @@ describe("valid configs", () => {
       workflows: desired.workflows.length,
       overrides: desired.overrides.length,
     }).toEqual(expected.summary);
-    expect(warnings.map((w) => ({ ...w.pos, severity: w.severity, message: w.message }))).toEqual(expected.warnings);
+    expect(warnings.map((w) => ({ ...w.pos, severity: w.severity, message: w.message }))).toEqual(
+      expected.warnings,
+    );
     expect((await loadConfig(options)).desired.digest).toBe(desired.digest);
   });
 
@@ -43,7 +51,12 @@ describe("valid configs", () => {
     expect(desired.topics[1]?.spec).toEqual({ key: "news:monthly", name: "Monthly newsletter" });
     expect(desired.workflows[0]?.spec.data).toEqual({ team: "fulfilment", priority: 2 });
     expect(desired.overrides.map((o) => o.spec)).toEqual([
-      { workflow: "order-shipped", tenant: "650000000000000000000001", active: true, preferenceSettings: quiet },
+      {
+        workflow: "order-shipped",
+        tenant: "650000000000000000000001",
+        active: true,
+        preferenceSettings: quiet,
+      },
       { workflow: "64F1C0FFEE0000000000B002", tenant: "650000000000000000000002" },
     ]);
   });
@@ -60,7 +73,11 @@ describe("valid configs", () => {
       { key: "order-updates", name: "Order updates" },
       { key: "production-only", name: "Production only" },
     ]);
-    expect(desired.workflows[0]?.spec).toEqual({ key: "order-shipped", id: "64f1c0ffee0000000000c001", active: true });
+    expect(desired.workflows[0]?.spec).toEqual({
+      key: "order-shipped",
+      id: "64f1c0ffee0000000000c001",
+      active: true,
+    });
     expect(desired.workflows[0]?.source.fields.id?.file).toBe("env/production/overrides.yaml");
     expect(desired.sensitive).toEqual(["prod"]);
   });

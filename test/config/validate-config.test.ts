@@ -22,11 +22,18 @@ describe("validateConfig", () => {
   it("counts the resources of a valid config and prints warnings on stderr", async () => {
     const ws = await workspaceWith({
       "notiform.yaml": `version: 1\ninclude: [more.yaml, none/*.yaml]\ntopics:\n  - key: a\n    name: A\nworkflows:\n  - key: w\n    id: ${W1}\n`,
-      "more.yaml": "notificationGroups:\n  - key: g\n    name: G\noverrides:\n  - workflow: w\n    tenant: 650000000000000000000001\n",
+      "more.yaml":
+        "notificationGroups:\n  - key: g\n    name: G\noverrides:\n  - workflow: w\n    tenant: 650000000000000000000001\n",
     });
     const result = await validateConfig({ cwd: ws.dir, vars: {} });
     expect(result.valid).toBe(true);
-    expect(result.summary).toEqual({ files: 2, topics: 1, notificationGroups: 1, workflows: 1, overrides: 1 });
+    expect(result.summary).toEqual({
+      files: 2,
+      topics: 1,
+      notificationGroups: 1,
+      workflows: 1,
+      overrides: 1,
+    });
     expect(renderValidateText(result)).toEqual({
       out: "2 files valid: 1 topics, 1 notification groups, 1 workflows, 1 overrides\n",
       err: 'notiform.yaml:2:22  warning  include "none/*.yaml" matches no file\n',
@@ -77,20 +84,35 @@ describe("validateConfig", () => {
         "",
       ].join("\n"),
     });
-    const json = JSON.parse(renderValidateJson(result)) as { problems: { field: string | null }[]; summary: null };
+    const json = JSON.parse(renderValidateJson(result)) as {
+      problems: { field: string | null }[];
+      summary: null;
+    };
     expect(json.summary).toBeNull();
-    expect(json.problems.map((p) => p.field)).toEqual(["topics", "topics[0]", null, "workflows[0].id", "workflows[1].nmae"]);
+    expect(json.problems.map((p) => p.field)).toEqual([
+      "topics",
+      "topics[0]",
+      null,
+      "workflows[0].id",
+      "workflows[1].nmae",
+    ]);
   });
 
   it("hands back the values from the environment, so the command can mask them even in a failure", async () => {
     const ws = await workspaceWith({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
       "notiform.yaml": "version: 1\ntopics:\n  - key: ${TOPIC_KEY}\n    name: ${TOPIC_NAME}\n",
     });
-    const result = await validateConfig({ cwd: ws.dir, vars: { TOPIC_KEY: "not a key!", TOPIC_NAME: "Private Name" } });
+    const result = await validateConfig({
+      cwd: ws.dir,
+      vars: { TOPIC_KEY: "not a key!", TOPIC_NAME: "Private Name" },
+    });
     expect(result.sensitive.sort()).toEqual(["Private Name", "not a key!"]);
     const masker = new Masker().add(...result.sensitive);
     const text = masker.mask(renderValidateText(result).err);
-    expect(text).toContain('topics[0].key: must use only letters, digits, "-", "_", "." and ":", got "********"');
+    expect(text).toContain(
+      'topics[0].key: must use only letters, digits, "-", "_", "." and ":", got "********"',
+    );
     expect(text).not.toContain("not a key!");
     const json = masker.mask(renderValidateJson(result));
     expect(JSON.parse(json).valid).toBe(false);
@@ -98,6 +120,8 @@ describe("validateConfig", () => {
 
   it("still fails with the missing file's name when there is no root file", async () => {
     const ws = await workspaceWith({});
-    await expect(validateConfig({ cwd: ws.dir, vars: {} })).rejects.toMatchObject({ code: "CONFIG_NOT_FOUND" });
+    await expect(validateConfig({ cwd: ws.dir, vars: {} })).rejects.toMatchObject({
+      code: "CONFIG_NOT_FOUND",
+    });
   });
 });
