@@ -3,7 +3,7 @@
 // the very same `yaml` AST (nodes, values, start offsets, line starts) the library would, about
 // ten times faster, because the library's general parser dominates loading large configs.
 // It must never guess: on anything outside that subset (anchors, tags, block or multi-line
-// scalars, tabs, CRLF, null values, floats, duplicate keys, any syntax error) it returns
+// scalars, tabs, a lone CR, null values, floats, duplicate keys, any syntax error) it returns
 // undefined and the caller parses with the library, which also reports every error. A
 // differential test (test/config/fast-yaml.test.ts) holds it to the library's results.
 import { Document, LineCounter, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
@@ -42,9 +42,9 @@ const NULLS = new Set(["~", "null", "Null", "NULL"]);
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 /** The core schema's remaining number forms: left to the library. */
 const OTHER_NUMBERS = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-/** Characters the library may treat specially (control characters, byte order marks). */
+/** Characters the library may treat specially (control characters, byte order marks, a CR not ending a line). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const UNUSUAL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]/;
+const UNUSUAL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|\r(?!\n)/;
 /** First characters a plain scalar may start with here; anything else (indicators, ".") gives up. */
 const PLAIN_START = /^[A-Za-z0-9_/$(+-]/;
 
@@ -77,6 +77,8 @@ function significantLines(text: string): Line[] | undefined {
   while (lineStart <= text.length) {
     let end = text.indexOf("\n", lineStart);
     if (end === -1) end = text.length;
+    const next = end + 1;
+    if (text.charCodeAt(end - 1) === 13) end -= 1; // CRLF: the CR is not content
     let indent = 0;
     while (text.charCodeAt(lineStart + indent) === 32) indent += 1;
     const start = lineStart + indent;
@@ -84,7 +86,7 @@ function significantLines(text: string): Line[] | undefined {
       if (indent === 0 && /^(---|\.\.\.|%)/.test(text.slice(start, start + 3))) return undefined;
       out.push({ indent, start, text: text.slice(start, end).trimEnd() });
     }
-    lineStart = end + 1;
+    lineStart = next;
   }
   return out;
 }
