@@ -1,45 +1,43 @@
 // What the client has learnt about the observed extensions (endpoints real servers serve that
-// the spec does not list). A missing route is remembered, so later calls fail fast with
-// API_UNSUPPORTED and callers fall back without another request.
-
-import { NotiformError } from "../errors.js";
+// the spec does not list). Any answer from the route teaches "supported"; a missing route
+// ("Cannot <METHOD> ...", 405, 501) teaches "unsupported", remembered with the answer that
+// taught it, so later calls fail fast with API_UNSUPPORTED without a request.
 import { ApiError } from "./errors.js";
 import type { Capability, Extension } from "./types.js";
 
+export interface Learnt {
+  status: number;
+  serverMessage: string;
+}
+
 export class Capabilities {
   private readonly known = new Map<Extension, Capability>();
+  private readonly missing = new Map<Extension, Learnt>();
 
   get(extension: Extension): Capability {
     return this.known.get(extension) ?? "unknown";
   }
 
-  /** Run an extension call, learning from its outcome. */
-  async call<T>(extension: Extension, run: () => Promise<T>): Promise<T> {
-    if (this.known.get(extension) === "unsupported") throw unsupported(extension);
-    try {
-      const result = await run();
+  /** The answer that showed the extension missing, when it is known to be. */
+  missingAnswer(extension: Extension): Learnt | undefined {
+    return this.known.get(extension) === "unsupported" ? this.missing.get(extension) : undefined;
+  }
+
+  supported(extension: Extension): void {
+    this.known.set(extension, "supported");
+  }
+
+  /** Learn from a failed call: a missing route, or a route that answered about the record. */
+  learnFrom(extension: Extension, error: unknown): void {
+    if (!(error instanceof ApiError)) return;
+    if (error.code === "API_UNSUPPORTED") {
+      this.known.set(extension, "unsupported");
+      this.missing.set(extension, { status: error.status, serverMessage: error.serverMessage });
+    } else if (error.status < 500 && error.code !== "API_AUTH" && error.status !== 429) {
+      // 400/404/409/401-dev-only: the route exists and judged our request or record.
       this.known.set(extension, "supported");
-      return result;
-    } catch (error) {
-      if (error instanceof ApiError) {
-        if (error.code === "API_UNSUPPORTED") this.known.set(extension, "unsupported");
-        else if (error.code === "API_NOT_FOUND" || error.status === 400)
-          this.known.set(extension, "supported");
-      }
-      throw error;
     }
   }
-
-  set(extension: Extension, capability: Capability): void {
-    this.known.set(extension, capability);
-  }
-}
-
-function unsupported(extension: Extension): NotiformError {
-  return new NotiformError(
-    "API_UNSUPPORTED",
-    `the server does not serve the ${extension} endpoint (remembered from an earlier answer)`,
-  );
 }
 
 /** An id that cannot exist: probes use it so they can never read or change a real record. */

@@ -1,8 +1,10 @@
 // The client's typed failures. Every failed call becomes an ApiError (the server answered) or a
 // NetworkError (it did not), carrying method, path, status, the server's message and how many
 // attempts were made. Codes are decided here, once, from structured facts (status, route);
-// the one message the code depends on is the server's "Development environment" 401, which has
-// no other distinguishing mark. The API key is never part of anything built here.
+// the messages the code depends on are the server's "Development environment" 401 and the
+// framework's "Cannot <METHOD> <path>" 404 of a route it does not have, which have no other
+// distinguishing mark (the record 404s carry the same status and `error`). The API key is
+// never part of anything built here: server text is masked before it arrives.
 import { type ErrorCode, NotiformError } from "../errors.js";
 
 export interface ApiErrorFacts {
@@ -119,15 +121,59 @@ export function badResponse(
 function classifyApiError(facts: ApiErrorFacts): ErrorCode {
   if (facts.status === 401 && facts.serverMessage.includes(DEV_ONLY)) return "API_DEV_ONLY";
   if (facts.status === 401 || facts.status === 403) return "API_AUTH";
-  if (facts.extension && isMissingRoute(facts)) return "API_UNSUPPORTED";
+  // A spec endpoint can be missing too (POST/GET /v1/organizations on the hosted build), and a
+  // missing route is never "record not found": callers must not read it as "absent, create it".
+  if (isMissingRoute(facts)) return "API_UNSUPPORTED";
   if (facts.status === 404) return "API_NOT_FOUND";
   return "API_ERROR";
 }
 
-/** "Cannot PUT /v1/..." (a route the server does not have), 405 or 501: not a missing record. */
+/**
+ * "Cannot PUT /v1/..." (the framework's answer for a route it does not have), 405 Method Not
+ * Allowed or 501 Not Implemented: the endpoint is missing, not the record.
+ */
 export function isMissingRoute(facts: { status: number; serverMessage: string; method: string }): boolean {
   if (facts.status === 405 || facts.status === 501) return true;
-  return facts.status === 404 && facts.serverMessage.startsWith(`Cannot ${facts.method} `);
+  return facts.status === 404 && facts.serverMessage.startsWith(`Cannot ${facts.method} /`);
+}
+
+/**
+ * The error for a call to an extension the server was already found not to serve: no request
+ * is sent; the status and message are those of the answer that taught us.
+ */
+export function rememberedUnsupported(
+  call: { method: string; path: string; endpoint: string },
+  learnt: { status: number; serverMessage: string },
+): ApiError {
+  return new ApiError(
+    {
+      ...call,
+      status: learnt.status,
+      serverMessage: `${learnt.serverMessage} (remembered from an earlier answer; not sent)`,
+      validation: false,
+      attempts: 0,
+      mayHaveBeenApplied: false,
+      extension: true,
+    },
+    "API_UNSUPPORTED",
+  );
+}
+
+/** The server's message from an error body (`message` string or array), or the start of the text. */
+export function parseErrorBody(text: string): { message: string; validation: boolean } {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === "object") {
+      const { message, error } = parsed as { message?: unknown; error?: unknown };
+      if (Array.isArray(message)) return { message: message.map(String).join("; "), validation: true };
+      if (typeof message === "string") return { message, validation: false };
+      if (typeof error === "string") return { message: error, validation: false };
+    }
+  } catch {
+    // Not JSON (a proxy's HTML page, say): show the start of what came back.
+  }
+  const snippet = text.trim().replace(/\s+/g, " ").slice(0, 200);
+  return { message: snippet === "" ? "(no message)" : snippet, validation: false };
 }
 
 function hintFor(code: ErrorCode, facts: ApiErrorFacts): { hint?: string } {
@@ -141,7 +187,11 @@ function hintFor(code: ErrorCode, facts: ApiErrorFacts): { hint?: string } {
         hint: `The server refused the API key in ${facts.apiKeyEnv ?? "NOTIFORM_API_KEY"}: check that it is set to a current key of the intended environment.`,
       };
     case "API_UNSUPPORTED":
-      return { hint: "This server does not serve this (non-spec) endpoint." };
+      return {
+        hint: facts.extension
+          ? "This server does not serve this (non-spec) endpoint; notiform falls back where it can."
+          : "The server has no such route: check the API URL (the base URL, without /v1).",
+      };
     default:
       return {};
   }

@@ -1,31 +1,44 @@
 // The API client's public face: createClient(options) -> ApiClient. Everything else in src/api
 // is internal. The base URL must be HTTPS unless it is loopback (the emulator) or the user
-// passed --insecure-http: the key travels in a header.
-import { NotiformError } from "../errors.js";
+// passed --insecure-http: the key travels in a header. The key is handed to the transport and
+// kept nowhere else.
 import { VERSION } from "../version.js";
-import { Client } from "./client.js";
-import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy.js";
-import { type ClientLogEvent, type ClientStats, Transport } from "./transport.js";
+import { checkBaseUrl } from "./base-url.js";
+import { buildApi } from "./client.js";
+import type { ClientLogEvent, ClientStats } from "./log-events.js";
+import { Requester } from "./requester.js";
+import { DEFAULT_RETRY } from "./retry-policy.js";
+import { Transport } from "./transport.js";
 import type { NotificationApi } from "./types.js";
 
+export { isInsecureUrl, isLoopbackHost } from "./base-url.js";
 export { ApiError, isUnchangedStatusError, NetworkError } from "./errors.js";
-export type { ClientLogEvent, ClientStats } from "./transport.js";
+export type { ClientLogEvent, ClientStats } from "./log-events.js";
+export { formatClientEvent } from "./log-events.js";
+export { REDACTED, redactForLog } from "./redaction.js";
 
 export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   /** The variable the key came from, for hints (never the key). */
   apiKeyEnv?: string;
+  /** Most requests in flight at once, shared by every call of this client (default 8). */
   concurrency?: number;
+  /** Allow plain http to a non-loopback host. */
   insecureHttp?: boolean;
+  /** Default `notiform/<version>`. */
   userAgent?: string;
-  retry?: Partial<RetryOptions>;
+  retry?: { maxAttempts?: number; maxElapsedMs?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Defaults 10 s / 30 s / 30 s. */
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Injected for tests: backoff and pacing sleep through this. */
   sleep?: (ms: number) => Promise<void>;
+  /** A monotonic clock in ms (default performance.now). */
   now?: () => number;
+  /** Jitter source in [0, 1) (default Math.random). */
   random?: () => number;
   log?: (event: ClientLogEvent) => void;
-  /** Largest response body accepted (bytes). */
+  /** Largest response body accepted, in bytes (default 50 MB). */
   maxBodyBytes?: number;
 }
 
@@ -36,14 +49,20 @@ export interface ApiClient extends NotificationApi {
 }
 
 export function createClient(options: ClientOptions): ApiClient {
-  const url = checkBaseUrl(options.baseUrl, options.insecureHttp === true);
+  const baseUrl = checkBaseUrl(options.baseUrl, options.insecureHttp === true);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8) || 1);
   const transport = new Transport({
-    baseUrl: url,
+    baseUrl,
     apiKey: options.apiKey,
     apiKeyEnv: options.apiKeyEnv,
-    concurrency: Math.max(1, Math.floor(options.concurrency ?? 8)),
-    userAgent: options.userAgent ?? `notiform/${VERSION} (node ${process.version})`,
-    retry: { ...DEFAULT_RETRY, ...options.retry },
+    concurrency,
+    userAgent: options.userAgent ?? `notiform/${VERSION}`,
+    retry: {
+      maxAttempts: Math.max(1, options.retry?.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
+      maxElapsedMs: options.retry?.maxElapsedMs ?? DEFAULT_RETRY.maxElapsedMs,
+      baseDelayMs: options.retry?.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+      maxDelayMs: options.retry?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+    },
     timeouts: {
       connectMs: options.timeouts?.connectMs ?? 10_000,
       headersMs: options.timeouts?.headersMs ?? 30_000,
@@ -55,48 +74,11 @@ export function createClient(options: ClientOptions): ApiClient {
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
   });
-  const client = new Client(transport) as Client & {
-    baseUrl: string;
-    stats(): ClientStats;
-    close(): Promise<void>;
-  };
-  return Object.assign(client, {
-    baseUrl: url,
+  const api = buildApi(new Requester(transport));
+  return {
+    ...api,
+    baseUrl,
     stats: () => structuredClone(transport.stats),
     close: () => transport.close(),
-  });
-}
-
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
-function checkBaseUrl(raw: string, insecureHttp: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new NotiformError("USAGE", `the API URL ${JSON.stringify(raw)} is not a URL`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new NotiformError("USAGE", `the API URL must be https:// (got ${url.protocol})`);
-  }
-  if (url.protocol === "http:" && !insecureHttp && !LOOPBACK.test(url.hostname)) {
-    throw new NotiformError("INSECURE_URL", `refusing to send the API key over plain http to ${url.host}`, {
-      hint: "Use https://, or pass --insecure-http if you really mean it (e.g. a test server on your network).",
-    });
-  }
-  return url.toString().replace(/\/+$/, "");
-}
-
-/** One readable line per client event, for --verbose. Carries no key and no body. */
-export function formatClientEvent(event: ClientLogEvent): string {
-  switch (event.type) {
-    case "request":
-      return `-> ${event.method} ${event.path}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ""}`;
-    case "response":
-      return `<- ${event.status} ${event.method} ${event.path} ${Math.round(event.durationMs)} ms`;
-    case "retry":
-      return `retry ${event.method} ${event.path} after ${event.reason}, in ${Math.round(event.delayMs)} ms`;
-    case "limit":
-      return `concurrency now ${event.limit} (${event.reason})`;
-  }
+  };
 }

@@ -7,6 +7,8 @@ export interface LimiterOptions {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   onChange?: (event: { limit: number; reason: string }) => void;
+  /** New starts are held back for `delayMs` (a 429's Retry-After, or a spent RateLimit budget). */
+  onHold?: (event: { delayMs: number; reason: string }) => void;
 }
 
 export class AdaptiveLimiter {
@@ -61,8 +63,7 @@ export class AdaptiveLimiter {
       this.options.onChange?.({ limit: next, reason: "429 from the server" });
     }
     this.successes = 0;
-    if (retryAfterMs !== undefined)
-      this.notBefore = Math.max(this.notBefore, this.options.now() + retryAfterMs);
+    if (retryAfterMs !== undefined) this.hold(retryAfterMs, "429 from the server");
   }
 
   /** A success: after enough of them in a row, allow one more request in flight. */
@@ -83,13 +84,20 @@ export class AdaptiveLimiter {
   onRateLimitHeaders(remaining: number, resetSeconds: number): void {
     const resetMs = Math.max(0, resetSeconds * 1000);
     if (remaining <= 0) {
-      this.notBefore = Math.max(this.notBefore, this.options.now() + resetMs);
+      this.hold(resetMs, "RateLimit-Remaining is 0");
       this.spacing = 0;
     } else if (remaining <= this.max * 2 && resetMs > 0) {
       this.spacing = resetMs / remaining;
     } else {
       this.spacing = 0;
     }
+  }
+
+  private hold(delayMs: number, reason: string): void {
+    const until = this.options.now() + delayMs;
+    if (until <= this.notBefore) return;
+    this.notBefore = until;
+    if (delayMs > 0) this.options.onHold?.({ delayMs, reason });
   }
 
   private async pace(): Promise<void> {

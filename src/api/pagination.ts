@@ -1,6 +1,7 @@
-// Paging through a list whose total is known from the first page: the remaining pages are
-// fetched concurrently (the shared limiter bounds them), and every item is returned exactly
-// once (by id), even when items move between pages while we read.
+// Paging through whole lists, every item exactly once (by id, even when items move between
+// pages while we read). A list whose total is known from its first page has the remaining pages
+// fetched concurrently (the shared limiter bounds them); one that only says `hasMore` is
+// followed page by page. Never sends anything itself: it calls the page function it is given.
 export interface PageResult<T> {
   items: T[];
   totalCount: number;
@@ -30,4 +31,17 @@ export async function listAllPaged<T>(
     }
   }
   return [...seen.values()];
+}
+
+/** Follow `hasMore` from page 0 until a page says there is no more (or comes back empty). */
+export async function listAllFollowing<T>(
+  fetchPage: (page: number) => Promise<{ items: T[]; hasMore: boolean }>,
+  idOf: (item: T) => string,
+): Promise<T[]> {
+  const seen = new Map<string, T>();
+  for (let page = 0; ; page += 1) {
+    const result = await fetchPage(page);
+    for (const item of result.items) seen.set(idOf(item), item);
+    if (!result.hasMore || result.items.length === 0) return [...seen.values()];
+  }
 }

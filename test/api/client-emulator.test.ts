@@ -28,7 +28,6 @@ async function failureOf(promise: Promise<unknown>): Promise<Error> {
 
 const W1 = "64f1c0ffee0000000000a001";
 const T1 = "650000000000000000000001";
-const T2 = "650000000000000000000002";
 
 let emulator: EmulatorHandle;
 let client: ApiClient;

@@ -1,0 +1,70 @@
+// Endpoints 14-15 (create, rename a notification group) and the read extensions GET
+// /v1/notification-groups (unpaged) and GET /v1/notification-groups/{id}. A create is never
+// retried once it may have reached the server: the same name twice makes two groups.
+import { expectArray, expectShape, GROUP, unwrap } from "./envelope.js";
+import { checkName, segment } from "./request-checks.js";
+import type { Requester } from "./requester.js";
+import type { NotificationApi, NotificationGroup } from "./types.js";
+
+export type NotificationGroupEndpoints = Pick<
+  NotificationApi,
+  "createNotificationGroup" | "renameNotificationGroup" | "listNotificationGroups" | "getNotificationGroup"
+>;
+
+export function notificationGroupEndpoints(requester: Requester): NotificationGroupEndpoints {
+  return {
+    async createNotificationGroup(body, options = {}): Promise<NotificationGroup> {
+      checkName("notification group name", body.name);
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "createNotificationGroup",
+          method: "POST",
+          path: "/v1/notification-groups",
+          body: { name: body.name },
+        },
+        options,
+      );
+      return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
+    },
+
+    async renameNotificationGroup(id, body, options = {}): Promise<NotificationGroup> {
+      checkName("notification group name", body.name);
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "renameNotificationGroup",
+          method: "PATCH",
+          path: `/v1/notification-groups/${segment("notification group id", id)}`,
+          body: { name: body.name },
+        },
+        options,
+      );
+      return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
+    },
+
+    async listNotificationGroups(options = {}): Promise<NotificationGroup[]> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "listNotificationGroups",
+          extension: "listNotificationGroups",
+          method: "GET",
+          path: "/v1/notification-groups",
+        },
+        options,
+      );
+      return expectArray<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
+    },
+
+    async getNotificationGroup(id, options = {}): Promise<NotificationGroup> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "getNotificationGroup",
+          extension: "getNotificationGroup",
+          method: "GET",
+          path: `/v1/notification-groups/${segment("notification group id", id)}`,
+        },
+        options,
+      );
+      return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Endpoints 5-7: organizations. 5 and 6 are absent on the hosted build (404 "Cannot POST
+// /v1/organizations", API_UNSUPPORTED); 7 is how notiform learns which organization a key
+// reaches. Answers may carry partner access tokens: returned to the caller, never logged here.
+import { expectArray, expectShape, ORGANIZATION, unwrap } from "./envelope.js";
+import { checkName } from "./request-checks.js";
+import type { Requester } from "./requester.js";
+import type { NotificationApi, Organization } from "./types.js";
+
+export type OrganizationEndpoints = Pick<
+  NotificationApi,
+  "createOrganization" | "listOrganizations" | "getCurrentOrganization"
+>;
+
+export function organizationEndpoints(requester: Requester): OrganizationEndpoints {
+  return {
+    async createOrganization(body, options = {}): Promise<Organization> {
+      checkName("organization name", body.name);
+      const { json, ctx } = await requester.request(
+        { endpoint: "createOrganization", method: "POST", path: "/v1/organizations", body },
+        options,
+      );
+      return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
+    },
+
+    async listOrganizations(options = {}): Promise<Organization[]> {
+      const { json, ctx } = await requester.request(
+        { endpoint: "listOrganizations", method: "GET", path: "/v1/organizations" },
+        options,
+      );
+      return expectArray<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
+    },
+
+    async getCurrentOrganization(options = {}): Promise<Organization> {
+      const { json, ctx } = await requester.request(
+        { endpoint: "getCurrentOrganization", method: "GET", path: "/v1/organizations/me" },
+        options,
+      );
+      return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Endpoints 8, 16 and 17: reads notiform does not manage but serves for completeness
+// (blueprints, execution details, subscriber preferences). Read-only; nothing here writes.
+import { expectArray, expectShape, isRecord, unwrap } from "./envelope.js";
+import { segment } from "./request-checks.js";
+import type { Requester } from "./requester.js";
+import type { Blueprint, ExecutionDetail, NotificationApi, SubscriberPreference } from "./types.js";
+
+export type ReferenceEndpoints = Pick<
+  NotificationApi,
+  "getBlueprint" | "listExecutionDetails" | "getSubscriberPreferences"
+>;
+
+export function referenceEndpoints(requester: Requester): ReferenceEndpoints {
+  return {
+    async getBlueprint(templateId, options = {}): Promise<Blueprint> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "getBlueprint",
+          method: "GET",
+          path: `/v1/blueprints/${segment("blueprint id", templateId)}`,
+        },
+        options,
+      );
+      // The spec returns the blueprint bare; real servers wrap it in {data}. A bare blueprint has
+      // its own `_id`, so an object with `data` but no `_id` is the envelope.
+      const body = isRecord(json) && isRecord(json.data) && !("_id" in json) ? json.data : json;
+      return expectShape<Blueprint>(body, { _id: "string", name: "string" }, ctx, "blueprint");
+    },
+
+    async listExecutionDetails(query, options = {}): Promise<ExecutionDetail[]> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "listExecutionDetails",
+          method: "GET",
+          path: "/v1/execution-details",
+          query: { notificationId: query.notificationId, subscriberId: query.subscriberId },
+        },
+        options,
+      );
+      return expectArray<ExecutionDetail>(unwrap(json, ctx), { _id: "string" }, ctx, "data");
+    },
+
+    async getSubscriberPreferences(subscriberId, level, options = {}): Promise<SubscriberPreference[]> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "getSubscriberPreferences",
+          method: "GET",
+          path: `/v1/subscribers/${segment("subscriber id", subscriberId)}/preferences/${segment("level", level)}`,
+        },
+        options,
+      );
+      return expectArray<SubscriberPreference>(
+        unwrap(json, ctx),
+        { template: "object", preference: "object" },
+        ctx,
+        "data",
+      );
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Checks made before sending, for requests a real server would answer with a 500 (a topic key
+// with a space, an empty name) or refuse in a less helpful way (an id that is not 24 hex).
+// They throw REQUEST_INVALID and never reach the network.
+import { NotiformError } from "../errors.js";
+
+const TOPIC_KEY = /^[A-Za-z0-9_.:-]+$/;
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+export function invalidRequest(message: string): NotiformError {
+  return new NotiformError("REQUEST_INVALID", message);
+}
+
+export function checkTopicKey(key: string): void {
+  if (typeof key !== "string" || !TOPIC_KEY.test(key)) {
+    throw invalidRequest(
+      `topic key ${JSON.stringify(key)} may only hold letters, digits, "-", "_", "." and ":"`,
+    );
+  }
+}
+
+export function checkName(what: string, name: string): void {
+  if (typeof name !== "string" || name.trim() === "") throw invalidRequest(`${what} must not be empty`);
+}
+
+/** Server-side ids (MongoDB ObjectIds): 24 hex digits. */
+export function checkId(what: string, id: string): void {
+  if (typeof id !== "string" || !OBJECT_ID.test(id)) {
+    throw invalidRequest(`${what} ${JSON.stringify(id)} is not a 24-character hex id`);
+  }
+}
+
+/** A path segment, percent-encoded; empty segments would silently address another route. */
+export function segment(what: string, value: string): string {
+  if (typeof value !== "string" || value === "") throw invalidRequest(`${what} must not be empty`);
+  return encodeURIComponent(value);
+}
+
+export function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}

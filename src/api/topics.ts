@@ -1,0 +1,67 @@
+// Endpoints 1-4: topics. Keys are checked before a create (real servers answer a key with a
+// space with a 500); a created topic comes back as `{_id, key}` only (spec G4).
+import { CREATED_TOPIC, expectArray, expectShape, TOPIC, unwrap } from "./envelope.js";
+import { checkName, checkTopicKey, numberOr, segment } from "./request-checks.js";
+import type { Requester } from "./requester.js";
+import type { CreatedTopic, NotificationApi, RequestOptions, Topic, TopicPage } from "./types.js";
+
+/** Real servers refuse topic pages above 10 (400 "Page size can not be larger then 10"). */
+export const TOPIC_PAGE_SIZE = 10;
+
+export type TopicEndpoints = Pick<NotificationApi, "listTopics" | "getTopic" | "createTopic" | "renameTopic">;
+
+export function topicEndpoints(requester: Requester): TopicEndpoints {
+  return {
+    async listTopics(query = {}, options: RequestOptions = {}): Promise<TopicPage> {
+      const { json, ctx } = await requester.request(
+        { endpoint: "listTopics", method: "GET", path: "/v1/topics", query },
+        options,
+      );
+      const page = expectShape<TopicPage>(json, { data: "array", totalCount: "number" }, ctx, "response");
+      expectArray<Topic>(page.data, TOPIC, ctx, "data");
+      return {
+        data: page.data,
+        page: numberOr(page.page, query.page ?? 0),
+        pageSize: numberOr(page.pageSize, query.pageSize ?? TOPIC_PAGE_SIZE),
+        totalCount: page.totalCount,
+      };
+    },
+
+    async getTopic(key, options = {}): Promise<Topic> {
+      const { json, ctx } = await requester.request(
+        { endpoint: "getTopic", method: "GET", path: `/v1/topics/${segment("topic key", key)}` },
+        options,
+      );
+      return expectShape<Topic>(unwrap(json, ctx), TOPIC, ctx, "data");
+    },
+
+    async createTopic(body, options = {}): Promise<CreatedTopic> {
+      checkTopicKey(body.key);
+      checkName("topic name", body.name);
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "createTopic",
+          method: "POST",
+          path: "/v1/topics",
+          body: { key: body.key, name: body.name },
+        },
+        options,
+      );
+      return expectShape<CreatedTopic>(unwrap(json, ctx), CREATED_TOPIC, ctx, "data");
+    },
+
+    async renameTopic(key, body, options = {}): Promise<Topic> {
+      checkName("topic name", body.name);
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "renameTopic",
+          method: "PATCH",
+          path: `/v1/topics/${segment("topic key", key)}`,
+          body: { name: body.name },
+        },
+        options,
+      );
+      return expectShape<Topic>(unwrap(json, ctx), TOPIC, ctx, "data");
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// Endpoints 9-11 (list, create, read workflow overrides) and the update extensions by id and by
+// (workflow, tenant). The list comes in the spec's nested envelope or the real server's flat one;
+// POST is create-only and answers 200 (spec) or 201 (real servers). Ids must be 24 hex.
+import { expectArray, expectShape, isRecord, OVERRIDE, unwrap } from "./envelope.js";
+import { checkId, numberOr, segment } from "./request-checks.js";
+import type { Requester, SendOptions } from "./requester.js";
+import type { NotificationApi, WorkflowOverride, WorkflowOverridePage } from "./types.js";
+
+export type WorkflowOverrideEndpoints = Pick<
+  NotificationApi,
+  | "createWorkflowOverride"
+  | "getWorkflowOverride"
+  | "updateWorkflowOverride"
+  | "getWorkflowOverrideByPair"
+  | "updateWorkflowOverrideByPair"
+> & {
+  /** Endpoint 9; `urgent` (internal) lets a page chain jump the limiter's queue. */
+  listWorkflowOverrides(
+    query?: { page?: number; limit?: number },
+    options?: SendOptions,
+  ): Promise<WorkflowOverridePage>;
+};
+
+export function workflowOverrideEndpoints(requester: Requester): WorkflowOverrideEndpoints {
+  return {
+    async listWorkflowOverrides(query = {}, options = {}): Promise<WorkflowOverridePage> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "listWorkflowOverrides",
+          method: "GET",
+          path: "/v1/workflow-overrides",
+          query: { page: query.page, limit: query.limit },
+        },
+        options,
+      );
+      // Spec: {data: {hasMore, data, page, pageSize}}; real server: {data: [...], hasMore, page, pageSize}.
+      const page = isRecord(json) && isRecord(json.data) ? json.data : json;
+      const checked = expectShape<WorkflowOverridePage>(
+        page,
+        { data: "array", hasMore: "boolean" },
+        ctx,
+        isRecord(json) && isRecord(json.data) ? "data" : "response",
+      );
+      expectArray<WorkflowOverride>(checked.data, OVERRIDE, ctx, "data");
+      return {
+        data: checked.data,
+        hasMore: checked.hasMore,
+        page: numberOr(checked.page, query.page ?? 0),
+        pageSize: numberOr(checked.pageSize, query.limit ?? 10),
+      };
+    },
+
+    async createWorkflowOverride(body, options = {}): Promise<WorkflowOverride> {
+      checkId("workflowId", body.workflowId);
+      checkId("tenantId", body.tenantId);
+      const { json, ctx } = await requester.request(
+        { endpoint: "createWorkflowOverride", method: "POST", path: "/v1/workflow-overrides", body },
+        options,
+      );
+      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+    },
+
+    async getWorkflowOverride(overrideId, options = {}): Promise<WorkflowOverride> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "getWorkflowOverride",
+          method: "GET",
+          path: `/v1/workflow-overrides/${segment("override id", overrideId)}`,
+        },
+        options,
+      );
+      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+    },
+
+    async updateWorkflowOverride(overrideId, body, options = {}): Promise<WorkflowOverride> {
+      checkId("override id", overrideId);
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "updateWorkflowOverride",
+          extension: "updateWorkflowOverride",
+          method: "PUT",
+          path: `/v1/workflow-overrides/${overrideId}`,
+          body,
+        },
+        options,
+      );
+      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+    },
+
+    async getWorkflowOverrideByPair(workflowId, tenantId, options = {}): Promise<WorkflowOverride> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "getWorkflowOverrideByPair",
+          extension: "getWorkflowOverrideByPair",
+          method: "GET",
+          path: pairPath(workflowId, tenantId),
+        },
+        options,
+      );
+      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+    },
+
+    async updateWorkflowOverrideByPair(workflowId, tenantId, body, options = {}): Promise<WorkflowOverride> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "updateWorkflowOverrideByPair",
+          extension: "updateWorkflowOverrideByPair",
+          method: "PUT",
+          path: pairPath(workflowId, tenantId),
+          body,
+        },
+        options,
+      );
+      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+    },
+  };
+}
+
+/** Both must be internal 24-hex ids (the tenant's _id, not its identifier). */
+function pairPath(workflowId: string, tenantId: string): string {
+  checkId("workflowId", workflowId);
+  checkId("tenantId", tenantId);
+  return `/v1/workflow-overrides/workflows/${workflowId}/tenants/${tenantId}`;
+}

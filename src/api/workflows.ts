@@ -1,0 +1,79 @@
+// Endpoints 12-13 (update a workflow, set its status) and the read extensions GET
+// /v1/workflows/{idOrIdentifier} and GET /v1/workflows (paged). Workflows cannot be created
+// through the API. The status call is not idempotent on real servers (400 when unchanged):
+// see isUnchangedStatusError; it is never retried on that 400.
+import { expectArray, expectShape, unwrap, WORKFLOW } from "./envelope.js";
+import { checkId, invalidRequest, numberOr, segment } from "./request-checks.js";
+import type { Requester } from "./requester.js";
+import type { NotificationApi, Workflow, WorkflowPage } from "./types.js";
+
+export type WorkflowEndpoints = Pick<
+  NotificationApi,
+  "updateWorkflow" | "updateWorkflowStatus" | "getWorkflow" | "listWorkflows"
+>;
+
+export function workflowEndpoints(requester: Requester): WorkflowEndpoints {
+  return {
+    async updateWorkflow(workflowId, body, options = {}): Promise<Workflow> {
+      checkId("workflow id", workflowId);
+      // Real servers answer an empty body with 400 "No properties found for update".
+      if (Object.values(body).every((value) => value === undefined)) {
+        throw invalidRequest("a workflow update needs at least one field");
+      }
+      const { json, ctx } = await requester.request(
+        { endpoint: "updateWorkflow", method: "PUT", path: `/v1/workflows/${workflowId}`, body },
+        options,
+      );
+      return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
+    },
+
+    async updateWorkflowStatus(workflowId, active, options = {}): Promise<Workflow> {
+      checkId("workflow id", workflowId);
+      if (typeof active !== "boolean") throw invalidRequest("a workflow status must be true or false");
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "updateWorkflowStatus",
+          method: "PUT",
+          path: `/v1/workflows/${workflowId}/status`,
+          body: { active },
+        },
+        options,
+      );
+      return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
+    },
+
+    async getWorkflow(idOrIdentifier, options = {}): Promise<Workflow> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "getWorkflow",
+          extension: "getWorkflow",
+          method: "GET",
+          path: `/v1/workflows/${segment("workflow id or identifier", idOrIdentifier)}`,
+        },
+        options,
+      );
+      return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
+    },
+
+    async listWorkflows(query = {}, options = {}): Promise<WorkflowPage> {
+      const { json, ctx } = await requester.request(
+        {
+          endpoint: "listWorkflows",
+          extension: "listWorkflows",
+          method: "GET",
+          path: "/v1/workflows",
+          query,
+        },
+        options,
+      );
+      const page = expectShape<WorkflowPage>(json, { data: "array", totalCount: "number" }, ctx, "response");
+      expectArray<Workflow>(page.data, WORKFLOW, ctx, "data");
+      return {
+        data: page.data,
+        totalCount: page.totalCount,
+        page: numberOr(page.page, query.page ?? 0),
+        pageSize: numberOr(page.pageSize, query.limit ?? 10),
+      };
+    },
+  };
+}
