@@ -9,12 +9,14 @@ export interface ResponseContext {
   path: string;
   endpoint: string;
   status: number;
+  /** Attempts the call took (1 unless it was retried). */
+  attempts: number;
 }
 
 type FieldType = "string" | "boolean" | "number" | "array" | "object";
 
 export function fail(ctx: ResponseContext, problem: string): never {
-  throw badResponse(ctx.method, ctx.path, ctx.endpoint, ctx.status, problem);
+  throw badResponse(ctx, problem);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -96,22 +96,20 @@ export class NetworkError extends NotiformError {
 
 /** A response that is not what the API promises (not JSON, no envelope, wrong types, too big). */
 export function badResponse(
-  method: string,
-  path: string,
-  endpoint: string,
-  status: number,
+  at: { method: string; path: string; endpoint: string; status: number; attempts: number },
   problem: string,
 ): ApiError {
   return new ApiError(
     {
-      method,
-      path,
-      endpoint,
-      status,
+      method: at.method,
+      path: at.path,
+      endpoint: at.endpoint,
+      status: at.status,
       serverMessage: `unexpected response: ${problem}`,
       validation: false,
-      attempts: 1,
-      mayHaveBeenApplied: method !== "GET",
+      attempts: at.attempts,
+      // The server answered, so a write reached it; what it did is unknown: read back.
+      mayHaveBeenApplied: at.method !== "GET",
       extension: false,
     },
     "API_BAD_RESPONSE",

@@ -15,7 +15,7 @@ export function notificationGroupEndpoints(requester: Requester): NotificationGr
   return {
     async createNotificationGroup(body, options = {}): Promise<NotificationGroup> {
       checkName("notification group name", body.name);
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "createNotificationGroup",
           method: "POST",
@@ -23,13 +23,15 @@ export function notificationGroupEndpoints(requester: Requester): NotificationGr
           body: { name: body.name },
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
+        },
       );
-      return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
     },
 
     async renameNotificationGroup(id, body, options = {}): Promise<NotificationGroup> {
       checkName("notification group name", body.name);
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "renameNotificationGroup",
           method: "PATCH",
@@ -37,12 +39,14 @@ export function notificationGroupEndpoints(requester: Requester): NotificationGr
           body: { name: body.name },
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
+        },
       );
-      return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
     },
 
     async listNotificationGroups(options = {}): Promise<NotificationGroup[]> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "listNotificationGroups",
           extension: "listNotificationGroups",
@@ -50,12 +54,14 @@ export function notificationGroupEndpoints(requester: Requester): NotificationGr
           path: "/v1/notification-groups",
         },
         options,
+        ({ json, ctx }) => {
+          return expectArray<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
+        },
       );
-      return expectArray<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
     },
 
     async getNotificationGroup(id, options = {}): Promise<NotificationGroup> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "getNotificationGroup",
           extension: "getNotificationGroup",
@@ -63,8 +69,10 @@ export function notificationGroupEndpoints(requester: Requester): NotificationGr
           path: `/v1/notification-groups/${segment("notification group id", id)}`,
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
+        },
       );
-      return expectShape<NotificationGroup>(unwrap(json, ctx), GROUP, ctx, "data");
     },
   };
 }

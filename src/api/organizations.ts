@@ -15,27 +15,33 @@ export function organizationEndpoints(requester: Requester): OrganizationEndpoin
   return {
     async createOrganization(body, options = {}): Promise<Organization> {
       checkName("organization name", body.name);
-      const { json, ctx } = await requester.request(
+      return requester.read(
         { endpoint: "createOrganization", method: "POST", path: "/v1/organizations", body },
         options,
+        ({ json, ctx }) => {
+          return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
+        },
       );
-      return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
     },
 
     async listOrganizations(options = {}): Promise<Organization[]> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         { endpoint: "listOrganizations", method: "GET", path: "/v1/organizations" },
         options,
+        ({ json, ctx }) => {
+          return expectArray<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
+        },
       );
-      return expectArray<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
     },
 
     async getCurrentOrganization(options = {}): Promise<Organization> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         { endpoint: "getCurrentOrganization", method: "GET", path: "/v1/organizations/me" },
         options,
+        ({ json, ctx }) => {
+          return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
+        },
       );
-      return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
     },
   };
 }

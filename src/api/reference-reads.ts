@@ -13,22 +13,24 @@ export type ReferenceEndpoints = Pick<
 export function referenceEndpoints(requester: Requester): ReferenceEndpoints {
   return {
     async getBlueprint(templateId, options = {}): Promise<Blueprint> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "getBlueprint",
           method: "GET",
           path: `/v1/blueprints/${segment("blueprint id", templateId)}`,
         },
         options,
+        ({ json, ctx }) => {
+          // The spec returns the blueprint bare; real servers wrap it in {data}. A bare blueprint has
+          // its own `_id`, so an object with `data` but no `_id` is the envelope.
+          const body = isRecord(json) && isRecord(json.data) && !("_id" in json) ? json.data : json;
+          return expectShape<Blueprint>(body, { _id: "string", name: "string" }, ctx, "blueprint");
+        },
       );
-      // The spec returns the blueprint bare; real servers wrap it in {data}. A bare blueprint has
-      // its own `_id`, so an object with `data` but no `_id` is the envelope.
-      const body = isRecord(json) && isRecord(json.data) && !("_id" in json) ? json.data : json;
-      return expectShape<Blueprint>(body, { _id: "string", name: "string" }, ctx, "blueprint");
     },
 
     async listExecutionDetails(query, options = {}): Promise<ExecutionDetail[]> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "listExecutionDetails",
           method: "GET",
@@ -36,24 +38,28 @@ export function referenceEndpoints(requester: Requester): ReferenceEndpoints {
           query: { notificationId: query.notificationId, subscriberId: query.subscriberId },
         },
         options,
+        ({ json, ctx }) => {
+          return expectArray<ExecutionDetail>(unwrap(json, ctx), { _id: "string" }, ctx, "data");
+        },
       );
-      return expectArray<ExecutionDetail>(unwrap(json, ctx), { _id: "string" }, ctx, "data");
     },
 
     async getSubscriberPreferences(subscriberId, level, options = {}): Promise<SubscriberPreference[]> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "getSubscriberPreferences",
           method: "GET",
           path: `/v1/subscribers/${segment("subscriber id", subscriberId)}/preferences/${segment("level", level)}`,
         },
         options,
-      );
-      return expectArray<SubscriberPreference>(
-        unwrap(json, ctx),
-        { template: "object", preference: "object" },
-        ctx,
-        "data",
+        ({ json, ctx }) => {
+          return expectArray<SubscriberPreference>(
+            unwrap(json, ctx),
+            { template: "object", preference: "object" },
+            ctx,
+            "data",
+          );
+        },
       );
     },
   };

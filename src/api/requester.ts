@@ -32,6 +32,20 @@ export class Requester {
     this.transport = transport;
   }
 
+  /**
+   * Send, then check and convert the answer with `check` (shape checks throw API_BAD_RESPONSE).
+   * A check that throws counts as a failed call in stats().
+   */
+  async read<T>(call: EndpointCall, options: SendOptions, check: (answer: Answer) => T): Promise<T> {
+    const answer = await this.request(call, options);
+    try {
+      return check(answer);
+    } catch (error) {
+      this.transport.stats.failures += 1;
+      throw error;
+    }
+  }
+
   /** Send and return a non-empty JSON answer (an empty 2xx body is API_BAD_RESPONSE). */
   async request(call: EndpointCall, options: SendOptions = {}): Promise<Answer> {
     const { extension, ...rest } = call;
@@ -57,8 +71,12 @@ export class Requester {
       path: call.path,
       endpoint: call.endpoint,
       status: reply.status,
+      attempts: reply.attempts,
     };
-    if (reply.json === undefined) fail(ctx, "empty body");
+    if (reply.json === undefined) {
+      this.transport.stats.failures += 1;
+      fail(ctx, "empty body");
+    }
     return { json: reply.json, ctx };
   }
 }

@@ -13,32 +13,36 @@ export type TopicEndpoints = Pick<NotificationApi, "listTopics" | "getTopic" | "
 export function topicEndpoints(requester: Requester): TopicEndpoints {
   return {
     async listTopics(query = {}, options: RequestOptions = {}): Promise<TopicPage> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         { endpoint: "listTopics", method: "GET", path: "/v1/topics", query },
         options,
+        ({ json, ctx }) => {
+          const page = expectShape<TopicPage>(json, { data: "array", totalCount: "number" }, ctx, "response");
+          expectArray<Topic>(page.data, TOPIC, ctx, "data");
+          return {
+            data: page.data,
+            page: numberOr(page.page, query.page ?? 0),
+            pageSize: numberOr(page.pageSize, query.pageSize ?? TOPIC_PAGE_SIZE),
+            totalCount: page.totalCount,
+          };
+        },
       );
-      const page = expectShape<TopicPage>(json, { data: "array", totalCount: "number" }, ctx, "response");
-      expectArray<Topic>(page.data, TOPIC, ctx, "data");
-      return {
-        data: page.data,
-        page: numberOr(page.page, query.page ?? 0),
-        pageSize: numberOr(page.pageSize, query.pageSize ?? TOPIC_PAGE_SIZE),
-        totalCount: page.totalCount,
-      };
     },
 
     async getTopic(key, options = {}): Promise<Topic> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         { endpoint: "getTopic", method: "GET", path: `/v1/topics/${segment("topic key", key)}` },
         options,
+        ({ json, ctx }) => {
+          return expectShape<Topic>(unwrap(json, ctx), TOPIC, ctx, "data");
+        },
       );
-      return expectShape<Topic>(unwrap(json, ctx), TOPIC, ctx, "data");
     },
 
     async createTopic(body, options = {}): Promise<CreatedTopic> {
       checkTopicKey(body.key);
       checkName("topic name", body.name);
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "createTopic",
           method: "POST",
@@ -46,13 +50,15 @@ export function topicEndpoints(requester: Requester): TopicEndpoints {
           body: { key: body.key, name: body.name },
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<CreatedTopic>(unwrap(json, ctx), CREATED_TOPIC, ctx, "data");
+        },
       );
-      return expectShape<CreatedTopic>(unwrap(json, ctx), CREATED_TOPIC, ctx, "data");
     },
 
     async renameTopic(key, body, options = {}): Promise<Topic> {
       checkName("topic name", body.name);
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "renameTopic",
           method: "PATCH",
@@ -60,8 +66,10 @@ export function topicEndpoints(requester: Requester): TopicEndpoints {
           body: { name: body.name },
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<Topic>(unwrap(json, ctx), TOPIC, ctx, "data");
+        },
       );
-      return expectShape<Topic>(unwrap(json, ctx), TOPIC, ctx, "data");
     },
   };
 }

@@ -51,6 +51,8 @@ export interface Call {
 
 export interface Reply {
   status: number;
+  /** Attempts it took (1 unless retried). */
+  attempts: number;
   /** The parsed body; undefined when the body was empty. */
   json: unknown;
 }
@@ -186,7 +188,9 @@ export class Transport {
     const { status, header, text } = result;
     this.observeRateLimit(header("ratelimit-remaining"), header("ratelimit-reset"));
     const json =
-      status >= 200 && status < 300 && text !== undefined ? this.parse(call, status, text) : undefined;
+      status >= 200 && status < 300 && text !== undefined
+        ? this.parse(call, status, text, attempt)
+        : undefined;
     this.log({
       type: "response",
       endpoint,
@@ -199,16 +203,13 @@ export class Transport {
     });
     if (text === undefined) {
       throw badResponse(
-        method,
-        call.path,
-        endpoint,
-        status,
+        { method, path: call.path, endpoint, status, attempts: attempt },
         `body larger than ${this.options.maxBodyBytes} bytes`,
       );
     }
     if (status >= 200 && status < 300) {
       this.limiter.onSuccess();
-      return { status, json };
+      return { status, attempts: attempt, json };
     }
     const retryAfterMs = parseRetryAfter(header("retry-after"), Date.now());
     if (status === 429) {
@@ -224,17 +225,14 @@ export class Transport {
     };
   }
 
-  private parse(call: Call, status: number, text: string): unknown {
+  private parse(call: Call, status: number, text: string, attempt: number): unknown {
     if (text === "") return undefined;
     try {
       return JSON.parse(text);
     } catch {
       const start = maskKey(text.slice(0, 40), this.options.apiKey);
       throw badResponse(
-        call.method,
-        call.path,
-        call.endpoint,
-        status,
+        { method: call.method, path: call.path, endpoint: call.endpoint, status, attempts: attempt },
         `not JSON (starts with ${JSON.stringify(start)})`,
       );
     }

@@ -24,7 +24,7 @@ export type WorkflowOverrideEndpoints = Pick<
 export function workflowOverrideEndpoints(requester: Requester): WorkflowOverrideEndpoints {
   return {
     async listWorkflowOverrides(query = {}, options = {}): Promise<WorkflowOverridePage> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "listWorkflowOverrides",
           method: "GET",
@@ -32,49 +32,55 @@ export function workflowOverrideEndpoints(requester: Requester): WorkflowOverrid
           query: { page: query.page, limit: query.limit },
         },
         options,
+        ({ json, ctx }) => {
+          // Spec: {data: {hasMore, data, page, pageSize}}; real server: {data: [...], hasMore, page, pageSize}.
+          const page = isRecord(json) && isRecord(json.data) ? json.data : json;
+          const checked = expectShape<WorkflowOverridePage>(
+            page,
+            { data: "array", hasMore: "boolean" },
+            ctx,
+            isRecord(json) && isRecord(json.data) ? "data" : "response",
+          );
+          expectArray<WorkflowOverride>(checked.data, OVERRIDE, ctx, "data");
+          return {
+            data: checked.data,
+            hasMore: checked.hasMore,
+            page: numberOr(checked.page, query.page ?? 0),
+            pageSize: numberOr(checked.pageSize, query.limit ?? 10),
+          };
+        },
       );
-      // Spec: {data: {hasMore, data, page, pageSize}}; real server: {data: [...], hasMore, page, pageSize}.
-      const page = isRecord(json) && isRecord(json.data) ? json.data : json;
-      const checked = expectShape<WorkflowOverridePage>(
-        page,
-        { data: "array", hasMore: "boolean" },
-        ctx,
-        isRecord(json) && isRecord(json.data) ? "data" : "response",
-      );
-      expectArray<WorkflowOverride>(checked.data, OVERRIDE, ctx, "data");
-      return {
-        data: checked.data,
-        hasMore: checked.hasMore,
-        page: numberOr(checked.page, query.page ?? 0),
-        pageSize: numberOr(checked.pageSize, query.limit ?? 10),
-      };
     },
 
     async createWorkflowOverride(body, options = {}): Promise<WorkflowOverride> {
       checkId("workflowId", body.workflowId);
       checkId("tenantId", body.tenantId);
-      const { json, ctx } = await requester.request(
+      return requester.read(
         { endpoint: "createWorkflowOverride", method: "POST", path: "/v1/workflow-overrides", body },
         options,
+        ({ json, ctx }) => {
+          return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+        },
       );
-      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
     },
 
     async getWorkflowOverride(overrideId, options = {}): Promise<WorkflowOverride> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "getWorkflowOverride",
           method: "GET",
           path: `/v1/workflow-overrides/${segment("override id", overrideId)}`,
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+        },
       );
-      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
     },
 
     async updateWorkflowOverride(overrideId, body, options = {}): Promise<WorkflowOverride> {
       checkId("override id", overrideId);
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "updateWorkflowOverride",
           extension: "updateWorkflowOverride",
@@ -83,12 +89,14 @@ export function workflowOverrideEndpoints(requester: Requester): WorkflowOverrid
           body,
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+        },
       );
-      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
     },
 
     async getWorkflowOverrideByPair(workflowId, tenantId, options = {}): Promise<WorkflowOverride> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "getWorkflowOverrideByPair",
           extension: "getWorkflowOverrideByPair",
@@ -96,12 +104,14 @@ export function workflowOverrideEndpoints(requester: Requester): WorkflowOverrid
           path: pairPath(workflowId, tenantId),
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+        },
       );
-      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
     },
 
     async updateWorkflowOverrideByPair(workflowId, tenantId, body, options = {}): Promise<WorkflowOverride> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "updateWorkflowOverrideByPair",
           extension: "updateWorkflowOverrideByPair",
@@ -110,8 +120,10 @@ export function workflowOverrideEndpoints(requester: Requester): WorkflowOverrid
           body,
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
+        },
       );
-      return expectShape<WorkflowOverride>(unwrap(json, ctx), OVERRIDE, ctx, "data");
     },
   };
 }

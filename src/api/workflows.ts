@@ -20,17 +20,19 @@ export function workflowEndpoints(requester: Requester): WorkflowEndpoints {
       if (Object.values(body).every((value) => value === undefined)) {
         throw invalidRequest("a workflow update needs at least one field");
       }
-      const { json, ctx } = await requester.request(
+      return requester.read(
         { endpoint: "updateWorkflow", method: "PUT", path: `/v1/workflows/${workflowId}`, body },
         options,
+        ({ json, ctx }) => {
+          return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
+        },
       );
-      return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
     },
 
     async updateWorkflowStatus(workflowId, active, options = {}): Promise<Workflow> {
       checkId("workflow id", workflowId);
       if (typeof active !== "boolean") throw invalidRequest("a workflow status must be true or false");
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "updateWorkflowStatus",
           method: "PUT",
@@ -38,12 +40,14 @@ export function workflowEndpoints(requester: Requester): WorkflowEndpoints {
           body: { active },
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
+        },
       );
-      return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
     },
 
     async getWorkflow(idOrIdentifier, options = {}): Promise<Workflow> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "getWorkflow",
           extension: "getWorkflow",
@@ -51,12 +55,14 @@ export function workflowEndpoints(requester: Requester): WorkflowEndpoints {
           path: `/v1/workflows/${segment("workflow id or identifier", idOrIdentifier)}`,
         },
         options,
+        ({ json, ctx }) => {
+          return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
+        },
       );
-      return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
     },
 
     async listWorkflows(query = {}, options = {}): Promise<WorkflowPage> {
-      const { json, ctx } = await requester.request(
+      return requester.read(
         {
           endpoint: "listWorkflows",
           extension: "listWorkflows",
@@ -65,15 +71,22 @@ export function workflowEndpoints(requester: Requester): WorkflowEndpoints {
           query,
         },
         options,
+        ({ json, ctx }) => {
+          const page = expectShape<WorkflowPage>(
+            json,
+            { data: "array", totalCount: "number" },
+            ctx,
+            "response",
+          );
+          expectArray<Workflow>(page.data, WORKFLOW, ctx, "data");
+          return {
+            data: page.data,
+            totalCount: page.totalCount,
+            page: numberOr(page.page, query.page ?? 0),
+            pageSize: numberOr(page.pageSize, query.limit ?? 10),
+          };
+        },
       );
-      const page = expectShape<WorkflowPage>(json, { data: "array", totalCount: "number" }, ctx, "response");
-      expectArray<Workflow>(page.data, WORKFLOW, ctx, "data");
-      return {
-        data: page.data,
-        totalCount: page.totalCount,
-        page: numberOr(page.page, query.page ?? 0),
-        pageSize: numberOr(page.pageSize, query.limit ?? 10),
-      };
     },
   };
 }

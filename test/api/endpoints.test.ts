@@ -2,7 +2,7 @@
 // request it sends (method, path, headers, body) and what it returns from the real body.
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/index.js";
-import { type FakeServer, fixture, type Reply, startFakeServer } from "./fake-server.js";
+import { type FakeServer, fixture, type Reply, startFakeServer } from "./helpers/fake-server.js";
 
 const KEY = "nf_test_key_0123456789";
 let server: FakeServer | undefined;
