@@ -1,29 +1,29 @@
 // The typed client: the endpoint groups (one module each) joined into one NotificationApi,
 // plus capability(), probe() and the whole-list helpers. It holds no policy of its own: HTTP
 // behaviour is in transport.ts, request checks in request-checks.ts, shapes in envelope.ts.
-import { notificationGroupEndpoints } from "./notification-groups.js";
-import { organizationEndpoints } from "./organizations.js";
+import { createNotificationGroupEndpoints } from "./notification-groups.js";
+import { createOrganizationEndpoints } from "./organizations.js";
 import { listAllFollowing, listAllPaged } from "./pagination.js";
 import { probeExtension } from "./probe.js";
-import { referenceEndpoints } from "./reference-reads.js";
+import { createReferenceEndpoints } from "./reference-reads.js";
 import type { Requester } from "./requester.js";
-import { TOPIC_PAGE_SIZE, topicEndpoints } from "./topics.js";
+import { createTopicEndpoints, TOPIC_PAGE_SIZE } from "./topics.js";
 import type { NotificationApi } from "./types.js";
-import { workflowOverrideEndpoints } from "./workflow-overrides.js";
-import { workflowEndpoints } from "./workflows.js";
+import { createWorkflowOverrideEndpoints } from "./workflow-overrides.js";
+import { createWorkflowEndpoints } from "./workflows.js";
 
 /** Real servers refuse override and workflow pages above 100. */
 export const LIST_LIMIT = 100;
 
 export function buildApi(requester: Requester): NotificationApi {
-  const overrides = workflowOverrideEndpoints(requester);
+  const overrides = createWorkflowOverrideEndpoints(requester);
   const api: NotificationApi = {
-    ...topicEndpoints(requester),
-    ...organizationEndpoints(requester),
-    ...referenceEndpoints(requester),
+    ...createTopicEndpoints(requester),
+    ...createOrganizationEndpoints(requester),
+    ...createReferenceEndpoints(requester),
     ...overrides,
-    ...workflowEndpoints(requester),
-    ...notificationGroupEndpoints(requester),
+    ...createWorkflowEndpoints(requester),
+    ...createNotificationGroupEndpoints(requester),
 
     capability: (extension) => requester.capabilities.get(extension),
     probe: (extension, options = {}) => probeExtension(api, requester, extension, options),

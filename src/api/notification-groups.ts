@@ -11,7 +11,7 @@ export type NotificationGroupEndpoints = Pick<
   "createNotificationGroup" | "renameNotificationGroup" | "listNotificationGroups" | "getNotificationGroup"
 >;
 
-export function notificationGroupEndpoints(requester: Requester): NotificationGroupEndpoints {
+export function createNotificationGroupEndpoints(requester: Requester): NotificationGroupEndpoints {
   return {
     async createNotificationGroup(body, options = {}): Promise<NotificationGroup> {
       checkName("notification group name", body.name);

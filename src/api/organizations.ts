@@ -11,7 +11,7 @@ export type OrganizationEndpoints = Pick<
   "createOrganization" | "listOrganizations" | "getCurrentOrganization"
 >;
 
-export function organizationEndpoints(requester: Requester): OrganizationEndpoints {
+export function createOrganizationEndpoints(requester: Requester): OrganizationEndpoints {
   return {
     async createOrganization(body, options = {}): Promise<Organization> {
       checkName("organization name", body.name);

@@ -10,7 +10,7 @@ export type ReferenceEndpoints = Pick<
   "getBlueprint" | "listExecutionDetails" | "getSubscriberPreferences"
 >;
 
-export function referenceEndpoints(requester: Requester): ReferenceEndpoints {
+export function createReferenceEndpoints(requester: Requester): ReferenceEndpoints {
   return {
     async getBlueprint(templateId, options = {}): Promise<Blueprint> {
       return requester.read(

@@ -48,3 +48,19 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
+
+/** Longest hold a RateLimit-Reset may impose: beyond it the value is not what we think it is. */
+const MAX_RESET_SECONDS = 3_600;
+
+/**
+ * RateLimit-Reset in seconds from now. The IETF draft (and the hosted service) send
+ * delta-seconds; some servers send a Unix time instead, recognised by its size. Anything
+ * unreadable, or more than an hour away, is ignored rather than obeyed.
+ */
+export function parseRateLimitReset(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  let seconds = Number(value.trim());
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+  if (seconds > 1_000_000_000) seconds = Math.max(0, seconds - nowMs / 1000);
+  return seconds <= MAX_RESET_SECONDS ? seconds : undefined;
+}

@@ -10,7 +10,7 @@ export const TOPIC_PAGE_SIZE = 10;
 
 export type TopicEndpoints = Pick<NotificationApi, "listTopics" | "getTopic" | "createTopic" | "renameTopic">;
 
-export function topicEndpoints(requester: Requester): TopicEndpoints {
+export function createTopicEndpoints(requester: Requester): TopicEndpoints {
   return {
     async listTopics(query = {}, options: RequestOptions = {}): Promise<TopicPage> {
       return requester.read(

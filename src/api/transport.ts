@@ -14,6 +14,7 @@ import {
   backoffDelay,
   isRetryable,
   type Outcome,
+  parseRateLimitReset,
   parseRetryAfter,
   type RetryOptions,
 } from "./retry-policy.js";
@@ -60,6 +61,8 @@ export interface Reply {
 /** What one attempt came to, when it did not succeed. */
 interface Failed {
   outcome: Outcome;
+  /** For the retry log event: "status 503", "connection refused"... */
+  reason: string;
   error: ApiError | NetworkError;
   retryAfterMs: number | undefined;
 }
@@ -132,7 +135,7 @@ export class Transport {
         path: call.path,
         attempt,
         delayMs: delay,
-        reason: failed.outcome.kind === "status" ? `status ${failed.outcome.status}` : "network error",
+        reason: failed.reason,
       });
       await this.options.sleep(delay);
     }
@@ -172,6 +175,7 @@ export class Transport {
       const failure = describeNetworkFailure(error);
       return {
         outcome: { kind: "network", sent: failure.sent },
+        reason: failure.reason,
         retryAfterMs: undefined,
         error: new NetworkError({
           method,
@@ -215,11 +219,12 @@ export class Transport {
     if (status === 429) {
       this.stats.rateLimited += 1;
       // Hold every start until the window resets; RateLimit-Reset is finer than Retry-After.
-      const reset = Number(header("ratelimit-reset") ?? Number.NaN);
-      this.limiter.onRateLimited(Number.isFinite(reset) ? reset * 1000 : retryAfterMs);
+      const reset = parseRateLimitReset(header("ratelimit-reset"), Date.now());
+      this.limiter.onRateLimited(reset !== undefined ? reset * 1000 : retryAfterMs);
     }
     return {
       outcome: { kind: "status", status },
+      reason: `status ${status}`,
       retryAfterMs,
       error: this.apiError(call, status, text, attempt),
     };
@@ -239,10 +244,10 @@ export class Transport {
   }
 
   private observeRateLimit(remaining: string | undefined, reset: string | undefined): void {
-    if (remaining === undefined || reset === undefined) return;
+    if (remaining === undefined || remaining.trim() === "") return;
     const r = Number(remaining);
-    const s = Number(reset);
-    if (Number.isFinite(r) && Number.isFinite(s)) this.limiter.onRateLimitHeaders(r, s);
+    const s = parseRateLimitReset(reset, Date.now());
+    if (Number.isFinite(r) && s !== undefined) this.limiter.onRateLimitHeaders(r, s);
   }
 
   private apiError(call: Call, status: number, text: string, attempt: number): ApiError {

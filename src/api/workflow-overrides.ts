@@ -21,7 +21,7 @@ export type WorkflowOverrideEndpoints = Pick<
   ): Promise<WorkflowOverridePage>;
 };
 
-export function workflowOverrideEndpoints(requester: Requester): WorkflowOverrideEndpoints {
+export function createWorkflowOverrideEndpoints(requester: Requester): WorkflowOverrideEndpoints {
   return {
     async listWorkflowOverrides(query = {}, options = {}): Promise<WorkflowOverridePage> {
       return requester.read(

@@ -12,7 +12,7 @@ export type WorkflowEndpoints = Pick<
   "updateWorkflow" | "updateWorkflowStatus" | "getWorkflow" | "listWorkflows"
 >;
 
-export function workflowEndpoints(requester: Requester): WorkflowEndpoints {
+export function createWorkflowEndpoints(requester: Requester): WorkflowEndpoints {
   return {
     async updateWorkflow(workflowId, body, options = {}): Promise<Workflow> {
       checkId("workflow id", workflowId);

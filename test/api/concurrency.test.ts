@@ -74,3 +74,20 @@ describe("concurrency", () => {
     expect(events).toContainEqual({ type: "hold", delayMs: 2_000, reason: "429 from the server" });
   });
 });
+
+describe("RateLimit-Reset", () => {
+  it("as a Unix time is read as the time left; an absurd value is ignored, not obeyed", async () => {
+    const epoch = String(Math.floor(Date.now() / 1000) + 5);
+    const { client, sleeps } = await harness([
+      { ...ME, headers: { "ratelimit-remaining": "0", "ratelimit-reset": epoch } },
+      { ...ME, headers: { "ratelimit-remaining": "0", "ratelimit-reset": "999999" } },
+      ME,
+    ]);
+    await client.getCurrentOrganization();
+    await client.getCurrentOrganization();
+    await client.getCurrentOrganization();
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(3_000);
+    expect(sleeps[0]).toBeLessThanOrEqual(5_000);
+  });
+});

@@ -43,6 +43,27 @@ describe("reads and idempotent writes", () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("logs each retry with its reason and delay, and each request with its attempt", async () => {
+    const { client, events } = await harness([{ status: 503 }, "reset-after-body", ME]);
+    await client.getCurrentOrganization();
+    const retries = events.filter((e) => e.type === "retry");
+    expect(retries).toEqual([
+      expect.objectContaining({
+        endpoint: "getCurrentOrganization",
+        attempt: 1,
+        reason: "status 503",
+        delayMs: 125,
+      }),
+      expect.objectContaining({
+        attempt: 2,
+        reason: "the connection was closed before a response arrived",
+        delayMs: 250,
+      }),
+    ]);
+    const attempts = events.flatMap((e) => (e.type === "request" ? [e.attempt] : []));
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
   it("4xx answers other than 429 are not retried", async () => {
     const { client, server } = await harness([fixture("topics-get-unknown-404"), ME]);
     await failure(client.getTopic("x"));
