@@ -137,7 +137,7 @@ export class Transport {
         delayMs: delay,
         reason: failed.reason,
       });
-      await this.options.sleep(delay);
+      await sleepUnlessAborted(this.options.sleep, delay, call.signal);
     }
   }
 
@@ -274,6 +274,26 @@ export class Transport {
   private log(event: ClientLogEvent): void {
     this.options.log?.(event);
   }
+}
+
+/** A backoff wait that ends early, with INTERRUPTED, when the call is aborted meanwhile. */
+async function sleepUnlessAborted(
+  sleep: (ms: number) => Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (signal === undefined) return sleep(ms);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([sleep(ms), aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+  if (signal.aborted) throw interrupted();
 }
 
 function interrupted(): NotiformError {

@@ -227,3 +227,19 @@ describe("timeouts and cancellation", () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe("cancellation during a backoff", () => {
+  it("an abort while waiting to retry ends the call at once, without another request", async () => {
+    const controller = new AbortController();
+    const { client, server } = await harness([{ status: 503, headers: { "retry-after": "30" } }, ME], {
+      // A wait that only ends when the test aborts it.
+      sleep: () => {
+        controller.abort();
+        return new Promise<void>(() => {});
+      },
+    });
+    const error = await failure(client.getCurrentOrganization({ signal: controller.signal }));
+    expect(error).toMatchObject({ code: "INTERRUPTED" });
+    expect(server.requests).toHaveLength(1);
+  });
+});
