@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
 import {
+  ACME_BASE,
   createWorkspace,
   TENANT_1,
   TENANT_2,
@@ -16,17 +17,7 @@ import {
 
 const SEED = "examples/emulator-seed.yaml";
 
-const CONFIG = `version: 1
-organization: Acme Inc
-topics:
-  - key: order-updates
-    name: Order updates
-  - key: newsletter
-    name: Newsletter
-notificationGroups:
-  - key: billing
-    name: Billing
-workflows:
+const CONFIG = `${ACME_BASE}workflows:
   - key: order-shipped
     id: ${WORKFLOW_SHIPPED}
     name: Order shipped

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
 import {
+  ACME_BASE,
   createWorkspace,
   TENANT_1,
   TENANT_2,
@@ -15,17 +16,7 @@ import {
 
 const SEED = "examples/emulator-seed.yaml";
 
-const POPULATE = `version: 1
-organization: Acme Inc
-topics:
-  - key: order-updates
-    name: Order updates
-  - key: newsletter
-    name: Newsletter
-notificationGroups:
-  - key: billing
-    name: Billing
-workflows:
+const POPULATE = `${ACME_BASE}workflows:
   - key: order-shipped
     id: ${WORKFLOW_SHIPPED}
     name: Order shipped

@@ -3,21 +3,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
-import { createWorkspace, TENANT_1, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import {
+  ACME_BASE,
+  createWorkspace,
+  TENANT_1,
+  WORKFLOW_RESET,
+  WORKFLOW_SHIPPED,
+} from "../helpers/workspace.js";
 
 const SEED = "examples/emulator-seed.yaml";
 
-const CONFIG = `version: 1
-organization: Acme Inc
-topics:
-  - key: order-updates
-    name: Order updates
-  - key: newsletter
-    name: Newsletter
-notificationGroups:
-  - key: billing
-    name: Billing
-workflows:
+const CONFIG = `${ACME_BASE}workflows:
   - key: order-shipped
     id: ${WORKFLOW_SHIPPED}
     name: Order shipped

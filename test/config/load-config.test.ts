@@ -1,26 +1,15 @@
 // The config pipeline's promises: positions for every field, includes relative to the including
 // file, environment overlays field by field, ${VAR} interpolation with masking, a digest that
 // ignores formatting and file layout, and warnings that do not fail the load.
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import { createWorkspace } from "../helpers/workspace.js";
-
-async function workspaceWith(files: Record<string, string>) {
-  const workspace = await createWorkspace();
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(dirname(workspace.path(name)), { recursive: true });
-    await workspace.write(name, text);
-  }
-  return workspace;
-}
 
 const W1 = "64f1c0ffee0000000000a001";
 
 describe("loadConfig", () => {
   it("keeps where every resource and field came from", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ntopics:\n  - key: a\n    name: A\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n    preferenceSettings: { sms: false }\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
@@ -34,7 +23,7 @@ describe("loadConfig", () => {
   });
 
   it("reads unquoted all-digit ids as the text written, not as numbers", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": `version: 1\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
@@ -42,7 +31,7 @@ describe("loadConfig", () => {
   });
 
   it("loads includes relative to the including file, nested, sorted, each file once", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": "version: 1\ninclude: [teams/*.yaml, teams/b.yaml]\n",
       "teams/b.yaml": "include: nested/*.yaml\ntopics:\n  - key: b\n    name: B\n",
       "teams/a.yaml": "topics:\n  - key: a\n    name: A\n",
@@ -60,7 +49,7 @@ describe("loadConfig", () => {
   });
 
   it("warns about an include that matches nothing, and still loads", async () => {
-    const ws = await workspaceWith({ "notiform.yaml": "version: 1\ninclude:\n  - tenants/*.yaml\n" });
+    const ws = await createWorkspace({ "notiform.yaml": "version: 1\ninclude:\n  - tenants/*.yaml\n" });
     const { warnings } = await loadConfig({ cwd: ws.dir, vars: {} });
     expect(warnings).toEqual([
       expect.objectContaining({
@@ -72,7 +61,7 @@ describe("loadConfig", () => {
   });
 
   it("layers the selected environment over the base, field by field", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": `version: 1\norganization: Base Org\nenvironments:\n  dev:\n    organization: Dev Org\n    apiUrl: http://127.0.0.1:4010\n    apiKeyEnv: DEV_KEY\n    include: [dev/*.yaml]\ntopics:\n  - key: a\n    name: A\n  - key: b\n    name: B\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n    active: true\n    preferenceSettings: { email: false, sms: false }\n`,
       "dev/overlay.yaml": `topics:\n  - key: a\n    name: A (dev)\n  - key: dev-only\n    name: D\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n    preferenceSettings: { sms: true }\n`,
     });
@@ -102,7 +91,7 @@ describe("loadConfig", () => {
 
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the test is about literal ${...} references.
   it("interpolates ${VAR}, ${VAR:-default} and $${ escapes, remembering values from the environment", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": `version: 1\norganization: \${ORG}\ntopics:\n  - key: a\n    name: \${NAME:-Fallback}\n  - key: b\n    name: "$\${literal}"\nworkflows:\n  - key: w\n    id: ${W1}\n    active: \${ACTIVE}\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: { ORG: "Secret Org Name", ACTIVE: "false" } });
@@ -115,14 +104,14 @@ describe("loadConfig", () => {
   });
 
   it("gives the same digest whatever the formatting, comments, order or file layout", async () => {
-    const one = await workspaceWith({
+    const one = await createWorkspace({
       "notiform.yaml": "version: 1\ntopics:\n  - key: a\n    name: A\n  - key: b\n    name: B\n",
     });
-    const two = await workspaceWith({
+    const two = await createWorkspace({
       "notiform.yaml": "# comment\nversion: 1\ninclude: [more.yaml]\ntopics:\n  - { name: B, key: b }\n",
       "more.yaml": "topics:\n  - name: A   # trailing\n    key: a\n",
     });
-    const three = await workspaceWith({
+    const three = await createWorkspace({
       "notiform.yaml": "version: 1\ntopics:\n  - key: a\n    name: A changed\n  - key: b\n    name: B\n",
     });
     const digest = async (dir: string) => (await loadConfig({ cwd: dir, vars: {} })).desired.digest;
@@ -132,7 +121,7 @@ describe("loadConfig", () => {
   });
 
   it("says which file is missing when the root file does not exist", async () => {
-    const ws = await workspaceWith({});
+    const ws = await createWorkspace({});
     await expect(
       loadConfig({ cwd: ws.dir, vars: {}, configPath: "conf/notiform.yaml" }),
     ).rejects.toMatchObject({

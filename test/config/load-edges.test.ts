@@ -1,22 +1,12 @@
 // The loader's edges: what interpolation turns into booleans and what it remembers as sensitive,
 // includes reached twice or in a cycle, byte order marks, comment-only files, "did you mean",
 // and a 5 MB file (loaded here for correctness; its speed is measured by hand, not asserted).
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { closest, didYouMean } from "../../src/config/did-you-mean.js";
 import { loadConfig } from "../../src/config/index.js";
 import { ConfigError } from "../../src/errors.js";
 import { createWorkspace } from "../helpers/workspace.js";
-
-async function workspaceWith(files: Record<string, string>) {
-  const workspace = await createWorkspace();
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(dirname(workspace.path(name)), { recursive: true });
-    await workspace.write(name, text);
-  }
-  return workspace;
-}
 
 async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
   const error = await promise.then(
@@ -32,7 +22,7 @@ const W1 = "64f1c0ffee0000000000a001";
 describe("interpolation", () => {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
   it("turns a whole ${VAR} into a boolean only in true/false fields, and keeps text elsewhere", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ntopics:\n  - key: a\n    name: \${FLAG}\nworkflows:\n  - key: w\n    id: ${W1}\n    critical: \${FLAG}\n    preferenceSettings:\n      sms: \${OFF:-false}\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: { FLAG: "true" } });
@@ -41,7 +31,7 @@ describe("interpolation", () => {
   });
 
   it("remembers every value taken from the environment, but not defaults and not true/false", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": `version: 1\norganization: \${ORG}\ntopics:\n  - key: a\n    name: "\${FIRST} and \${SECOND:-unused} and \${THIRD:-Default Name} cost $\${PRICE}"\n`,
     });
     const { desired } = await loadConfig({
@@ -54,7 +44,7 @@ describe("interpolation", () => {
   });
 
   it("names every unset variable, each at its own value", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml":
         // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
         "version: 1\ntopics:\n  - key: a\n    name: ${ONE}\n  - key: b\n    name: x ${TWO} y\n",
@@ -68,7 +58,7 @@ describe("interpolation", () => {
   });
 
   it("keeps values from the environment on the error, so a failed load can still be masked", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
       "notiform.yaml": "version: 1\ntopics:\n  - key: ${KEY}\n    name: N\n",
     });
@@ -81,7 +71,7 @@ describe("interpolation", () => {
 
 describe("includes", () => {
   it("loads a file reached by two routes once, without calling it a cycle", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": "version: 1\ninclude: [a.yaml, b.yaml]\n",
       "a.yaml": "include: shared.yaml\n",
       "b.yaml": "include: shared.yaml\n",
@@ -94,7 +84,7 @@ describe("includes", () => {
   });
 
   it("calls an environment include that matches the root file a cycle", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": "version: 1\nenvironments:\n  dev:\n    include: ['*.yaml']\n",
       "dev.yaml": "topics:\n  - key: d\n    name: D\n",
     });
@@ -104,7 +94,7 @@ describe("includes", () => {
   });
 
   it("reports a problem in an included file even when the root file has its own", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": "version: 1\ninclude: more.yaml\nunknown: 1\n",
       "more.yaml": "topics:\n  - key: a\n",
     });
@@ -115,7 +105,7 @@ describe("includes", () => {
   });
 
   it("refuses a non-UTF-8 included file at its first bad byte", async () => {
-    const ws = await workspaceWith({ "notiform.yaml": "version: 1\ninclude: latin1.yaml\n" });
+    const ws = await createWorkspace({ "notiform.yaml": "version: 1\ninclude: latin1.yaml\n" });
     await writeFile(
       ws.path("latin1.yaml"),
       Buffer.from("topics:\n  - key: a\n    name: Gr\xfc\xdfe\n", "latin1"),
@@ -128,7 +118,7 @@ describe("includes", () => {
 
 describe("files", () => {
   it("accepts a UTF-8 byte order mark", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": "\uFEFFversion: 1\ntopics:\n  - key: a\n    name: Ä\n",
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
@@ -136,14 +126,14 @@ describe("files", () => {
   });
 
   it("treats a root file of only comments as empty, and asks for the version", async () => {
-    const ws = await workspaceWith({ "notiform.yaml": "# nothing yet\n" });
+    const ws = await createWorkspace({ "notiform.yaml": "# nothing yet\n" });
     expect(await problemsOf(loadConfig({ cwd: ws.dir, vars: {} }))).toEqual([
       'notiform.yaml:1:1  notiform.yaml is empty: the root file needs at least "version: 1"',
     ]);
   });
 
   it("asks for the version when the root file has sections but no version", async () => {
-    const ws = await workspaceWith({ "notiform.yaml": "# topics only\ntopics: []\n" });
+    const ws = await createWorkspace({ "notiform.yaml": "# topics only\ntopics: []\n" });
     expect(await problemsOf(loadConfig({ cwd: ws.dir, vars: {} }))).toEqual([
       'notiform.yaml:2:1  the root file needs the config format version: add "version: 1"',
     ]);
@@ -160,7 +150,7 @@ describe("files", () => {
     }
     const text = `${lines.join("\n")}\n`;
     expect(text.length).toBeGreaterThan(5_000_000);
-    const ws = await workspaceWith({ "notiform.yaml": text });
+    const ws = await createWorkspace({ "notiform.yaml": text });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
     expect(desired.topics).toHaveLength(count);
     expect(desired.workflows).toHaveLength(count / 4);

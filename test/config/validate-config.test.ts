@@ -1,26 +1,15 @@
 // `notiform validate` as data and as text: what validateConfig returns for valid and invalid
 // configs, and exactly what the command prints from it (stdout, stderr, JSON), masked.
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderValidateJson, renderValidateText, validateConfig } from "../../src/config/validate-config.js";
 import { Masker } from "../../src/mask.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
-async function workspaceWith(files: Record<string, string>) {
-  const workspace = await createWorkspace();
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(dirname(workspace.path(name)), { recursive: true });
-    await workspace.write(name, text);
-  }
-  return workspace;
-}
-
 const W1 = "64f1c0ffee0000000000a001";
 
 describe("validateConfig", () => {
   it("counts the resources of a valid config and prints warnings on stderr", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ninclude: [more.yaml, none/*.yaml]\ntopics:\n  - key: a\n    name: A\nworkflows:\n  - key: w\n    id: ${W1}\n`,
       "more.yaml":
         "notificationGroups:\n  - key: g\n    name: G\noverrides:\n  - workflow: w\n    tenant: 650000000000000000000001\n",
@@ -56,7 +45,7 @@ describe("validateConfig", () => {
   });
 
   it("says '1 file' for a single file and prints nothing on stderr", async () => {
-    const ws = await workspaceWith({ "notiform.yaml": "version: 1\n" });
+    const ws = await createWorkspace({ "notiform.yaml": "version: 1\n" });
     expect(renderValidateText(await validateConfig({ cwd: ws.dir, vars: {} }))).toEqual({
       out: "1 file valid: 0 topics, 0 notification groups, 0 workflows, 0 overrides\n",
       err: "",
@@ -64,7 +53,7 @@ describe("validateConfig", () => {
   });
 
   it("lists every problem of every file, sorted by file, line and column, and counts only errors", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ninclude: [b.yaml, a.yaml, none.yaml]\nworkflows:\n  - key: w\n    id: nothex\n  - key: v\n    id: ${W1}\n    nmae: V\n`,
       "b.yaml": "topics:\n  - key: t\n",
       "a.yaml": "topics: {}\n",
@@ -99,7 +88,7 @@ describe("validateConfig", () => {
   });
 
   it("hands back the values from the environment, so the command can mask them even in a failure", async () => {
-    const ws = await workspaceWith({
+    const ws = await createWorkspace({
       // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
       "notiform.yaml": "version: 1\ntopics:\n  - key: ${TOPIC_KEY}\n    name: ${TOPIC_NAME}\n",
     });
@@ -119,7 +108,7 @@ describe("validateConfig", () => {
   });
 
   it("still fails with the missing file's name when there is no root file", async () => {
-    const ws = await workspaceWith({});
+    const ws = await createWorkspace({});
     await expect(validateConfig({ cwd: ws.dir, vars: {} })).rejects.toMatchObject({
       code: "CONFIG_NOT_FOUND",
     });
