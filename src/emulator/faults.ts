@@ -1,6 +1,8 @@
 // Fault injection, seeded so a run repeats: latency with jitter, a share of 5xx answers, dropped
 // connections (before handling), lost responses (handled, then the connection dropped), a token
 // bucket answering 429 with Retry-After and RateLimit-* headers, and scripted one-shot faults.
+// Every random choice comes from one seeded PRNG, in request order: the same seed and the same
+// sequence of requests give the same faults.
 
 export interface FaultSettings {
   latencyMs: number;
@@ -114,38 +116,39 @@ function matches(fault: ScriptedFault, method: string, path: string): boolean {
 }
 
 /**
- * A fixed one-second window of `quota` requests (default: perSecond). RateLimit-Remaining is
- * what is left of this window and RateLimit-Reset the seconds until the next one, so a client
- * can pace itself exactly; over the quota, 429 with Retry-After (whole seconds, at least 1).
+ * A token bucket like the hosted service's: `burst` tokens (default perSecond), refilled at
+ * perSecond per second; a request takes one. RateLimit-Limit is the bucket's size,
+ * RateLimit-Remaining the whole tokens left and RateLimit-Reset the seconds until it is full again
+ * (fractions kept: the emulator's rates are high and its tests short). Over the limit: 429 with
+ * Retry-After, the whole seconds until one token is back (at least 1).
  */
 class TokenBucket {
-  private windowStart: number;
-  private used = 0;
+  private tokens: number;
+  private last: number;
   private readonly rate: number;
-  private readonly quota: number;
+  private readonly size: number;
 
   constructor(rate: number, burst: number, now: number) {
     this.rate = rate;
-    this.quota = Math.max(1, Math.floor(burst));
-    this.windowStart = now;
+    this.size = Math.max(1, Math.floor(burst));
+    this.tokens = this.size;
+    this.last = now;
   }
 
   take(now: number): { allowed: boolean; headers: Record<string, string>; retryAfter: number } {
-    if (now - this.windowStart >= 1000) {
-      this.windowStart += Math.floor((now - this.windowStart) / 1000) * 1000;
-      this.used = 0;
-    }
-    const allowed = this.used < this.quota;
-    if (allowed) this.used += 1;
-    const reset = Math.max(0, (this.windowStart + 1000 - now) / 1000);
+    this.tokens = Math.min(this.size, this.tokens + (Math.max(0, now - this.last) / 1000) * this.rate);
+    this.last = now;
+    const allowed = this.tokens >= 1;
+    if (allowed) this.tokens -= 1;
+    const reset = (this.size - this.tokens) / this.rate;
     return {
       allowed,
-      retryAfter: Math.max(1, Math.ceil(reset)),
+      retryAfter: Math.max(1, Math.ceil((1 - this.tokens) / this.rate)),
       headers: {
-        "ratelimit-limit": String(this.quota),
-        "ratelimit-remaining": String(this.quota - this.used),
+        "ratelimit-limit": String(this.size),
+        "ratelimit-remaining": String(Math.floor(this.tokens)),
         "ratelimit-reset": reset.toFixed(3),
-        "ratelimit-policy": `${this.quota};w=1;comment="fixed window";rate=${this.rate}`,
+        "ratelimit-policy": `${this.rate};w=1;burst=${this.size};comment="token bucket"`,
       },
     };
   }

@@ -1,36 +1,45 @@
-// Seeds: what the emulator starts with, read from YAML or JSON and checked against
-// schemas/seed.schema.json (compiled once), then turned into the emulator's data. A `generate`
-// block makes many deterministic records for benchmarks.
+// Seeds: what the emulator starts with, read from YAML or JSON, checked against
+// schemas/seed.schema.json (compiled once) and then for references the schema cannot express
+// (an override's workflow and tenant, a workflow's group, duplicate ids). Every problem names the
+// seed and the field. Turning a seed into data is seed-data.ts's job. Never prints a key.
 import { readFile } from "node:fs/promises";
-import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { parse } from "yaml";
-import type { PartnerConfiguration, SubscriberPreference } from "../api/types.js";
+import type { Branding, PartnerConfiguration } from "../api/types.js";
 import { NotiformError } from "../errors.js";
 import { readPackageJson } from "../package-files.js";
-import { type EmulatorData, type EmulatorStore, type EnvironmentName, emptyStore, nextId } from "./store.js";
+import type { EnvironmentName } from "./store.js";
 
-type Channels = Partial<Record<"email" | "sms" | "in_app" | "chat" | "push", boolean>>;
+export type SeedChannels = Partial<Record<"email" | "sms" | "in_app" | "chat" | "push", boolean>>;
+
+export interface SeedPreference {
+  template: { _id: string; name: string; critical?: boolean; triggers?: string[] };
+  preference: { enabled: boolean; channels: SeedChannels };
+}
+
+export interface SeedWorkflow {
+  _id: string;
+  name: string;
+  identifier?: string;
+  active?: boolean;
+  description?: string;
+  tags?: string[];
+  critical?: boolean;
+  preferenceSettings?: SeedChannels;
+  /** The name of a notification group of the same environment (default "General"). */
+  notificationGroup?: string;
+  data?: Record<string, unknown>;
+}
 
 export interface SeedEnvironment {
   topics?: { key: string; name: string; subscribers?: string[] }[];
   notificationGroups?: { _id?: string; name: string }[];
-  workflows?: {
-    _id: string;
-    name: string;
-    identifier?: string;
-    active?: boolean;
-    description?: string;
-    tags?: string[];
-    critical?: boolean;
-    preferenceSettings?: Channels;
-    notificationGroup?: string;
-    data?: Record<string, unknown>;
-  }[];
+  workflows?: SeedWorkflow[];
   tenants?: { _id: string; identifier?: string; name?: string }[];
-  overrides?: { workflowId: string; tenantId: string; active?: boolean; preferenceSettings?: Channels }[];
+  overrides?: { workflowId: string; tenantId: string; active?: boolean; preferenceSettings?: SeedChannels }[];
   blueprints?: ({ _id: string; name: string; description?: string } & Record<string, unknown>)[];
   executionDetails?: ({ _notificationId: string; _subscriberId: string } & Record<string, unknown>)[];
-  subscribers?: { subscriberId: string; preferences?: SubscriberPreference[] }[];
+  subscribers?: { subscriberId: string; preferences?: SeedPreference[] }[];
   generate?: { topics?: number; tenants?: number; workflows?: number };
 }
 
@@ -39,28 +48,37 @@ export interface Seed {
     _id?: string;
     name: string;
     logo?: string;
-    branding?: Record<string, string>;
+    branding?: Branding;
     partnerConfigurations?: PartnerConfiguration[];
   };
   apiKeys?: { key: string; environment: EnvironmentName }[];
   environments?: Partial<Record<EnvironmentName, SeedEnvironment>>;
 }
 
+const ENVIRONMENTS = ["development", "production"] as const;
+
 let compiled: ValidateFunction | undefined;
 
-export function checkSeed(seed: unknown, source: string): Seed {
+function validator(): ValidateFunction {
   if (compiled === undefined) {
     const ajv = new Ajv2020.default({ allErrors: true, strict: false });
     compiled = ajv.compile(readPackageJson("schemas", "seed.schema.json") as object);
   }
-  if (!compiled(seed)) {
-    const problems = (compiled.errors ?? []).map(
-      (e) => `${e.instancePath || "/"} ${e.message ?? "is not valid"}`,
-    );
-    throw new NotiformError("USAGE", `the emulator seed ${source} is not valid: ${problems.join("; ")}`, {
-      hint: "See schemas/seed.schema.json and docs/emulator.md.",
-    });
+  return compiled;
+}
+
+/**
+ * Check a parsed seed; `source` names it in every problem (a file path, or "(seed option)").
+ * `references: false` checks the schema only: a partial seed meant to be combined with another.
+ */
+export function checkSeed(seed: unknown, source: string, { references = true } = {}): Seed {
+  const validate = validator();
+  if (!validate(seed)) {
+    throw invalidSeed(source, (validate.errors ?? []).map(describeSchemaError));
   }
+  if (!references) return seed as Seed;
+  const problems = findReferenceProblems(seed as Seed);
+  if (problems.length > 0) throw invalidSeed(source, problems);
   return seed as Seed;
 }
 
@@ -68,198 +86,137 @@ export async function loadSeedFile(path: string): Promise<Seed> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
-  } catch {
-    throw new NotiformError("USAGE", `the emulator seed ${path} cannot be read`);
+  } catch (error) {
+    throw new NotiformError("USAGE", `the emulator seed ${path} cannot be read`, { cause: error });
   }
+  const json = path.toLowerCase().endsWith(".json");
   let parsed: unknown;
   try {
-    parsed = path.endsWith(".json") ? JSON.parse(text) : parse(text);
+    parsed = json ? JSON.parse(text) : parse(text);
   } catch (error) {
+    const first = error instanceof Error ? (error.message.split("\n")[0] ?? "") : "";
     throw new NotiformError(
       "USAGE",
-      `the emulator seed ${path} is not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`,
+      `the emulator seed ${path} is not valid ${json ? "JSON" : "YAML"}: ${first}`,
+      { hint: "See schemas/seed.schema.json and docs/emulator.md." },
     );
   }
   return checkSeed(parsed ?? {}, path);
 }
 
-/** Combine a seed file with a seed object: the object wins per section. */
+/** Combine a seed file with a seed object: the object wins per section (per environment section). */
 export function combineSeeds(base: Seed | undefined, over: Seed | undefined): Seed {
   const out: Seed = { ...base, ...over };
   const environments: Partial<Record<EnvironmentName, SeedEnvironment>> = { ...base?.environments };
-  for (const [name, env] of Object.entries(over?.environments ?? {})) {
-    environments[name as EnvironmentName] = { ...base?.environments?.[name as EnvironmentName], ...env };
+  for (const name of ENVIRONMENTS) {
+    const section = over?.environments?.[name];
+    if (section !== undefined) environments[name] = { ...base?.environments?.[name], ...section };
   }
   out.environments = environments;
   return out;
 }
 
-const DEFAULT_PREFS = { email: true, sms: true, in_app: true, chat: true, push: true };
-
-export function dataFromSeed(seed: Seed, now: string): EmulatorData {
-  const data: EmulatorData = {
-    organization: {
-      // Fields a real server sends beside the spec's.
-      apiServiceLevel: "free",
-      language: [],
-      productUseCases: { delay: false, digest: false, in_app: true, multi_channel: true, translation: false },
-      createdAt: now,
-      updatedAt: now,
-      ...seed.organization,
-      _id: seed.organization?._id ?? "64f1000000000000000000aa",
-      name: seed.organization?.name ?? "Emulated Organization",
-    },
-    apiKeys: Object.fromEntries(
-      (seed.apiKeys ?? [{ key: "nf_dev_demo_key", environment: "development" }]).map((k) => [
-        k.key,
-        k.environment,
-      ]),
-    ),
-    environments: {
-      development: emptyStore("development", "64f1000000000000000000d1"),
-      production: emptyStore("production", "64f1000000000000000000d2"),
-    },
-    createdOrganizations: [],
-    nextId: 0,
-  };
-  for (const name of ["development", "production"] as const) {
-    fillStore(data, data.environments[name], seed.environments?.[name] ?? {}, now);
-  }
-  return data;
+function invalidSeed(source: string, problems: string[]): NotiformError {
+  const list = problems.map((p) => `\n  - ${p}`).join("");
+  return new NotiformError("USAGE", `the emulator seed ${source} is not valid:${list}`, {
+    hint: "See schemas/seed.schema.json and docs/emulator.md.",
+  });
 }
 
-function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironment, now: string): void {
-  const owner = { _organizationId: data.organization._id, _environmentId: store.environmentId };
-  const stamps = { createdAt: now, updatedAt: now };
-  store.notificationGroups.push({ _id: nextId(data), name: "General", ...owner, ...stamps });
-  const parent = store.notificationGroups[0]?._id ?? "";
-  for (const group of seed.notificationGroups ?? []) {
-    store.notificationGroups.push({
-      _id: group._id ?? nextId(data),
-      name: group.name,
-      ...owner,
-      _parentId: parent,
-      ...stamps,
-    });
-  }
-  for (const topic of seed.topics ?? []) {
-    store.topics.push({
-      _id: nextId(data),
-      ...owner,
-      key: topic.key,
-      name: topic.name,
-      subscribers: topic.subscribers ?? [],
-    });
-  }
-  for (let i = 0; i < (seed.generate?.topics ?? 0); i += 1) {
-    const key = `topic-${String(i).padStart(5, "0")}`;
-    store.topics.push({ _id: nextId(data), ...owner, key, name: `Topic ${i}`, subscribers: [] });
-  }
-  const general = store.notificationGroups[0];
-  const workflows = [...(seed.workflows ?? [])];
-  for (let i = 0; i < (seed.generate?.workflows ?? 0); i += 1) {
-    workflows.push({
-      _id: `64f1c0ffee${i.toString(16).padStart(14, "0")}`,
-      name: `Workflow ${i}`,
-      active: true,
-    });
-  }
-  for (const w of workflows) {
-    const group = store.notificationGroups.find((g) => g.name === w.notificationGroup) ?? general;
-    const active = w.active ?? true;
-    store.workflows.push({
-      _id: w._id,
-      name: w.name,
-      description: w.description ?? "",
-      active,
-      draft: !active,
-      preferenceSettings: { ...DEFAULT_PREFS, ...w.preferenceSettings },
-      critical: w.critical ?? false,
-      tags: w.tags ?? [],
-      steps: [],
-      ...owner,
-      _creatorId: "64f1000000000000000000cc",
-      triggers: [
-        {
-          _id: nextId(data),
-          type: "event",
-          identifier: w.identifier ?? slug(w.name),
-          variables: [],
-          subscriberVariables: [],
-          reservedVariables: [],
-        },
-      ],
-      _notificationGroupId: group?._id ?? "",
-      deleted: false,
-      data: w.data ?? {},
-      // Fields a real server sends beside the spec's.
-      isBlueprint: false,
-      origin: "novu-cloud",
-      type: "REGULAR",
-      createdAt: now,
-      updatedAt: now,
-    } as EmulatorStore["workflows"][number]);
-  }
-  store.tenants.push(...(seed.tenants ?? []));
-  for (let i = 0; i < (seed.generate?.tenants ?? 0); i += 1)
-    store.tenants.push({ _id: `65${i.toString(16).padStart(22, "0")}` });
-  for (const o of seed.overrides ?? []) {
-    store.overrides.push({
-      _id: nextId(data),
-      ...owner,
-      _workflowId: o.workflowId,
-      _tenantId: o.tenantId,
-      active: o.active ?? false,
-      preferenceSettings: { ...DEFAULT_PREFS, ...o.preferenceSettings },
-      deleted: false,
-      createdAt: now,
-      updatedAt: now,
-    });
-  }
-  for (const b of seed.blueprints ?? []) {
-    store.blueprints.push({
-      description: "",
-      active: true,
-      draft: false,
-      preferenceSettings: DEFAULT_PREFS,
-      critical: false,
-      tags: [],
-      steps: [],
-      triggers: [],
-      ...owner,
-      _creatorId: "64f1000000000000000000cc",
-      _notificationGroupId: general?._id ?? "",
-      deleted: false,
-      createdAt: now,
-      updatedAt: now,
-      isBlueprint: true,
-      ...b,
-    } as EmulatorStore["blueprints"][number]);
-  }
-  for (const s of seed.subscribers ?? [])
-    store.subscribers.push({ subscriberId: s.subscriberId, preferences: s.preferences ?? [] });
-  for (const e of seed.executionDetails ?? []) {
-    store.executionDetails.push({
-      _id: nextId(data),
-      ...owner,
-      _jobId: nextId(data),
-      _notificationTemplateId: store.workflows[0]?._id ?? "",
-      transactionId: "txn-1",
-      channel: "in_app",
-      detail: "",
-      source: "Internal",
-      status: "Success",
-      isTest: false,
-      isRetry: false,
-      createdAt: now,
-      ...e,
-    } as EmulatorStore["executionDetails"][number]);
-  }
+/** "/environments/development/workflows/0/_id" -> "environments.development.workflows[0]._id". */
+export function fieldOf(pointer: string): string {
+  const parts = pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let out = "";
+  for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out === "" ? part : `.${part}`;
+  return out === "" ? "(top level)" : out;
 }
 
-function slug(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
+function describeSchemaError(error: ErrorObject): string {
+  const field = fieldOf(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "additionalProperties")
+    return `${field}: unknown field "${String(params.additionalProperty)}"`;
+  if (error.keyword === "required") return `${field}: missing field "${String(params.missingProperty)}"`;
+  if (error.keyword === "enum")
+    return `${field}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+  if (error.keyword === "pattern" && String(params.pattern).includes("{24}"))
+    return `${field}: must be a 24-character hex id`;
+  return `${field}: ${error.message ?? "is not valid"}`;
 }
+
+/** References and uniqueness, per environment; generated records count as present. */
+function findReferenceProblems(seed: Seed): string[] {
+  const problems: string[] = [];
+  const keys = new Set<string>();
+  (seed.apiKeys ?? []).forEach((k, i) => {
+    if (keys.has(k.key)) problems.push(`apiKeys[${i}].key: the same key is listed twice`);
+    keys.add(k.key);
+  });
+  for (const name of ENVIRONMENTS) {
+    const env = seed.environments?.[name];
+    if (env === undefined) continue;
+    const at = `environments.${name}`;
+    const duplicates = (section: string, values: string[], what: string) => {
+      const seen = new Set<string>();
+      values.forEach((value, i) => {
+        if (seen.has(value)) problems.push(`${at}.${section}[${i}]: ${what} ${value} is listed twice`);
+        seen.add(value);
+      });
+    };
+    duplicates(
+      "topics",
+      (env.topics ?? []).map((t) => t.key),
+      "topic key",
+    );
+    duplicates(
+      "workflows",
+      (env.workflows ?? []).map((w) => w._id),
+      "workflow id",
+    );
+    duplicates(
+      "tenants",
+      (env.tenants ?? []).map((t) => t._id),
+      "tenant id",
+    );
+    duplicates(
+      "overrides",
+      (env.overrides ?? []).map((o) => `${o.workflowId}/${o.tenantId}`),
+      "workflow/tenant pair",
+    );
+    const groups = new Set(["General", ...(env.notificationGroups ?? []).map((g) => g.name)]);
+    (env.workflows ?? []).forEach((w, i) => {
+      if (w.notificationGroup !== undefined && !groups.has(w.notificationGroup)) {
+        problems.push(
+          `${at}.workflows[${i}].notificationGroup: no notification group named "${w.notificationGroup}" in ${name}`,
+        );
+      }
+    });
+    const workflows = new Set([
+      ...(env.workflows ?? []).map((w) => w._id),
+      ...generatedIds(env.generate?.workflows ?? 0, generatedWorkflowId),
+    ]);
+    const tenants = new Set([
+      ...(env.tenants ?? []).map((t) => t._id),
+      ...generatedIds(env.generate?.tenants ?? 0, generatedTenantId),
+    ]);
+    (env.overrides ?? []).forEach((o, i) => {
+      if (!workflows.has(o.workflowId))
+        problems.push(`${at}.overrides[${i}].workflowId: no workflow ${o.workflowId} in ${name}`);
+      if (!tenants.has(o.tenantId))
+        problems.push(`${at}.overrides[${i}].tenantId: no tenant ${o.tenantId} in ${name}`);
+    });
+  }
+  return problems;
+}
+
+function generatedIds(count: number, idOf: (n: number) => string): string[] {
+  return Array.from({ length: count }, (_, i) => idOf(i + 1));
+}
+
+/** Ids of generated records, numbered from 1; prefixes apart from the example seed's ids. */
+export const generatedTopicKey = (n: number) => `topic-${String(n).padStart(5, "0")}`;
+export const generatedTenantId = (n: number) => `66${n.toString(16).padStart(22, "0")}`;
+export const generatedWorkflowId = (n: number) => `64f1c0ffef${n.toString(16).padStart(14, "0")}`;

@@ -69,10 +69,16 @@ export function emptyStore(environment: EnvironmentName, environmentId: string):
   };
 }
 
-/** Indexes rebuilt lazily: the benchmark holds 10,000s of records. */
+/**
+ * Lookups by topic key and by (workflow, tenant), built lazily (the benchmark holds 10,000s of
+ * records) and rebuilt when a list's length changed behind the index's back (a test adding
+ * records through the handle's store()).
+ */
 export class StoreIndex {
   private topicByKey: Map<string, Topic> | undefined;
+  private topicCount = -1;
   private overrideByPair: Map<string, WorkflowOverride> | undefined;
+  private overrideCount = -1;
   private readonly store: EmulatorStore;
 
   constructor(store: EmulatorStore) {
@@ -80,23 +86,31 @@ export class StoreIndex {
   }
 
   topic(key: string): Topic | undefined {
-    this.topicByKey ??= new Map(this.store.topics.map((t) => [t.key, t]));
+    if (this.topicByKey === undefined || this.topicCount !== this.store.topics.length) {
+      this.topicByKey = new Map(this.store.topics.map((t) => [t.key, t]));
+      this.topicCount = this.store.topics.length;
+    }
     return this.topicByKey.get(key);
   }
 
   addTopic(topic: Topic): void {
     this.store.topics.push(topic);
     this.topicByKey?.set(topic.key, topic);
+    if (this.topicByKey !== undefined) this.topicCount = this.store.topics.length;
   }
 
   override(workflowId: string, tenantId: string): WorkflowOverride | undefined {
-    this.overrideByPair ??= new Map(this.store.overrides.map((o) => [`${o._workflowId}/${o._tenantId}`, o]));
-    return this.overrideByPair.get(`${workflowId}/${tenantId}`);
+    if (this.overrideByPair === undefined || this.overrideCount !== this.store.overrides.length) {
+      this.overrideByPair = new Map(this.store.overrides.map((o) => [pairOf(o._workflowId, o._tenantId), o]));
+      this.overrideCount = this.store.overrides.length;
+    }
+    return this.overrideByPair.get(pairOf(workflowId, tenantId));
   }
 
   addOverride(override: WorkflowOverride): void {
     this.store.overrides.push(override);
-    this.overrideByPair?.set(`${override._workflowId}/${override._tenantId}`, override);
+    this.overrideByPair?.set(pairOf(override._workflowId, override._tenantId), override);
+    if (this.overrideByPair !== undefined) this.overrideCount = this.store.overrides.length;
   }
 
   invalidate(): void {
@@ -104,3 +118,5 @@ export class StoreIndex {
     this.overrideByPair = undefined;
   }
 }
+
+const pairOf = (workflowId: string, tenantId: string) => `${workflowId}/${tenantId}`;

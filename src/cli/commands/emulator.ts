@@ -1,7 +1,8 @@
-// `notiform emulator`: run the bundled API emulator until Ctrl-C. It never prints API keys or
-// access tokens: the keys are in the seed file the user chose.
-import { resolve } from "node:path";
-import { startEmulator } from "../../emulator/index.js";
+// `notiform emulator`: run the bundled API emulator until SIGINT/SIGTERM, then close it (saving
+// --data) and exit 0. It never prints API keys or access tokens: it names the seed file that
+// holds the keys instead.
+import { relative, resolve } from "node:path";
+import { loadSeedFile, startEmulator } from "../../emulator/index.js";
 import { packageFile } from "../../package-files.js";
 import { EXIT } from "../exit-codes.js";
 import type { Command } from "./index.js";
@@ -31,7 +32,9 @@ const EPILOG = `Seed file (YAML or JSON, schema: schemas/seed.schema.json):
     development: {topics, notificationGroups, workflows, tenants, overrides,
                   blueprints, executionDetails, subscribers, generate: {topics, tenants, workflows}}
     production: {...}
-Faults are seeded (--fault-seed) so runs repeat. Details: docs/emulator.md`;
+The seed holds what the API cannot create; ids are 24 hex characters. Faults are seeded
+(--fault-seed) so runs repeat. The keys are never printed: read them from the seed.
+Details: docs/emulator.md`;
 
 export const emulatorCommand: Command = {
   command: "emulator",
@@ -80,10 +83,11 @@ export const emulatorCommand: Command = {
       .epilog(EPILOG),
   run: async (args: EmulatorArgs, context) => {
     const seedFile = args.seed !== undefined ? resolve(context.cwd, args.seed) : BUNDLED_SEED;
+    const seed = await loadSeedFile(seedFile);
     const emulator = await startEmulator({
       port: args.port,
       host: args.host,
-      seedFile,
+      seed,
       ...(args.data !== undefined ? { dataFile: resolve(context.cwd, args.data) } : {}),
       latencyMs: args.latency,
       jitterMs: args.jitter,
@@ -95,15 +99,26 @@ export const emulatorCommand: Command = {
       strictSpec: args["strict-spec"],
       flavor: args.flavor,
     });
+    const organization = seed.organization?.name ?? "Emulated Organization";
+    const seedName = args.seed ?? relative(context.cwd, seedFile);
     context.terminal.err(
-      `notiform emulator listening on ${emulator.url} (API keys: see ${args.seed ?? "examples/emulator-seed.yaml"}). Ctrl-C to stop.\n`,
+      `notiform emulator listening on ${emulator.url} (organization ${organization}; keys from ${seedName})\n`,
     );
-    await new Promise<void>((done) => {
-      process.once("SIGINT", done);
-      process.once("SIGTERM", done);
-    });
+    await waitForStopSignal();
     await emulator.close();
     context.terminal.err("notiform emulator stopped\n");
     return EXIT.ok;
   },
 };
+
+function waitForStopSignal(): Promise<void> {
+  return new Promise((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
