@@ -102,6 +102,7 @@ export const updateWorkflowStatus: Handler = (ctx) => {
     throw badRequest("You must provide a different status from the current status");
   workflow.active = b.active;
   workflow.draft = !b.active;
+  (workflow as { updatedAt?: string }).updatedAt = ctx.now;
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -115,9 +116,13 @@ export const getWorkflow: Handler = (ctx) => {
 };
 
 export const listWorkflows: Handler = (ctx) => {
-  const page = Math.max(0, Number(ctx.query.get("page") ?? 0) || 0);
-  const limit = Number(ctx.query.get("limit") ?? 10) || 10;
-  if (limit > 100) throw badRequest(["limit must not be greater than 100"]);
+  const page = Number(ctx.query.get("page") || 0);
+  const limit = Number(ctx.query.get("limit") || 10);
+  const problems: string[] = [];
+  if (!Number.isInteger(page) || page < 0) problems.push("page must not be less than 0");
+  if (!Number.isInteger(limit) || limit < 1) problems.push("limit must not be less than 1");
+  if (limit > 100) problems.push("limit must not be greater than 100");
+  if (problems.length > 0) throw badRequest(problems);
   const text = (ctx.query.get("query") ?? "").toLowerCase();
   const all =
     text === ""
