@@ -33,13 +33,17 @@ export async function answerAdmin(
   }
   if (route === "GET /__emulator/state") return sendJson(res, 200, publicState(port.data()));
   if (route === "POST /__emulator/faults") {
-    let body: Partial<FaultSettings> & { inject?: ScriptedFault };
+    let body: unknown;
     try {
-      body = JSON.parse(raw || "{}") as typeof body;
+      body = JSON.parse(raw || "{}");
     } catch {
-      return sendJson(res, 400, { statusCode: 400, message: "the body is not JSON", error: "Bad Request" });
+      body = undefined;
     }
-    const { inject, ...settings } = body;
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      const message = "the body must be a JSON object of fault settings";
+      return sendJson(res, 400, { statusCode: 400, message, error: "Bad Request" });
+    }
+    const { inject, ...settings } = body as Partial<FaultSettings> & { inject?: ScriptedFault };
     if (inject !== undefined) port.injectFault(inject);
     port.updateFaults(settings);
     return sendJson(res, 200, port.faultSettings());
