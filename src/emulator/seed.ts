@@ -124,7 +124,7 @@ function invalidSeed(source: string, problems: string[]): NotiformError {
 }
 
 /** "/environments/development/workflows/0/_id" -> "environments.development.workflows[0]._id". */
-export function fieldOf(pointer: string): string {
+function fieldOf(pointer: string): string {
   const parts = pointer
     .split("/")
     .slice(1)
