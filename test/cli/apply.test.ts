@@ -4,18 +4,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import type { EmulatorHandle } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
-import {
-  ACME_BASE,
-  createWorkspace,
-  TENANT_1,
-  TENANT_2,
-  WORKFLOW_RESET,
-  WORKFLOW_SHIPPED,
-} from "../helpers/workspace.js";
-
-const SEED = "examples/emulator-seed.yaml";
+import { startCliSession } from "../helpers/cli-session.js";
+import { ACME_BASE, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
 
 const CONFIG = `${ACME_BASE}workflows:
   - key: order-shipped
@@ -42,16 +34,9 @@ afterEach(async () => {
 });
 
 async function setup(options: { strictSpec?: boolean; config?: string } = {}) {
-  emulator = await startEmulator({
-    seedFile: SEED,
-    port: 0,
-    ...(options.strictSpec ? { strictSpec: true } : {}),
-  });
-  const workspace = await createWorkspace({ "notiform.yaml": options.config ?? CONFIG });
-  const env = { NOTIFORM_API_KEY: emulator.apiKey };
-  const url = emulator.url;
-  const cli = (...args: string[]) => runCli([...args, "--api-url", url], { cwd: workspace.dir, env });
-  return { emulator, workspace, cli };
+  const session = await startCliSession(options.config ?? CONFIG, options);
+  emulator = session.emulator;
+  return session;
 }
 
 function writes(handle: EmulatorHandle) {

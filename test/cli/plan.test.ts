@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
+import { SEED, startCliSession } from "../helpers/cli-session.js";
 import {
   ACME_BASE,
   createWorkspace,
@@ -10,8 +11,6 @@ import {
   WORKFLOW_RESET,
   WORKFLOW_SHIPPED,
 } from "../helpers/workspace.js";
-
-const SEED = "examples/emulator-seed.yaml";
 
 const CONFIG = `${ACME_BASE}workflows:
   - key: order-shipped
@@ -35,16 +34,9 @@ afterEach(async () => {
 });
 
 async function setup(options: { strictSpec?: boolean; config?: string } = {}) {
-  emulator = await startEmulator({
-    seedFile: SEED,
-    port: 0,
-    ...(options.strictSpec ? { strictSpec: true } : {}),
-  });
-  const workspace = await createWorkspace({ "notiform.yaml": options.config ?? CONFIG });
-  const env = { NOTIFORM_API_KEY: emulator.apiKey };
-  const cli = (...args: string[]) =>
-    runCli([...args, "--api-url", emulator?.url ?? ""], { cwd: workspace.dir, env });
-  return { emulator, workspace, cli };
+  const session = await startCliSession(options.config ?? CONFIG, options);
+  emulator = session.emulator;
+  return session;
 }
 
 describe.each([
