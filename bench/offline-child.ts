@@ -46,14 +46,14 @@ const loadedMs = performance.now() - started;
 
 const ids = { _organizationId: "org", _environmentId: "env" };
 const topics = new Map<string, Topic>(
-  desired.topics.map((t) => [
+  desired.resources.topic.map((t) => [
     t.spec.key,
     { _id: t.spec.key, ...ids, key: t.spec.key, name: t.spec.name, subscribers: [] },
   ]),
 );
-const workflowIdByKey = new Map(desired.workflows.map((w) => [w.spec.key, w.spec.id]));
+const workflowIdByKey = new Map(desired.resources.workflow.map((w) => [w.spec.key, w.spec.id]));
 const workflows = new Map<string, Workflow>(
-  desired.workflows.map((w) => [
+  desired.resources.workflow.map((w) => [
     w.spec.id,
     {
       _id: w.spec.id,
@@ -73,7 +73,7 @@ const workflows = new Map<string, Workflow>(
   ]),
 );
 const overrides = new Map<string, WorkflowOverride>();
-for (const o of desired.overrides) {
+for (const o of desired.resources.override) {
   const workflowId = workflowIdByKey.get(o.spec.workflow) ?? o.spec.workflow;
   overrides.set(`${workflowId}:${o.spec.tenant}`, {
     _id: `${workflowId}${o.spec.tenant}`,
@@ -89,11 +89,14 @@ for (const o of desired.overrides) {
 }
 const live: LiveSnapshot = {
   organization: { name: "Bench Inc" },
-  topics,
-  overrides,
-  workflows,
-  notificationGroups: [],
-  canUpdateOverrides: true,
+  kinds: {
+    topic: topics,
+    override: { byPair: overrides, canUpdate: true },
+    workflow: workflows,
+    notificationGroup: [],
+    branding: { current: {} },
+  },
+  duplicates: {},
 };
 const target = { apiUrl: "http://127.0.0.1", organization: "Bench Inc", environment: null };
 const plan = planChanges({ desired, live, state: emptyState(target), target, createdBy: "bench" });

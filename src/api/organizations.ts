@@ -4,11 +4,11 @@
 import { expectArray, expectShape, ORGANIZATION, unwrap } from "./envelope.js";
 import { checkName } from "./request-checks.js";
 import type { Requester } from "./requester.js";
-import type { NotificationApi, Organization } from "./types.js";
+import type { Branding, NotificationApi, Organization } from "./types.js";
 
 export type OrganizationEndpoints = Pick<
   NotificationApi,
-  "createOrganization" | "listOrganizations" | "getCurrentOrganization"
+  "createOrganization" | "listOrganizations" | "getCurrentOrganization" | "updateOrganizationBranding"
 >;
 
 export function createOrganizationEndpoints(requester: Requester): OrganizationEndpoints {
@@ -41,6 +41,20 @@ export function createOrganizationEndpoints(requester: Requester): OrganizationE
         ({ json, ctx }) => {
           return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
         },
+      );
+    },
+
+    async updateOrganizationBranding(body, options = {}): Promise<Branding> {
+      return requester.read(
+        {
+          endpoint: "updateOrganizationBranding",
+          method: "PUT",
+          path: "/v1/organizations/branding",
+          body: { ...body },
+          extension: "updateOrganizationBranding",
+        },
+        options,
+        ({ json, ctx }) => expectShape<Branding>(unwrap(json, ctx), {}, ctx, "data"),
       );
     },
   };

@@ -31,14 +31,18 @@ export async function probeExtension(
     updateWorkflowOverride: () => api.updateWorkflowOverride(NEVER_ID, {}, options),
     getWorkflowOverrideByPair: () => api.getWorkflowOverrideByPair(NEVER_ID, NEVER_ID, options),
     updateWorkflowOverrideByPair: () => api.updateWorkflowOverrideByPair(NEVER_ID, NEVER_ID, {}, options),
+    // Branding has no harmless write: a server with the read extensions serves it too.
+    updateOrganizationBranding: () => api.listNotificationGroups(options),
   };
+  const exercised: Extension =
+    extension === "updateOrganizationBranding" ? "listNotificationGroups" : extension;
   try {
     await probes[extension]();
   } catch (error) {
     // Anything but an answer from the server (a network failure, a bad key) says nothing.
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "API_UNSUPPORTED") return false;
-    if (requester.capabilities.get(extension) !== "supported") throw error;
+    if (requester.capabilities.get(exercised) !== "supported") throw error;
   }
-  return requester.capabilities.get(extension) === "supported";
+  return requester.capabilities.get(exercised) === "supported";
 }

@@ -243,7 +243,8 @@ export type Extension =
   | "listWorkflows"
   | "updateWorkflowOverride"
   | "getWorkflowOverrideByPair"
-  | "updateWorkflowOverrideByPair";
+  | "updateWorkflowOverrideByPair"
+  | "updateOrganizationBranding";
 
 /** Whether the server serves an extension: known from a previous call, or not yet known. */
 export type Capability = "supported" | "unsupported" | "unknown";
@@ -323,6 +324,8 @@ export interface NotificationApi {
     query?: { page?: number; limit?: number; query?: string },
     options?: RequestOptions,
   ): Promise<WorkflowPage>;
+  /** PUT /v1/organizations/branding: `logo` must be an image URL on real servers. */
+  updateOrganizationBranding(body: Branding, options?: RequestOptions): Promise<Branding>;
   updateWorkflowOverride(
     overrideId: string,
     body: UpdateWorkflowOverrideBody,

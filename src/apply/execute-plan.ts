@@ -1,12 +1,14 @@
 // The apply engine: runs a plan's actions in dependency order, independent ones concurrently,
-// and stops (or skips dependents, with continueOnError) on failure. Each action sends exactly
-// the requests the plan recorded, through its kind's executor. It never prints: progress goes
+// and stops (or skips dependents, with continueOnError) on failure. Each action performs exactly
+// the operations the plan recorded, through its kind's module. It never prints: progress goes
 // out as events, the outcome as an ApplyReport.
 import type { NotificationApi } from "../api/types.js";
 import { isNotiformError } from "../errors.js";
-import type { Plan, PlanAction, PlannedRequest } from "../plan/model.js";
+import type { Plan, PlanAction } from "../plan/model.js";
 import { type JsonObject, sameValue } from "../resources/canonical.js";
-import { resourceExecutors } from "../resources/executors.js";
+import type { KindModule } from "../resources/kind.js";
+import type { Kind } from "../resources/kinds.js";
+import { registry } from "../resources/registry.js";
 import type { ActionResult, ApplyEvent, ApplyReport } from "./model.js";
 import { APPLY_RESULT_FORMAT_VERSION } from "./model.js";
 import type { StateRecorder } from "./state-recorder.js";
@@ -32,7 +34,10 @@ export async function executePlan(options: ExecutePlanOptions): Promise<ApplyRep
   const { plan } = options;
   const results = new Map<string, ActionResult>();
   const groupKeys = new Map<string, string>();
-  for (const [key, id] of Object.entries(plan.bindings.notificationGroups)) groupKeys.set(id, key);
+  for (const key of Object.keys(plan.bindings.notificationGroups)) {
+    const id = plan.bindings.notificationGroups[key];
+    if (id !== undefined) groupKeys.set(id, key);
+  }
   const createdIds = new Map<string, string>();
   const running = new Map<string, Promise<Settled>>();
   let stopReason: string | undefined;
@@ -125,16 +130,17 @@ interface RunContext extends ExecutePlanOptions {
 
 async function runAction(action: PlanAction, context: RunContext): Promise<ActionResult> {
   const started = context.now();
-  const executor = resourceExecutors[action.kind];
+  // Methods are bivariant: the module of action.kind takes that kind's operations.
+  const module = registry[action.kind] as KindModule<Kind>;
   const notes: string[] = [];
   const reported: JsonObject = {};
   const base = { id: action.id, kind: action.kind, key: action.key, op: action.op, notes };
   try {
-    for (const planned of action.requests) {
-      const request = resolveRefs(planned, context.createdIds);
-      const result = await executor.execute(action, request, {
+    for (const operation of action.operations) {
+      const result = await module.execute(action, operation, {
         client: context.client,
         groupKeys: context.groupKeys,
+        createdIds: context.createdIds,
         ...(context.abortSignal ? { signal: context.abortSignal } : {}),
       });
       if (result.serverId !== undefined && action.op === "create")
@@ -162,18 +168,6 @@ async function runAction(action: PlanAction, context: RunContext): Promise<Actio
 
 function elapsed(context: RunContext, started: number): number {
   return Math.round(context.now() - started);
-}
-
-/** Fill body fields that name an id another action created earlier in this apply. */
-function resolveRefs(request: PlannedRequest, createdIds: ReadonlyMap<string, string>): PlannedRequest {
-  if (request.refs === undefined || request.refs.length === 0) return request;
-  const body: JsonObject = { ...request.body };
-  for (const ref of request.refs) {
-    const id = createdIds.get(ref.action);
-    if (id === undefined) throw new Error(`${ref.action} produced no id for ${ref.field}`);
-    body[ref.field] = id;
-  }
-  return { ...request, body };
 }
 
 /** Fields the server reports differently from what was sent: it silently ignored them. */

@@ -44,7 +44,7 @@ export function listrProgress(plan: Plan): ProgressView {
     counts.set(kind, { done: 0, failed: 0, total: actions.length });
     const title = () => {
       const c = counts.get(kind) ?? { done: 0, failed: 0, total: 0 };
-      return `${describeKind(kind)}s: ${c.done}/${c.total}${c.failed > 0 ? `, ${c.failed} failed` : ""}`;
+      return `${describeKind(kind, 2)}: ${c.done}/${c.total}${c.failed > 0 ? `, ${c.failed} failed` : ""}`;
     };
     tasks.push({
       title: title(),
@@ -93,7 +93,7 @@ export function listrProgress(plan: Plan): ProgressView {
       if (result.status === "failed") c.failed += 1;
       const kind = result.kind;
       titles.get(kind)?.(
-        `${describeKind(kind)}s: ${c.done}/${c.total}${c.failed > 0 ? `, ${c.failed} failed` : ""}`,
+        `${describeKind(kind, 2)}: ${c.done}/${c.total}${c.failed > 0 ? `, ${c.failed} failed` : ""}`,
       );
       const failure =
         result.status === "applied" ? undefined : (result.error?.message ?? result.reason ?? result.status);

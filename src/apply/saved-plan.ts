@@ -5,7 +5,7 @@
 // fresh actions must be the saved ones.
 import { readFile } from "node:fs/promises";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { NotificationApi, WorkflowOverride } from "../api/types.js";
+import type { NotificationApi } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { type Masker, maskDeep } from "../mask.js";
@@ -13,9 +13,9 @@ import { readPackageJson } from "../package-files.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { canonicalJson } from "../resources/canonical.js";
-import { resourceExecutors } from "../resources/executors.js";
 import type { LiveSnapshot } from "../resources/kind.js";
-import { unlessUnsupported } from "../resources/read-live.js";
+import { requestOf } from "../resources/operations.js";
+import { KINDS, type Kind, registry } from "../resources/registry.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
 
@@ -59,7 +59,18 @@ export async function readSavedPlan(path: string): Promise<Plan> {
       `the plan ${path} is not a notiform plan: ${problems.join("; ")}`,
     );
   }
-  return parsed as Plan;
+  const plan = parsed as Plan;
+  // Apply performs the operations; the requests are what the reviewer saw. They must agree.
+  for (const action of plan.actions) {
+    if (canonicalJson(action.operations.map(requestOf)) !== canonicalJson(action.requests)) {
+      throw new NotiformError(
+        "PLAN_INVALID",
+        `the plan ${path} was edited: the requests of ${action.id} are not the ones its operations send`,
+        { hint: "Run `notiform plan --out FILE` again; a plan file is applied as written or not at all." },
+      );
+    }
+  }
+  return plan;
 }
 
 /** Refuse a plan made for another target or from another config. */
@@ -104,26 +115,25 @@ export interface RefreshInput {
  */
 export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
   const { saved, client } = input;
-  const needsWorkflows = saved.actions.some((a) => a.kind === "workflow" && a.live.origin === "api");
+  const scope = { desired: input.desired, everything: false };
+  const reads = await Promise.all(
+    KINDS.map((kind) =>
+      registry[kind].reread(
+        saved.actions.filter((action) => action.kind === kind),
+        client,
+        scope,
+      ),
+    ),
+  );
+  const kinds = {} as Record<Kind, unknown>;
+  KINDS.forEach((kind, index) => {
+    kinds[kind] = reads[index];
+  });
   const live: LiveSnapshot = {
     organization: input.organization,
-    topics: new Map(),
-    overrides: new Map(),
-    workflows: needsWorkflows ? new Map() : undefined,
-    notificationGroups:
-      input.desired.notificationGroups.length > 0
-        ? await unlessUnsupported(client.listNotificationGroups())
-        : undefined,
-    canUpdateOverrides: true,
+    kinds: kinds as LiveSnapshot["kinds"],
+    duplicates: {},
   };
-  if (saved.actions.some((a) => a.kind === "override" && (a.op === "update" || a.op === "not-applicable"))) {
-    live.canUpdateOverrides = await client.probe("updateWorkflowOverride");
-  }
-  let overrides: Promise<WorkflowOverride[]> | undefined;
-  const context = { client, listOverrides: () => (overrides ??= client.listAllWorkflowOverrides()) };
-  await Promise.all(
-    saved.actions.map((action) => resourceExecutors[action.kind].reread(action, live, context)),
-  );
 
   const fresh = planChanges({
     desired: input.desired,

@@ -4,7 +4,7 @@
 // coalesced: one in flight, at most one queued.
 import { existsSync } from "node:fs";
 import type { StateChange } from "../resources/kind.js";
-import type { StateFile } from "../state/model.js";
+import { ownRecord, type StateFile, withNullPrototypes } from "../state/model.js";
 import { serializeState, writeFileAtomic } from "../state/state-store.js";
 
 export class StateRecorder {
@@ -16,7 +16,7 @@ export class StateRecorder {
 
   /** `path` undefined: keep state in memory only (dry runs, tests of the engine). */
   constructor(state: StateFile, path: string | undefined) {
-    this.state = structuredClone(state);
+    this.state = withNullPrototypes(structuredClone(state));
     this.path = path;
     // A state file that does not exist yet is written at the end of the first apply, so the
     // target it records (and any group ids) can be committed from day one.
@@ -28,7 +28,7 @@ export class StateRecorder {
     if (change.section === "notificationGroups") {
       this.state.notificationGroups[change.key] = { id: change.id, name: change.name };
     } else {
-      const previous = this.state.workflows[change.id]?.values ?? {};
+      const previous = ownRecord(this.state.workflows, change.id)?.values ?? {};
       this.state.workflows[change.id] = { key: change.key, values: { ...previous, ...change.values } };
     }
     await this.persist();
@@ -38,7 +38,7 @@ export class StateRecorder {
   async recordBindings(bindings: Record<string, string>, names: ReadonlyMap<string, string>): Promise<void> {
     let changed = false;
     for (const [key, id] of Object.entries(bindings)) {
-      if (this.state.notificationGroups[key]?.id === id) continue;
+      if (ownRecord(this.state.notificationGroups, key)?.id === id) continue;
       this.state.notificationGroups[key] = { id, name: names.get(key) ?? "" };
       changed = true;
     }

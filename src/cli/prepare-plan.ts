@@ -67,8 +67,8 @@ async function planWithCapabilities(
   const plan = run();
   const updatesOverrides = plan.actions.some((a) => a.kind === "override" && a.op === "update");
   if (updatesOverrides && session.client.capability("updateWorkflowOverride") === "unknown") {
-    live.canUpdateOverrides = await session.client.probe("updateWorkflowOverride");
-    if (!live.canUpdateOverrides) return withSessionWarnings(run(), session);
+    live.kinds.override.canUpdate = await session.client.probe("updateWorkflowOverride");
+    if (!live.kinds.override.canUpdate) return withSessionWarnings(run(), session);
   }
   return withSessionWarnings(plan, session);
 }

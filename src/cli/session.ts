@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import type { ApiClient } from "../api/index.js";
 import { createClient, formatClientEvent } from "../api/index.js";
 import type { Organization } from "../api/types.js";
+import { emptyResources } from "../config/collect.js";
 import { loadConfig } from "../config/index.js";
 import type { DesiredState } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
@@ -123,10 +124,7 @@ export async function openSessionOptionalConfig(
   if (args.config === DEFAULT_CONFIG && !existsSync(rootFile)) {
     const desired: DesiredState = {
       apiKeyEnv: "NOTIFORM_API_KEY",
-      topics: [],
-      notificationGroups: [],
-      workflows: [],
-      overrides: [],
+      resources: emptyResources(),
       rootFile,
       files: [],
       digest: "",

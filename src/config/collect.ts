@@ -1,42 +1,37 @@
 // From one validated file to resources with their source positions: where each resource's
 // mapping starts and where each field's value sits ("preferenceSettings.email" for nested ones).
+// Which sections exist, and whether each is a list or one mapping, is the registry's to say.
 import { isMap, isPair, isScalar, isSeq } from "yaml";
 import type { Position } from "../errors.js";
-import type {
-  Desired,
-  NotificationGroupSpec,
-  OverrideSpec,
-  Source,
-  TopicSpec,
-  WorkflowSpec,
-} from "./model.js";
+import { KINDS, registry } from "../resources/registry.js";
+import type { Desired, Resources, Source } from "./model.js";
 import { positionOfNode, type YamlFile } from "./yaml-file.js";
 
-export interface FileResources {
-  topics: Desired<TopicSpec>[];
-  notificationGroups: Desired<NotificationGroupSpec>[];
-  workflows: Desired<WorkflowSpec>[];
-  overrides: Desired<OverrideSpec>[];
+export type FileResources = Resources;
+
+export function emptyResources(): Resources {
+  const out = {} as Record<string, Desired<unknown>[]>;
+  for (const kind of KINDS) out[kind] = [];
+  return out as Resources;
 }
 
-export const SECTIONS = ["topics", "notificationGroups", "workflows", "overrides"] as const;
-export type Section = (typeof SECTIONS)[number];
-
-export function emptyResources(): FileResources {
-  return { topics: [], notificationGroups: [], workflows: [], overrides: [] };
-}
-
-export function collectResources(file: YamlFile, data: Record<string, unknown>): FileResources {
+export function collectResources(file: YamlFile, data: Record<string, unknown>): Resources {
   const out = emptyResources();
   const root = file.doc?.contents;
-  for (const section of SECTIONS) {
-    const items = data[section];
-    if (!Array.isArray(items)) continue;
-    const seqNode = isMap(root) ? root.get(section, true) : undefined;
-    items.forEach((spec, index) => {
-      const node = isSeq(seqNode) ? seqNode.items[index] : undefined;
-      const source = sourceOf(file, node);
-      (out[section] as Desired<unknown>[]).push({ spec, source });
+  for (const kind of KINDS) {
+    const { name, shape } = registry[kind].section;
+    const value = data[name];
+    const node = isMap(root) ? root.get(name, true) : undefined;
+    const into = out[kind] as Desired<unknown>[];
+    if (shape === "single") {
+      if (value !== null && typeof value === "object" && !Array.isArray(value))
+        into.push({ spec: value, source: sourceOf(file, node) });
+      continue;
+    }
+    if (!Array.isArray(value)) continue;
+    value.forEach((spec, index) => {
+      const item = isSeq(node) ? node.items[index] : undefined;
+      into.push({ spec, source: sourceOf(file, item) });
     });
   }
   return out;

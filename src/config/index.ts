@@ -11,11 +11,12 @@ import { glob } from "tinyglobby";
 import { isMap, isSeq, visit } from "yaml";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import { canonicalJson } from "../resources/canonical.js";
-import { checkReferences } from "./checks.js";
-import { collectResources, type FileResources, type SECTIONS } from "./collect.js";
+import type { KindModule } from "../resources/kind.js";
+import { KINDS, type Kind, registry } from "../resources/registry.js";
+import { collectResources, type FileResources } from "./collect.js";
 import { didYouMean } from "./did-you-mean.js";
 import { interpolateFile } from "./interpolate.js";
-import { combine, identityOf, layer } from "./merge.js";
+import { combine, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
 import { checkSchema } from "./schema-check.js";
 import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "./yaml-file.js";
@@ -82,7 +83,9 @@ export async function loadConfig(
   const base = combine(resourcesOf(baseFiles), loader.problems);
   const overlay = combine(resourcesOf(overlayFiles), loader.problems);
   const resources = layer(base, overlay);
-  if (!errorsSoFar) checkReferences(resources, loader.problems);
+  if (!errorsSoFar) {
+    for (const kind of KINDS) registry[kind].checkReferences?.(resources, loader.problems);
+  }
 
   const problems = sortProblems(loader.problems);
   if (problems.some((p) => p.severity === "error"))
@@ -95,10 +98,7 @@ export async function loadConfig(
     ...(options.env !== undefined ? { environment: options.env } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     apiKeyEnv: stringOf(environment?.apiKeyEnv) ?? DEFAULT_API_KEY_ENV,
-    topics: resources.topics,
-    notificationGroups: resources.notificationGroups,
-    workflows: resources.workflows,
-    overrides: resources.overrides,
+    resources,
     rootFile: rootPath,
     files: [...loader.loaded.keys()],
     digest: "",
@@ -110,19 +110,20 @@ export async function loadConfig(
 
 /** sha256 of the canonical desired state: formatting, comments and file layout do not change it. */
 export function digestOf(desired: DesiredState): string {
-  const sorted = (section: (typeof SECTIONS)[number]) =>
-    (desired[section] as { spec: unknown }[])
-      .map((item) => item.spec)
-      .sort((a, b) => compare(identityOf(section, a), identityOf(section, b)));
+  const sections: Record<string, unknown[]> = {};
+  for (const kind of KINDS) {
+    const module = registry[kind] as KindModule<Kind>;
+    sections[module.section.name] = desired.resources[kind]
+      .map((item) => ({ id: module.identity(item.spec as never), spec: item.spec }))
+      .sort((a, b) => compare(a.id, b.id))
+      .map((item) => item.spec);
+  }
   const canonical = canonicalJson({
     organization: desired.organization ?? null,
     environment: desired.environment ?? null,
     apiUrl: desired.apiUrl ?? null,
     apiKeyEnv: desired.apiKeyEnv,
-    topics: sorted("topics"),
-    notificationGroups: sorted("notificationGroups"),
-    workflows: sorted("workflows"),
-    overrides: sorted("overrides"),
+    ...sections,
   });
   return createHash("sha256").update(canonical).digest("hex");
 }

@@ -1,57 +1,55 @@
 // Merging resources across files: the base files (root + includes) may not define one identity
 // twice (both places are named); an environment's files are layered over the base, where the
-// same identity overrides field by field (preferenceSettings channel by channel).
-import type { Position, Problem } from "../errors.js";
-import { emptyResources, type FileResources, SECTIONS, type Section } from "./collect.js";
-import type { Desired } from "./model.js";
+// same identity overrides field by field (preferenceSettings channel by channel). Kinds and
+// their identities come from the registry.
+import type { Problem } from "../errors.js";
+import type { KindModule } from "../resources/kind.js";
+import { KINDS, type Kind, registry } from "../resources/registry.js";
+import { emptyResources } from "./collect.js";
+import type { Desired, Resources } from "./model.js";
+import { where } from "./where.js";
 
-const LABEL: Record<Section, string> = {
-  topics: "topic",
-  notificationGroups: "notification group",
-  workflows: "workflow",
-  overrides: "override",
-};
+export { where } from "./where.js";
 
-export function identityOf(section: Section, spec: unknown): string {
-  const s = spec as Record<string, string>;
-  return section === "overrides" ? `${s.workflow} / tenant ${s.tenant}` : (s.key ?? "");
+/** The identity of an entry of a kind (an override: "workflow / tenant T"). */
+export function identityOf(kind: Kind, spec: unknown): string {
+  return (registry[kind] as KindModule<Kind>).identity(spec as never);
 }
 
-/** Whether an entry has its identity fields as text (always, once the schema passed). */
-function isIdentifiable(section: Section, spec: unknown): boolean {
+/** Whether an entry can be identified (always, once the schema passed). */
+function isIdentifiable(kind: Kind, spec: unknown): boolean {
   if (spec === null || typeof spec !== "object") return false;
-  const s = spec as Record<string, unknown>;
-  return section === "overrides"
-    ? typeof s.workflow === "string" && typeof s.tenant === "string"
-    : typeof s.key === "string";
-}
-
-export function where(pos: Position): string {
-  return `${pos.file}:${pos.line}:${pos.col}`;
+  const entry = spec as Record<string, unknown>;
+  return registry[kind].section.identityFields.every((field) => typeof entry[field] === "string");
 }
 
 /** Concatenate files' resources, reporting an identity defined twice. */
-export function combine(files: FileResources[], problems: Problem[]): FileResources {
+export function combine(files: Resources[], problems: Problem[]): Resources {
   const out = emptyResources();
-  for (const section of SECTIONS) {
+  for (const kind of KINDS) {
     const seen = new Map<string, Desired<unknown>>();
+    const into = out[kind] as Desired<unknown>[];
     for (const file of files) {
-      for (const item of file[section] as Desired<unknown>[]) {
+      for (const item of file[kind] as Desired<unknown>[]) {
         // Entries of a file that failed the schema come here only to find duplicates.
-        if (!isIdentifiable(section, item.spec)) continue;
-        const id = identityOf(section, item.spec);
+        if (!isIdentifiable(kind, item.spec)) continue;
+        const id = identityOf(kind, item.spec);
         const first = seen.get(id);
         if (first !== undefined) {
+          const what =
+            registry[kind].section.shape === "single"
+              ? registry[kind].label.one
+              : `${registry[kind].label.one} "${id}"`;
           problems.push({
             severity: "error",
             rule: "duplicate-identity",
-            message: `${LABEL[section]} "${id}" is defined twice: ${where(first.source.pos)} and ${where(item.source.pos)}`,
+            message: `${what} is defined twice: ${where(first.source.pos)} and ${where(item.source.pos)}`,
             pos: item.source.pos,
           });
           continue;
         }
         seen.set(id, item);
-        (out[section] as Desired<unknown>[]).push(item);
+        into.push(item);
       }
     }
   }
@@ -59,17 +57,19 @@ export function combine(files: FileResources[], problems: Problem[]): FileResour
 }
 
 /** Layer an environment's resources over the base: same identity -> field-wise override. */
-export function layer(base: FileResources, overlay: FileResources): FileResources {
+export function layer(base: Resources, overlay: Resources): Resources {
   const out = emptyResources();
-  for (const section of SECTIONS) {
+  for (const kind of KINDS) {
     const merged = new Map<string, Desired<unknown>>();
-    for (const item of base[section] as Desired<unknown>[]) merged.set(identityOf(section, item.spec), item);
-    for (const item of overlay[section] as Desired<unknown>[]) {
-      const id = identityOf(section, item.spec);
+    for (const item of base[kind] as Desired<unknown>[]) merged.set(identityOf(kind, item.spec), item);
+    for (const item of overlay[kind] as Desired<unknown>[]) {
+      const id = identityOf(kind, item.spec);
       const under = merged.get(id);
       merged.set(id, under === undefined ? item : mergeItem(under, item));
     }
-    (out[section] as Desired<unknown>[]).push(...merged.values());
+    // A loop, not push(...): a section can hold more entries than the stack has room for.
+    const into = out[kind] as Desired<unknown>[];
+    for (const item of merged.values()) into.push(item);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // validation. This is the only shape the rest of notiform sees of the config. Every resource
 // keeps where it came from (file, line, column, per field) so later errors can point at it.
 import type { Position } from "../errors.js";
+import type { Kind } from "../resources/kinds.js";
 
 export const CHANNELS = ["email", "sms", "in_app", "chat", "push"] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -50,6 +51,29 @@ export interface OverrideSpec {
   preferenceSettings?: Partial<PreferenceSettings>;
 }
 
+/** Organization branding: only the fields present are managed. */
+export interface BrandingSpec {
+  color?: string;
+  fontColor?: string;
+  contentBackground?: string;
+  fontFamily?: string;
+  /** An image URL (jpg, jpeg, png, gif, svg), as real servers require. */
+  logo?: string;
+  direction?: "ltr" | "rtl";
+}
+
+/** The config entry type of each kind. */
+export interface SpecByKind {
+  notificationGroup: NotificationGroupSpec;
+  topic: TopicSpec;
+  workflow: WorkflowSpec;
+  override: OverrideSpec;
+  branding: BrandingSpec;
+}
+
+/** Each kind's entries: a list per kind (a singleton kind such as branding has at most one). */
+export type Resources = { [K in Kind]: Desired<SpecByKind[K]>[] };
+
 export interface Source {
   /** Where the resource's mapping starts. */
   pos: Position;
@@ -71,10 +95,7 @@ export interface DesiredState {
   apiUrl?: string;
   /** The variable that holds the API key: the environment's apiKeyEnv, else NOTIFORM_API_KEY. */
   apiKeyEnv: string;
-  topics: Desired<TopicSpec>[];
-  notificationGroups: Desired<NotificationGroupSpec>[];
-  workflows: Desired<WorkflowSpec>[];
-  overrides: Desired<OverrideSpec>[];
+  resources: Resources;
   /** The root config file, as given (absolute path). */
   rootFile: string;
   /** Every file loaded, absolute paths, in load order. */

@@ -1,19 +1,21 @@
 // `notiform validate` as data: load the config, and turn the outcome (valid, or every problem)
 // into a result the command renders. Offline: no network, no state file.
 import { ConfigError, type Problem } from "../errors.js";
+import { describeKind, KINDS, registry } from "../resources/registry.js";
 import { loadConfig } from "./index.js";
-import type { LoadOptions } from "./model.js";
+import type { DesiredState, LoadOptions } from "./model.js";
+
+function summaryOf(desired: DesiredState): ValidateResult["summary"] {
+  const summary: { files: number } & Record<string, number> = { files: desired.files.length };
+  for (const kind of KINDS) summary[registry[kind].section.name] = desired.resources[kind].length;
+  return summary;
+}
 
 export interface ValidateResult {
   valid: boolean;
   problems: Problem[];
-  summary: {
-    files: number;
-    topics: number;
-    notificationGroups: number;
-    workflows: number;
-    overrides: number;
-  } | null;
+  /** Files loaded, and entries per config section ("topics": 3, ...). */
+  summary: ({ files: number } & Record<string, number>) | null;
   /** Values from the environment: the renderer masks them. */
   sensitive: string[];
 }
@@ -24,13 +26,7 @@ export async function validateConfig(options: LoadOptions): Promise<ValidateResu
     return {
       valid: true,
       problems: warnings,
-      summary: {
-        files: desired.files.length,
-        topics: desired.topics.length,
-        notificationGroups: desired.notificationGroups.length,
-        workflows: desired.workflows.length,
-        overrides: desired.overrides.length,
-      },
+      summary: summaryOf(desired),
       sensitive: desired.sensitive,
     };
   } catch (error) {
@@ -52,7 +48,15 @@ export function renderValidateText(result: ValidateResult): { out: string; err: 
     };
   }
   const s = result.summary;
-  const out = `${s.files} ${s.files === 1 ? "file" : "files"} valid: ${s.topics} topics, ${s.notificationGroups} notification groups, ${s.workflows} workflows, ${s.overrides} overrides\n`;
+  const counts = KINDS.filter(
+    (kind) => registry[kind].section.shape === "list" || (s[registry[kind].section.name] ?? 0) > 0,
+  )
+    .map((kind) => {
+      const n = s[registry[kind].section.name] ?? 0;
+      return registry[kind].section.shape === "single" ? describeKind(kind) : `${n} ${describeKind(kind, n)}`;
+    })
+    .join(", ");
+  const out = `${s.files} ${s.files === 1 ? "file" : "files"} valid: ${counts}\n`;
   return { out, err: lines.length > 0 ? `${lines.join("\n")}\n` : "" };
 }
 

@@ -2,13 +2,15 @@
 // executes it and nothing else. Shapes here are mirrored by schemas/plan.schema.json (a test
 // keeps the two in step); bump PLAN_FORMAT_VERSION on any incompatible change.
 import type { Position } from "../errors.js";
-import type { JsonObject, JsonValue } from "../resources/canonical.js";
+import type { JsonValue } from "../resources/canonical.js";
+import type { Kind } from "../resources/kinds.js";
+import type { Operation, PlannedRequest } from "../resources/operations.js";
 
-export const PLAN_FORMAT_VERSION = 1;
+export { KINDS, type Kind } from "../resources/kinds.js";
+export type { Operation, PlannedRequest } from "../resources/operations.js";
 
-/** Resource kinds, in the order apply runs their phases. */
-export const KINDS = ["notificationGroup", "topic", "workflow", "override"] as const;
-export type Kind = (typeof KINDS)[number];
+/** 2: actions carry typed `operations`; `requests` are rendered from them. */
+export const PLAN_FORMAT_VERSION = 2;
 
 export type ActionOp = "create" | "update" | "unverified" | "not-applicable";
 
@@ -22,22 +24,6 @@ export interface FieldChange {
   unknown?: boolean;
 }
 
-export interface PlannedRequest {
-  method: "POST" | "PUT" | "PATCH";
-  path: string;
-  body: JsonObject;
-  /**
-   * Body fields filled at apply time with the server id that another action of this plan
-   * creates (a workflow moved into a group created in the same apply).
-   */
-  refs?: { field: string; action: string }[];
-  /**
-   * The workflow status call answers 400 "must provide a different status" when nothing
-   * changes; when the live status was unknown at plan time that answer means "already done".
-   */
-  acceptUnchangedStatus?: boolean;
-}
-
 export interface PlanAction {
   /** `${kind}/${key}`: unique within a plan; dependencies name these. */
   id: string;
@@ -45,7 +31,9 @@ export interface PlanAction {
   key: string;
   op: ActionOp;
   changes: FieldChange[];
-  /** Exactly the requests apply sends, in order (empty for not-applicable). */
+  /** The writes apply makes, in order (empty for not-applicable). */
+  operations: Operation[];
+  /** Exactly the requests apply sends, rendered from `operations` (requestOf). */
   requests: PlannedRequest[];
   /** Actions of this plan that must succeed first. */
   dependsOn: string[];

@@ -5,7 +5,8 @@ import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { sameValue } from "../resources/canonical.js";
 import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../resources/kind.js";
-import { resourceModules } from "../resources/registry.js";
+import { requestOf } from "../resources/operations.js";
+import { describeKind, registry } from "../resources/registry.js";
 import type { StateFile } from "../state/model.js";
 import {
   type FieldChange,
@@ -47,7 +48,8 @@ export function planChanges(input: PlanInput): Plan {
   };
 
   const itemsByKind = new Map<Kind, DesiredItem[]>();
-  for (const kind of KINDS) itemsByKind.set(kind, resourceModules[kind].desiredItems(input.desired));
+  for (const kind of KINDS) itemsByKind.set(kind, registry[kind].desiredItems(input.desired));
+  warnDuplicates(input.live, warnings);
   const selected = selectItems(itemsByKind, input.targets ?? [], input.only);
 
   const actions: PlanAction[] = [];
@@ -65,17 +67,19 @@ export function planChanges(input: PlanInput): Plan {
   const actionIds = new Set(actions.map((action) => action.id));
   for (const action of actions) action.dependsOn = action.dependsOn.filter((id) => actionIds.has(id)).sort();
 
-  const unmanaged: UnmanagedResource[] = [];
+  let unmanaged: UnmanagedResource[] = [];
   if (input.only === undefined) {
     for (const kind of KINDS) {
       const managed = new Set((itemsByKind.get(kind) ?? []).map((item) => item.key));
-      unmanaged.push(...resourceModules[kind].unmanaged(context, managed));
+      // concat, not push(...): an organization can hold far more unmanaged items than the stack.
+      unmanaged = unmanaged.concat(registry[kind].unmanaged(context, managed));
     }
     unmanaged.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compareKeys(a.key, b.key));
   }
 
-  const bindings: Record<string, string> = {};
-  for (const group of input.desired.notificationGroups) {
+  // Null prototype: group keys are user data, and "__proto__" is a fine key.
+  const bindings: Record<string, string> = Object.create(null);
+  for (const group of input.desired.resources.notificationGroup) {
     const id = groupIds.get(group.spec.key);
     if (id !== undefined) bindings[group.spec.key] = id;
   }
@@ -101,8 +105,20 @@ export function planChanges(input: PlanInput): Plan {
   };
 }
 
+/** A warning for every identity the server holds more than once: only one of them is managed. */
+function warnDuplicates(live: LiveSnapshot, warnings: PlanWarning[]): void {
+  for (const kind of KINDS) {
+    for (const identity of live.duplicates[kind] ?? []) {
+      warnings.push({
+        code: "duplicate-on-server",
+        message: `the server holds more than one ${describeKind(kind)} ${identity}; notiform manages one of them and cannot tell which the others are meant to be`,
+      });
+    }
+  }
+}
+
 function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanAction | undefined {
-  const module = resourceModules[kind];
+  const module = registry[kind];
   const lookup = module.lookupLive(item, context);
   let op: "create" | "update" | "unverified";
   let changes: FieldChange[];
@@ -124,14 +140,16 @@ function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanActi
     if (unknown)
       reason = "the state file has no record of some fields and the server does not let notiform read them";
   }
-  const result = module.requestsFor(op, item, live, changes, context);
+  const result = module.operationsFor(op, item, live, changes, context);
+  const operations = "notApplicable" in result ? [] : result.operations;
   const action: PlanAction = {
     id: `${kind}/${item.key}`,
     kind,
     key: item.key,
     op: "notApplicable" in result ? "not-applicable" : op,
     changes,
-    requests: "notApplicable" in result ? [] : result.requests,
+    operations,
+    requests: operations.map(requestOf),
     dependsOn: [...item.dependsOn],
     live:
       live === undefined

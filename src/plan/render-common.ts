@@ -1,5 +1,8 @@
 // Wording shared by the plan renderers, so text and markdown say the same thing.
-import type { Kind, Plan, PlanAction } from "./model.js";
+import { describeKind } from "../resources/registry.js";
+import type { Plan, PlanAction } from "./model.js";
+
+export { describeKind };
 
 export const OP_SYMBOL: Record<PlanAction["op"], string> = {
   create: "+",
@@ -7,17 +10,6 @@ export const OP_SYMBOL: Record<PlanAction["op"], string> = {
   unverified: "?",
   "not-applicable": "!",
 };
-
-const KIND_LABEL: Record<Kind, string> = {
-  notificationGroup: "notification group",
-  topic: "topic",
-  workflow: "workflow",
-  override: "workflow override",
-};
-
-export function describeKind(kind: Kind): string {
-  return KIND_LABEL[kind];
-}
 
 /** `Plan: 3 to create, 2 to update, 1 unverified, 40 unchanged` (+ not applicable when any). */
 export function summaryLine(plan: Plan): string {

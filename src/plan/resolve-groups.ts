@@ -3,7 +3,7 @@
 // of one name cannot be told apart (the server allows duplicates), so that case is a warning.
 import type { DesiredState } from "../config/model.js";
 import type { LiveSnapshot } from "../resources/kind.js";
-import type { StateFile } from "../state/model.js";
+import { ownRecord, type StateFile } from "../state/model.js";
 import type { PlanWarning } from "./model.js";
 
 export function resolveGroupIds(
@@ -14,10 +14,13 @@ export function resolveGroupIds(
 ): { groupIds: Map<string, string>; groupKeys: Map<string, string> } {
   const groupIds = new Map<string, string>();
   const claimed = new Set<string>();
-  for (const { spec, source } of desired.notificationGroups) {
-    const record = state.notificationGroups[spec.key];
+  for (const { spec, source } of desired.resources.notificationGroup) {
+    const record = ownRecord(state.notificationGroups, spec.key);
     if (record === undefined) continue;
-    if (live.notificationGroups !== undefined && !live.notificationGroups.some((g) => g._id === record.id)) {
+    if (
+      live.kinds.notificationGroup !== undefined &&
+      !live.kinds.notificationGroup.some((g) => g._id === record.id)
+    ) {
       warnings.push({
         code: "group-gone",
         message: `notification group ${spec.key}: the state file's id ${record.id} no longer exists on the server; it will be created again`,
@@ -28,10 +31,10 @@ export function resolveGroupIds(
     groupIds.set(spec.key, record.id);
     claimed.add(record.id);
   }
-  if (live.notificationGroups !== undefined) {
-    for (const { spec, source } of desired.notificationGroups) {
-      if (groupIds.has(spec.key) || state.notificationGroups[spec.key] !== undefined) continue;
-      const candidates = live.notificationGroups
+  if (live.kinds.notificationGroup !== undefined) {
+    for (const { spec, source } of desired.resources.notificationGroup) {
+      if (groupIds.has(spec.key) || ownRecord(state.notificationGroups, spec.key) !== undefined) continue;
+      const candidates = live.kinds.notificationGroup
         .filter((g) => g.name === spec.name && !claimed.has(g._id))
         .sort((a, b) => (a._id < b._id ? -1 : 1));
       const first = candidates[0];

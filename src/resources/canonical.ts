@@ -33,7 +33,8 @@ export function sortKeysDeep<T>(value: T): T {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => sortKeysDeep(item)) as T;
   const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  // Null prototype: a key "__proto__" (user data) stays a key instead of replacing the prototype.
+  const out: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(record).sort()) {
     if (record[key] !== undefined) out[key] = sortKeysDeep(record[key]);
   }

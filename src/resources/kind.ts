@@ -1,33 +1,59 @@
-// The one small interface every resource kind implements, and the shapes the planner works on.
-// A kind module knows its identity, how config and API values map onto one canonical flat
-// field model, and which requests create or update it. It never does I/O here: live values
-// arrive in a LiveSnapshot read beforehand (src/resources/read-live.ts).
-
-import type { NotificationApi, NotificationGroup, Topic, Workflow, WorkflowOverride } from "../api/types.js";
-import type { DesiredState, Source } from "../config/model.js";
+// The one interface every resource kind implements, end to end: its config section, its live
+// reads, planning into typed operations, executing them, re-reading for a saved plan and export.
+// The planner, applier, exporter and validator iterate the registry (registry.ts) and never name
+// a kind. Planning methods are pure; readLive, execute and reread are the kind's I/O edge.
 import type {
-  FieldChange,
-  Kind,
-  PlanAction,
-  PlannedRequest,
-  PlanWarning,
-  UnmanagedResource,
-} from "../plan/model.js";
+  Branding,
+  NotificationApi,
+  NotificationGroup,
+  Topic,
+  Workflow,
+  WorkflowOverride,
+} from "../api/types.js";
+import type { DesiredState, Resources, Source, SpecByKind } from "../config/model.js";
+import type { Problem } from "../errors.js";
+import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../plan/model.js";
 import type { StateFile } from "../state/model.js";
 import type { JsonObject } from "./canonical.js";
+import type { Kind } from "./kinds.js";
+import type { OperationByKind } from "./operations.js";
 
-/** Everything read from the server for one plan. `undefined` collections could not be read. */
+/** What each kind reads from the server. */
+export interface LiveByKind {
+  /** undefined: the server has no notification-group list extension. */
+  notificationGroup: NotificationGroup[] | undefined;
+  topic: Map<string, Topic>;
+  /** Keyed by workflow id; undefined when the server has no workflow read extension. */
+  workflow: Map<string, Workflow> | undefined;
+  override: {
+    /** Keyed by overrideLookupKey(workflowId, tenantId). */
+    byPair: Map<string, WorkflowOverride>;
+    /** Whether the server serves PUT /v1/workflow-overrides/{id} (observed extension). */
+    canUpdate: boolean;
+  };
+  branding: {
+    /** The organization's branding as GET /v1/organizations/me shows it. */
+    current: Branding;
+    /** undefined: the server can write branding; else why not. */
+    notWritable?: string;
+  };
+}
+
+/** Everything read from the server for one plan. */
 export interface LiveSnapshot {
   organization: { id?: string; name: string };
-  topics: Map<string, Topic>;
-  /** Keyed by `${workflowId}:${tenantId}`. */
-  overrides: Map<string, WorkflowOverride>;
-  /** Keyed by workflow id; undefined when the server has no workflow read extension. */
-  workflows: Map<string, Workflow> | undefined;
-  /** undefined when the server has no notification-group list extension. */
-  notificationGroups: NotificationGroup[] | undefined;
-  /** Whether the server serves PUT /v1/workflow-overrides/{id} (observed extension). */
-  canUpdateOverrides: boolean;
+  kinds: { [K in Kind]: LiveByKind[K] };
+  /**
+   * Identities found more than once on the server, by kind (no unique index: racing creates,
+   * an older database). The plan warns about each: only one of them can be managed.
+   */
+  duplicates: { [K in Kind]?: string[] };
+}
+
+/** A kind's live read: the value, and identities the server holds more than once. */
+export interface LiveRead<K extends Kind> {
+  live: LiveByKind[K];
+  duplicates?: string[];
 }
 
 /** One resource the config asks for, in canonical form. */
@@ -70,30 +96,17 @@ export type LiveLookup =
   | { status: "absent" }
   | { status: "unknown"; reason: string };
 
-export type RequestsResult = { requests: PlannedRequest[] } | { notApplicable: string };
+export type OperationsResult<K extends Kind> =
+  | { operations: OperationByKind[K][] }
+  | { notApplicable: string };
 
-export interface ResourceModule {
-  kind: Kind;
-  /** Human label: "topic", "notification group". */
-  label: string;
-  desiredItems(desired: DesiredState): DesiredItem[];
-  lookupLive(item: DesiredItem, context: PlanContext): LiveLookup;
-  /** Build exactly the requests apply will send for this change. */
-  requestsFor(
-    op: "create" | "update" | "unverified",
-    item: DesiredItem,
-    live: LiveItem | undefined,
-    changes: FieldChange[],
-    context: PlanContext,
-  ): RequestsResult;
-  unmanaged(context: PlanContext, managedKeys: ReadonlySet<string>): UnmanagedResource[];
-}
-
-/** What executing one request needs besides the request itself. */
+/** What executing one operation needs besides the operation itself. */
 export interface ExecuteContext {
   client: NotificationApi;
   /** Server group id -> config key, including groups created earlier in this apply. */
   groupKeys: ReadonlyMap<string, string>;
+  /** Action id -> the server id its create produced earlier in this apply. */
+  createdIds: ReadonlyMap<string, string>;
   signal?: AbortSignal;
 }
 
@@ -112,21 +125,60 @@ export interface ExecuteResult {
   note?: string;
 }
 
-/** Executing plan actions: the apply side of a kind, kept beside its planning side. */
-export interface ResourceExecutor {
-  /** Send one planned request with the typed client method it corresponds to. */
-  execute(action: PlanAction, request: PlannedRequest, context: ExecuteContext): Promise<ExecuteResult>;
+/** What to read: what the desired state needs, or everything the server lets us read (export). */
+export interface ReadScope {
+  desired: DesiredState;
+  everything: boolean;
+  signal?: AbortSignal;
+}
+
+/** Export: config keys handed out so far, by kind and server id (a workflow names its group's key). */
+export type ExportKeys = { [K in Kind]: Map<string, string> };
+
+/**
+ * A kind's part of an export: the file it is written to (beside notiform.yaml) and the section's
+ * value (a list of entries, or one mapping); or why the server would not let it be read;
+ * undefined when there is nothing to export.
+ */
+export type ExportSection =
+  | { file: string; value: unknown[] | Record<string, unknown> }
+  | { notExported: string }
+  | undefined;
+
+export interface KindModule<K extends Kind> {
+  kind: K;
   /**
-   * Re-read the live object a saved plan's action was computed from into `snapshot`, so the
-   * action can be planned again and compared (apply of a saved plan).
+   * The config section: its YAML name, whether it is a list of entries or one mapping, and the
+   * text fields an entry's identity is made of (an entry without them cannot be identified).
    */
-  reread(action: PlanAction, snapshot: LiveSnapshot, context: RereadContext): Promise<void>;
+  section: { name: string; shape: "list" | "single"; identityFields: readonly string[] };
+  /** "topic" / "topics", for people. */
+  label: { one: string; many: string };
+  /** An entry's identity: duplicates, overlays, digests and targets use it. */
+  identity(spec: SpecByKind[K]): string;
+  /** Checks that need the other kinds (references, duplicates by server id), after the schema passed. */
+  checkReferences?(resources: Resources, problems: Problem[]): void;
+
+  desiredItems(desired: DesiredState): DesiredItem[];
+  lookupLive(item: DesiredItem, context: PlanContext): LiveLookup;
+  /** Exactly the operations apply performs for this change. */
+  operationsFor(
+    op: "create" | "update" | "unverified",
+    item: DesiredItem,
+    live: LiveItem | undefined,
+    changes: FieldChange[],
+    context: PlanContext,
+  ): OperationsResult<K>;
+  unmanaged(context: PlanContext, managedKeys: ReadonlySet<string>): UnmanagedResource[];
+
+  readLive(client: NotificationApi, scope: ReadScope): Promise<LiveRead<K>>;
+  execute(action: PlanAction, op: OperationByKind[K], context: ExecuteContext): Promise<ExecuteResult>;
+  /**
+   * For a saved plan: read again only the live objects this kind's actions were computed from
+   * (and what planning them needs), so they can be planned again and compared.
+   */
+  reread(actions: readonly PlanAction[], client: NotificationApi, scope: ReadScope): Promise<LiveByKind[K]>;
+  exportSection(live: LiveByKind[K], keys: ExportKeys): ExportSection;
 }
 
-export interface RereadContext {
-  client: NotificationApi;
-  /** Every override, listed at most once per apply and shared across actions. */
-  listOverrides(): Promise<WorkflowOverride[]>;
-}
-
-export type ResourceRegistry = { [K in Kind]: ResourceModule & { kind: K } };
+export type ResourceRegistry = { [K in Kind]: KindModule<K> };

@@ -5,8 +5,12 @@
 import type { NotificationGroup } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
 import type { UnmanagedResource } from "../plan/model.js";
+import { ownRecord } from "../state/model.js";
 import { digestOf } from "./canonical.js";
-import type { DesiredItem, LiveItem, LiveLookup, PlanContext, ResourceModule } from "./kind.js";
+import { slug, uniqueKey } from "./export-keys.js";
+import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "./kind.js";
+import { executeNotificationGroup } from "./notification-group-execute.js";
+import { unlessUnsupported } from "./unsupported.js";
 
 export function liveGroupItem(
   group: Pick<NotificationGroup, "_id" | "name">,
@@ -20,16 +24,31 @@ export function liveGroupItem(
   };
 }
 
-export function groupPath(id: string): string {
-  return `/v1/notification-groups/${encodeURIComponent(id)}`;
+/** Groups are read when the config names any, or a workflow joins one. */
+function needsGroups({ desired, everything }: ReadScope): boolean {
+  return (
+    everything ||
+    desired.resources.notificationGroup.length > 0 ||
+    desired.resources.workflow.some((w) => w.spec.notificationGroup !== undefined)
+  );
 }
 
-export const notificationGroupModule: ResourceModule & { kind: "notificationGroup" } = {
+async function readGroups(
+  client: Parameters<KindModule<"notificationGroup">["readLive"]>[0],
+  scope: ReadScope,
+) {
+  if (!needsGroups(scope)) return undefined;
+  return unlessUnsupported(client.listNotificationGroups(scope.signal ? { signal: scope.signal } : {}));
+}
+
+export const notificationGroupKind: KindModule<"notificationGroup"> = {
   kind: "notificationGroup",
-  label: "notification group",
+  section: { name: "notificationGroups", shape: "list", identityFields: ["key"] },
+  label: { one: "notification group", many: "notification groups" },
+  identity: (spec) => spec.key,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
-    return desired.notificationGroups.map(({ spec, source }) => ({
+    return desired.resources.notificationGroup.map(({ spec, source }) => ({
       key: spec.key,
       fields: { name: spec.name },
       source,
@@ -41,12 +60,12 @@ export const notificationGroupModule: ResourceModule & { kind: "notificationGrou
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup {
     const id = context.groupIds.get(item.key);
     if (id === undefined) return { status: "absent" };
-    const groups = context.live.notificationGroups;
+    const groups = context.live.kinds.notificationGroup;
     if (groups !== undefined) {
       const group = groups.find((g) => g._id === id);
       return group ? { status: "found", item: liveGroupItem(group, "api") } : { status: "absent" };
     }
-    const record = context.state.notificationGroups[item.key];
+    const record = ownRecord(context.state.notificationGroups, item.key);
     if (record !== undefined && record.id === id) {
       return { status: "found", item: liveGroupItem({ _id: record.id, name: record.name }, "state") };
     }
@@ -56,19 +75,39 @@ export const notificationGroupModule: ResourceModule & { kind: "notificationGrou
     };
   },
 
-  requestsFor(op, item, live) {
-    const name = item.fields.name ?? "";
+  operationsFor(op, item, live) {
+    const name = String(item.fields.name ?? "");
     if (op === "create" || live?.serverId === undefined) {
-      return { requests: [{ method: "POST", path: "/v1/notification-groups", body: { name } }] };
+      return { operations: [{ type: "notificationGroup.create", name }] };
     }
-    return { requests: [{ method: "PATCH", path: groupPath(live.serverId), body: { name } }] };
+    return { operations: [{ type: "notificationGroup.rename", groupId: live.serverId, name }] };
   },
 
   unmanaged(context: PlanContext): UnmanagedResource[] {
-    const groups = context.live.notificationGroups;
+    const groups = context.live.kinds.notificationGroup;
     if (groups === undefined) return [];
     return groups
       .filter((group) => !context.groupKeys.has(group._id))
       .map((group) => ({ kind: "notificationGroup" as const, key: group._id, name: group.name }));
+  },
+
+  readLive: async (client, scope) => ({ live: await readGroups(client, scope) }),
+  execute: executeNotificationGroup,
+  // Groups can only be read as a whole list (where the server lists them at all).
+  reread: (_actions, client, scope) => readGroups(client, scope),
+
+  exportSection(live, keys) {
+    if (live === undefined) return { notExported: "notification groups (the server cannot list them)" };
+    if (live.length === 0) return undefined;
+    const used = new Set<string>();
+    const groups = [...live]
+      .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
+      .map((group) => {
+        const key = uniqueKey(slug(group.name) || "group", used);
+        keys.notificationGroup.set(group._id, key);
+        return { key, name: group.name };
+      })
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return { file: "notification-groups.yaml", value: groups };
   },
 };

@@ -1,15 +1,26 @@
-// Every resource kind's planning module, in a registry typed by Kind: adding a kind without its
-// module fails to compile, and the planner iterates this instead of switching on kind names.
-// (The executors live in executors.ts so the pure planner never imports client code.)
+// Every resource kind's module, typed by Kind: a kind without its module, or a module missing a
+// part, fails to compile. Everything that works across kinds (config sections, planner, applier,
+// saved-plan check, export, labels) iterates this and never names a kind.
+import { brandingKind } from "./branding.js";
 import type { ResourceRegistry } from "./kind.js";
-import { notificationGroupModule } from "./notification-group.js";
-import { topicModule } from "./topic.js";
-import { workflowModule } from "./workflow.js";
-import { overrideModule } from "./workflow-override.js";
+import { KINDS, type Kind } from "./kinds.js";
+import { notificationGroupKind } from "./notification-group.js";
+import { topicKind } from "./topic.js";
+import { workflowKind } from "./workflow.js";
+import { overrideKind } from "./workflow-override.js";
 
-export const resourceModules: ResourceRegistry = {
-  notificationGroup: notificationGroupModule,
-  topic: topicModule,
-  workflow: workflowModule,
-  override: overrideModule,
+export const registry: ResourceRegistry = {
+  notificationGroup: notificationGroupKind,
+  topic: topicKind,
+  workflow: workflowKind,
+  override: overrideKind,
+  branding: brandingKind,
 };
+
+export { KINDS, type Kind };
+
+/** "topic", "notification group": how people read a kind. */
+export function describeKind(kind: Kind, count = 1): string {
+  const label = registry[kind].label;
+  return count === 1 ? label.one : label.many;
+}

@@ -1,15 +1,14 @@
-// Executing topic actions. A create whose response was lost, or that meets 409 (a racing or
+// Executing topic operations. A create whose response was lost, or that meets 409 (a racing or
 // earlier attempt already made it), is resolved by reading the topic back by key — never by
 // blindly posting again, which could make a second topic (the server has no unique index).
-import type { Topic } from "../api/types.js";
+import type { NotificationApi, Topic } from "../api/types.js";
 import { NotiformError } from "../errors.js";
-import type { ExecuteResult, ResourceExecutor } from "./kind.js";
+import type { PlanAction } from "../plan/model.js";
+import type { ExecuteContext, ExecuteResult } from "./kind.js";
+import type { TopicOperation } from "./operations.js";
 import { hasCode, mayHaveBeenApplied, statusOf } from "./write-outcomes.js";
 
-async function findTopic(
-  client: import("../api/types.js").NotificationApi,
-  key: string,
-): Promise<Topic | undefined> {
+export async function findTopic(client: NotificationApi, key: string): Promise<Topic | undefined> {
   try {
     return await client.getTopic(key);
   } catch (error) {
@@ -18,45 +17,37 @@ async function findTopic(
   }
 }
 
-export const topicExecutor: ResourceExecutor = {
-  async execute(action, request, { client, signal }): Promise<ExecuteResult> {
-    const options = signal ? { signal } : {};
-    const name = String(request.body.name);
-    if (request.method === "PATCH") {
-      const topic = await client.renameTopic(action.key, { name }, options);
-      return { serverId: topic._id, fields: { name: topic.name } };
+export async function executeTopic(
+  _action: PlanAction,
+  op: TopicOperation,
+  { client, signal }: ExecuteContext,
+): Promise<ExecuteResult> {
+  const options = signal ? { signal } : {};
+  if (op.type === "topic.rename") {
+    const topic = await client.renameTopic(op.key, { name: op.name }, options);
+    return { serverId: topic._id, fields: { name: topic.name } };
+  }
+  try {
+    const created = await client.createTopic({ key: op.key, name: op.name }, options);
+    return { serverId: created._id };
+  } catch (error) {
+    const conflict = statusOf(error) === 409;
+    if (!conflict && !mayHaveBeenApplied(error)) throw error;
+    const existing = await findTopic(client, op.key);
+    if (existing !== undefined) {
+      return {
+        serverId: existing._id,
+        fields: { name: existing.name },
+        note: conflict ? "already existed (409); read back" : "response lost; read back: created",
+      };
     }
-    try {
-      const created = await client.createTopic({ key: action.key, name }, options);
-      return { serverId: created._id };
-    } catch (error) {
-      const conflict = statusOf(error) === 409;
-      if (!conflict && !mayHaveBeenApplied(error)) throw error;
-      const existing = await findTopic(client, action.key);
-      if (existing !== undefined) {
-        return {
-          serverId: existing._id,
-          fields: { name: existing.name },
-          note: conflict ? "already existed (409); read back" : "response lost; read back: created",
-        };
-      }
-      if (conflict) {
-        throw new NotiformError(
-          "API_ERROR",
-          `topic ${action.key}: the server answered 409 but has no such topic`,
-          {
-            cause: error,
-          },
-        );
-      }
-      // Read back found nothing: the lost request never took effect, so one more POST is safe.
-      const created = await client.createTopic({ key: action.key, name }, options);
-      return { serverId: created._id, note: "response lost; not created; sent again" };
+    if (conflict) {
+      throw new NotiformError("API_ERROR", `topic ${op.key}: the server answered 409 but has no such topic`, {
+        cause: error,
+      });
     }
-  },
-
-  async reread(action, snapshot, { client }) {
-    const topic = await findTopic(client, action.key);
-    if (topic !== undefined) snapshot.topics.set(topic.key, topic);
-  },
-};
+    // Read back found nothing: the lost request never took effect, so one more POST is safe.
+    const created = await client.createTopic({ key: op.key, name: op.name }, options);
+    return { serverId: created._id, note: "response lost; not created; sent again" };
+  }
+}

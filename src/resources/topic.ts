@@ -3,7 +3,9 @@
 import type { Topic } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
 import { digestOf } from "./canonical.js";
-import type { DesiredItem, LiveItem, LiveLookup, PlanContext, ResourceModule } from "./kind.js";
+import { duplicatesOf } from "./duplicates.js";
+import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext } from "./kind.js";
+import { executeTopic, findTopic } from "./topic-execute.js";
 
 export function canonicalTopic(topic: Pick<Topic, "key" | "name">): { key: string; name: string } {
   return { key: topic.key, name: topic.name };
@@ -19,16 +21,14 @@ export function liveTopicItem(topic: Topic): LiveItem {
   };
 }
 
-export function topicPath(key: string): string {
-  return `/v1/topics/${encodeURIComponent(key)}`;
-}
-
-export const topicModule: ResourceModule & { kind: "topic" } = {
+export const topicKind: KindModule<"topic"> = {
   kind: "topic",
-  label: "topic",
+  section: { name: "topics", shape: "list", identityFields: ["key"] },
+  label: { one: "topic", many: "topics" },
+  identity: (spec) => spec.key,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
-    return desired.topics.map(({ spec, source }) => ({
+    return desired.resources.topic.map(({ spec, source }) => ({
       key: spec.key,
       fields: { name: spec.name },
       source,
@@ -38,23 +38,50 @@ export const topicModule: ResourceModule & { kind: "topic" } = {
   },
 
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup {
-    const topic = context.live.topics.get(item.key);
+    const topic = context.live.kinds.topic.get(item.key);
     return topic ? { status: "found", item: liveTopicItem(topic) } : { status: "absent" };
   },
 
-  requestsFor(op, item) {
-    const name = item.fields.name ?? "";
-    if (op === "create") {
-      return { requests: [{ method: "POST", path: "/v1/topics", body: { key: item.key, name } }] };
-    }
-    return { requests: [{ method: "PATCH", path: topicPath(item.key), body: { name } }] };
+  operationsFor(op, item) {
+    const name = String(item.fields.name ?? "");
+    return {
+      operations: [
+        op === "create"
+          ? { type: "topic.create", key: item.key, name }
+          : { type: "topic.rename", key: item.key, name },
+      ],
+    };
   },
 
   unmanaged(context, managedKeys) {
     const out = [];
-    for (const topic of context.live.topics.values()) {
+    for (const topic of context.live.kinds.topic.values()) {
       if (!managedKeys.has(topic.key)) out.push({ kind: "topic" as const, key: topic.key, name: topic.name });
     }
     return out;
+  },
+
+  async readLive(client, { desired, everything, signal }) {
+    const read = everything || desired.resources.topic.length > 0;
+    const topics = read ? await client.listAllTopics(signal ? { signal } : {}) : [];
+    return {
+      live: new Map(topics.map((topic) => [topic.key, topic])),
+      duplicates: duplicatesOf(topics, (topic) => topic.key),
+    };
+  },
+
+  execute: executeTopic,
+
+  async reread(actions, client) {
+    const found = await Promise.all(actions.map((action) => findTopic(client, action.key)));
+    return new Map(found.flatMap((topic) => (topic === undefined ? [] : [[topic.key, topic] as const])));
+  },
+
+  exportSection(live) {
+    if (live.size === 0) return undefined;
+    const topics = [...live.values()]
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map((t) => ({ key: t.key, name: t.name }));
+    return { file: "topics.yaml", value: topics };
   },
 };

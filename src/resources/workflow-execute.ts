@@ -1,12 +1,17 @@
-// Executing workflow actions: PUT for fields, PUT status for `active`. The status call is not
-// idempotent on real servers: when the plan could not know the live status, its 400 "must
-// provide a different status" means the workflow already is as desired.
-
+// The workflow kind's I/O: reading workflows through the observed read extensions, and
+// executing its operations — PUT for fields, PUT status for `active`. The status call is not
+// idempotent on real servers: a "must provide a different status" 400 means the workflow already
+// is as desired when the plan could not know its status, or when an earlier attempt of this very
+// call may have landed (its answer lost, the retry then met the 400).
 import { isUnchangedStatusError } from "../api/errors.js";
-import type { Workflow } from "../api/types.js";
-import type { ExecuteResult, ResourceExecutor } from "./kind.js";
-import { canonicalWorkflowFields } from "./workflow.js";
-import { hasCode, statusOf } from "./write-outcomes.js";
+import type { NotificationApi, Workflow } from "../api/types.js";
+import { NotiformError } from "../errors.js";
+import type { PlanAction } from "../plan/model.js";
+import type { ExecuteContext, ExecuteResult, ReadScope } from "./kind.js";
+import type { WorkflowOperation } from "./operations.js";
+import { unlessUnsupported } from "./unsupported.js";
+import { canonicalWorkflowFields } from "./workflow-canonical.js";
+import { hasCode } from "./write-outcomes.js";
 
 function resultOf(workflow: Workflow, key: string, groupKeys: ReadonlyMap<string, string>): ExecuteResult {
   const fields = canonicalWorkflowFields(workflow, groupKeys);
@@ -17,40 +22,96 @@ function resultOf(workflow: Workflow, key: string, groupKeys: ReadonlyMap<string
   };
 }
 
-export const workflowExecutor: ResourceExecutor = {
-  async execute(action, request, { client, groupKeys, signal }): Promise<ExecuteResult> {
-    const options = signal ? { signal } : {};
-    const id = action.live.serverId ?? String(request.path.split("/")[3]);
-    if (request.path.endsWith("/status")) {
-      const active = request.body.active === true;
-      try {
-        return resultOf(await client.updateWorkflowStatus(id, active, options), action.key, groupKeys);
-      } catch (error) {
-        if (
-          request.acceptUnchangedStatus === true &&
-          statusOf(error) === 400 &&
-          isUnchangedStatusError(error)
-        ) {
-          return {
-            serverId: id,
-            fields: { active },
-            stateChange: { section: "workflows", id, key: action.key, values: { active } },
-            note: `already ${active ? "active" : "inactive"}`,
-          };
-        }
-        throw error;
+export async function executeWorkflow(
+  action: PlanAction,
+  op: WorkflowOperation,
+  { client, groupKeys, createdIds, signal }: ExecuteContext,
+): Promise<ExecuteResult> {
+  const options = signal ? { signal } : {};
+  if (op.type === "workflow.update") {
+    const body = { ...op.fields };
+    if (op.groupFromAction !== undefined) {
+      const groupId = createdIds.get(op.groupFromAction);
+      if (groupId === undefined) {
+        throw new NotiformError("INTERNAL", `${op.groupFromAction} produced no id for the workflow's group`);
       }
+      body.notificationGroupId = groupId;
     }
-    return resultOf(await client.updateWorkflow(id, request.body, options), action.key, groupKeys);
-  },
+    return resultOf(await client.updateWorkflow(op.workflowId, body, options), action.key, groupKeys);
+  }
+  try {
+    return resultOf(
+      await client.updateWorkflowStatus(op.workflowId, op.active, options),
+      action.key,
+      groupKeys,
+    );
+  } catch (error) {
+    const earlierAttempt = (error as { attempts?: number }).attempts ?? 1;
+    if (isUnchangedStatusError(error) && (op.acceptUnchanged === true || earlierAttempt > 1)) {
+      const values = { active: op.active };
+      return {
+        serverId: op.workflowId,
+        fields: values,
+        stateChange: { section: "workflows", id: op.workflowId, key: action.key, values },
+        note:
+          op.acceptUnchanged === true
+            ? `already ${op.active ? "active" : "inactive"}`
+            : "the first attempt's answer was lost; the retry found the status already set",
+      };
+    }
+    throw error;
+  }
+}
 
-  async reread(action, snapshot, { client }) {
-    if (action.live.origin !== "api" || snapshot.workflows === undefined) return;
-    try {
-      const workflow = await client.getWorkflow(action.live.serverId ?? "");
-      snapshot.workflows.set(workflow._id, workflow);
-    } catch (error) {
-      if (!hasCode(error, "API_NOT_FOUND")) throw error;
-    }
-  },
-};
+/**
+ * Workflows through the list extension; failing that, one GET per configured workflow through
+ * the get extension; failing both, undefined (the state file is all we know).
+ */
+export async function readWorkflows(
+  client: NotificationApi,
+  { desired, everything, signal }: ReadScope,
+): Promise<Map<string, Workflow> | undefined> {
+  const request = signal ? { signal } : {};
+  if (desired.resources.workflow.length === 0 && !everything) return undefined;
+  const listed = await unlessUnsupported(client.listAllWorkflows(request));
+  if (listed !== undefined) return new Map(listed.map((w) => [w._id, w]));
+  if (everything) return undefined;
+  return getEach(client, [...new Set(desired.resources.workflow.map((w) => w.spec.id))], request);
+}
+
+/** The workflows a saved plan's actions touch, read one by one (undefined: no read extension). */
+export async function rereadWorkflows(
+  actions: readonly PlanAction[],
+  client: NotificationApi,
+): Promise<Map<string, Workflow> | undefined> {
+  const ids = actions.flatMap((a) => (a.live.origin === "api" && a.live.serverId ? [a.live.serverId] : []));
+  if (ids.length === 0) return undefined;
+  return getEach(client, ids, {});
+}
+
+async function getEach(
+  client: NotificationApi,
+  ids: readonly string[],
+  request: { signal?: AbortSignal },
+): Promise<Map<string, Workflow> | undefined> {
+  const first = ids[0];
+  if (first === undefined) return new Map();
+  const probe = await unlessUnsupported(getOrMissing(client, first, request));
+  if (probe === undefined) return undefined;
+  const rest = await Promise.all(ids.slice(1).map((id) => getOrMissing(client, id, request)));
+  const found = [probe, ...rest].filter((w): w is Workflow => w !== null);
+  return new Map(found.map((w) => [w._id, w]));
+}
+
+async function getOrMissing(
+  client: NotificationApi,
+  id: string,
+  request: { signal?: AbortSignal },
+): Promise<Workflow | null> {
+  try {
+    return await client.getWorkflow(id, request);
+  } catch (error) {
+    if (hasCode(error, "API_NOT_FOUND")) return null;
+    throw error;
+  }
+}

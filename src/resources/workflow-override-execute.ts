@@ -1,10 +1,17 @@
-// Executing override actions. POST is create-only: a second POST for the same (workflow,
-// tenant) fails on the server's unique index. So a create that met 409, or whose response was
-// lost, is resolved by finding the pair (the pair GET extension, else the paged list) first.
+// The override kind's I/O. POST is create-only: a second POST for the same (workflow, tenant)
+// fails on the server's unique index. So a create that met 409, or whose response was lost, is
+// resolved by finding the pair (the pair GET extension, else the paged list) first.
 import type { NotificationApi, WorkflowOverride } from "../api/types.js";
-import type { ExecuteResult, ResourceExecutor } from "./kind.js";
-import { canonicalOverrideFields, overrideLookupKey } from "./workflow-override.js";
+import { CHANNELS } from "../config/model.js";
+import type { PlanAction } from "../plan/model.js";
+import type { JsonObject } from "./canonical.js";
+import type { ExecuteContext, ExecuteResult } from "./kind.js";
+import type { OverrideOperation } from "./operations.js";
 import { hasCode, mayHaveBeenApplied, statusOf } from "./write-outcomes.js";
+
+export function overrideLookupKey(workflowId: string, tenantId: string): string {
+  return `${workflowId}:${tenantId}`;
+}
 
 async function findPair(
   client: NotificationApi,
@@ -24,61 +31,69 @@ async function findPair(
 }
 
 function resultOf(override: WorkflowOverride, note?: string): ExecuteResult {
-  return { serverId: override._id, fields: canonicalOverrideFields(override), ...(note ? { note } : {}) };
+  const fields: JsonObject = { active: override.active === true };
+  for (const channel of CHANNELS)
+    fields[`preferenceSettings.${channel}`] = override.preferenceSettings?.[channel] ?? true;
+  return { serverId: override._id, fields, ...(note ? { note } : {}) };
 }
 
-export const overrideExecutor: ResourceExecutor = {
-  async execute(action, request, { client, signal }): Promise<ExecuteResult> {
-    const options = signal ? { signal } : {};
-    const body = request.body as {
-      workflowId?: string;
-      tenantId?: string;
-      active?: boolean;
-      preferenceSettings?: Record<string, boolean>;
+export async function executeOverride(
+  _action: PlanAction,
+  op: OverrideOperation,
+  { client, signal }: ExecuteContext,
+): Promise<ExecuteResult> {
+  const options = signal ? { signal } : {};
+  if (op.type === "override.update") {
+    const body = {
+      ...(op.active !== undefined ? { active: op.active } : {}),
+      ...(op.preferenceSettings !== undefined
+        ? { preferenceSettings: op.preferenceSettings as Record<string, boolean> }
+        : {}),
     };
-    if (request.method === "PUT") {
-      const id = action.live.serverId ?? "";
-      const updated = await client.updateWorkflowOverride(
-        id,
-        {
-          ...(body.active !== undefined ? { active: body.active } : {}),
-          ...(body.preferenceSettings !== undefined ? { preferenceSettings: body.preferenceSettings } : {}),
-        },
-        options,
-      );
-      return resultOf(updated);
-    }
-    const workflowId = body.workflowId ?? "";
-    const tenantId = body.tenantId ?? "";
-    const create = { ...body, workflowId, tenantId };
-    try {
-      return resultOf(await client.createWorkflowOverride(create, options));
-    } catch (error) {
-      const conflict = statusOf(error) === 409;
-      if (!conflict && !mayHaveBeenApplied(error)) throw error;
-      const existing = await findPair(client, workflowId, tenantId);
-      if (existing !== undefined)
-        return resultOf(
-          existing,
-          conflict ? "already existed (409); read back" : "response lost; read back: created",
-        );
-      if (conflict) throw error;
+    return resultOf(await client.updateWorkflowOverride(op.overrideId, body, options));
+  }
+  const create = {
+    workflowId: op.workflowId,
+    tenantId: op.tenantId,
+    active: op.active,
+    preferenceSettings: op.preferenceSettings as Record<string, boolean>,
+  };
+  try {
+    return resultOf(await client.createWorkflowOverride(create, options));
+  } catch (error) {
+    const conflict = statusOf(error) === 409;
+    if (!conflict && !mayHaveBeenApplied(error)) throw error;
+    const existing = await findPair(client, op.workflowId, op.tenantId);
+    if (existing !== undefined)
       return resultOf(
-        await client.createWorkflowOverride(create, options),
-        "response lost; not created; sent again",
+        existing,
+        conflict ? "already existed (409); read back" : "response lost; read back: created",
       );
-    }
-  },
+    if (conflict) throw error;
+    return resultOf(
+      await client.createWorkflowOverride(create, options),
+      "response lost; not created; sent again",
+    );
+  }
+}
 
-  async reread(action, snapshot, { listOverrides }) {
-    const [workflowId, tenantId] = [action.requests[0]?.body.workflowId, action.requests[0]?.body.tenantId];
-    for (const override of await listOverrides()) {
-      const matches =
-        action.live.serverId !== undefined
-          ? override._id === action.live.serverId
-          : override._workflowId === workflowId && override._tenantId === tenantId;
-      if (matches)
-        snapshot.overrides.set(overrideLookupKey(override._workflowId, override._tenantId), override);
+/**
+ * The overrides a saved plan's actions were computed from: by server id for an update, by
+ * (workflow, tenant) for a create — so an override created meanwhile makes the create stale.
+ * One list read serves them all.
+ */
+export async function findOverrides(
+  actions: readonly PlanAction[],
+  client: NotificationApi,
+): Promise<WorkflowOverride[]> {
+  const ids = new Set<string>();
+  const pairs = new Set<string>();
+  for (const action of actions) {
+    if (action.live.serverId !== undefined) ids.add(action.live.serverId);
+    for (const op of action.operations) {
+      if (op.type === "override.create") pairs.add(overrideLookupKey(op.workflowId, op.tenantId));
     }
-  },
-};
+  }
+  const all = await client.listAllWorkflowOverrides();
+  return all.filter((o) => ids.has(o._id) || pairs.has(overrideLookupKey(o._workflowId, o._tenantId)));
+}

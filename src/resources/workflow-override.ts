@@ -6,11 +6,12 @@ import type { WorkflowOverride } from "../api/types.js";
 import { CHANNELS, type DesiredState } from "../config/model.js";
 import type { UnmanagedResource } from "../plan/model.js";
 import { digestOf, type JsonObject } from "./canonical.js";
-import type { DesiredItem, LiveItem, LiveLookup, PlanContext, ResourceModule } from "./kind.js";
+import { duplicatesOf } from "./duplicates.js";
+import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext } from "./kind.js";
+import { checkOverrideReferences } from "./workflow-override-checks.js";
+import { executeOverride, findOverrides, overrideLookupKey } from "./workflow-override-execute.js";
 
-export function overrideLookupKey(workflowId: string, tenantId: string): string {
-  return `${workflowId}:${tenantId}`;
-}
+export { overrideLookupKey } from "./workflow-override-execute.js";
 
 export function canonicalOverrideFields(
   override: Pick<WorkflowOverride, "active" | "preferenceSettings">,
@@ -35,13 +36,20 @@ export function liveOverrideItem(override: WorkflowOverride): LiveItem {
 /** Digest of "no override for this pair": a create is stale once the pair exists. */
 export const ABSENT_DIGEST = digestOf(null);
 
-export const overrideModule: ResourceModule & { kind: "override" } = {
+function byPair(overrides: readonly WorkflowOverride[]): Map<string, WorkflowOverride> {
+  return new Map(overrides.map((o) => [overrideLookupKey(o._workflowId, o._tenantId), o]));
+}
+
+export const overrideKind: KindModule<"override"> = {
   kind: "override",
-  label: "workflow override",
+  section: { name: "overrides", shape: "list", identityFields: ["workflow", "tenant"] },
+  label: { one: "workflow override", many: "workflow overrides" },
+  identity: (spec) => `${spec.workflow} / tenant ${spec.tenant}`,
+  checkReferences: checkOverrideReferences,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
-    const idsByKey = new Map(desired.workflows.map((w) => [w.spec.key, w.spec.id]));
-    return desired.overrides.map(({ spec, source }) => {
+    const idsByKey = new Map(desired.resources.workflow.map((w) => [w.spec.key, w.spec.id]));
+    return desired.resources.override.map(({ spec, source }) => {
       const workflowId = idsByKey.get(spec.workflow) ?? spec.workflow;
       const fields: JsonObject = { active: spec.active ?? false };
       for (const channel of CHANNELS) {
@@ -58,56 +66,57 @@ export const overrideModule: ResourceModule & { kind: "override" } = {
   },
 
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup {
-    const override = context.live.overrides.get(
+    const override = context.live.kinds.override.byPair.get(
       overrideLookupKey(item.ids.workflowId ?? "", item.ids.tenantId ?? ""),
     );
     return override ? { status: "found", item: liveOverrideItem(override) } : { status: "absent" };
   },
 
-  requestsFor(op, item, live, changes, context) {
+  operationsFor(op, item, live, changes, context) {
     if (op === "create" || live === undefined) {
       const preferenceSettings: JsonObject = {};
       for (const channel of CHANNELS)
         preferenceSettings[channel] = item.fields[`preferenceSettings.${channel}`] ?? true;
       return {
-        requests: [
+        operations: [
           {
-            method: "POST",
-            path: "/v1/workflow-overrides",
-            body: {
-              workflowId: item.ids.workflowId ?? "",
-              tenantId: item.ids.tenantId ?? "",
-              active: item.fields.active ?? false,
-              preferenceSettings,
-            },
+            type: "override.create",
+            workflowId: item.ids.workflowId ?? "",
+            tenantId: item.ids.tenantId ?? "",
+            active: item.fields.active === true,
+            preferenceSettings,
           },
         ],
       };
     }
-    if (!context.live.canUpdateOverrides) {
+    if (!context.live.kinds.override.canUpdate) {
       return {
         notApplicable:
           "the server does not serve PUT /v1/workflow-overrides/{id}; the spec makes overrides create-only, so this change must be made in the dashboard",
       };
     }
-    const body: JsonObject = {};
+    let active: boolean | undefined;
     const preferenceSettings: JsonObject = {};
     for (const change of changes) {
-      if (change.field === "active") body.active = change.new;
+      if (change.field === "active") active = change.new === true;
       else preferenceSettings[change.field.slice("preferenceSettings.".length)] = change.new;
     }
-    if (Object.keys(preferenceSettings).length > 0) body.preferenceSettings = preferenceSettings;
     return {
-      requests: [
-        { method: "PUT", path: `/v1/workflow-overrides/${encodeURIComponent(live.serverId ?? "")}`, body },
+      operations: [
+        {
+          type: "override.update",
+          overrideId: live.serverId ?? "",
+          ...(active !== undefined ? { active } : {}),
+          ...(Object.keys(preferenceSettings).length > 0 ? { preferenceSettings } : {}),
+        },
       ],
     };
   },
 
   unmanaged(context: PlanContext, managedKeys: ReadonlySet<string>): UnmanagedResource[] {
-    const keysById = new Map(context.desired.workflows.map((w) => [w.spec.id, w.spec.key]));
+    const keysById = new Map(context.desired.resources.workflow.map((w) => [w.spec.id, w.spec.key]));
     const out: UnmanagedResource[] = [];
-    for (const override of context.live.overrides.values()) {
+    for (const override of context.live.kinds.override.byPair.values()) {
       const workflow = keysById.get(override._workflowId) ?? override._workflowId;
       const key = `${workflow}@${override._tenantId}`;
       const rawKey = `${override._workflowId}@${override._tenantId}`;
@@ -115,4 +124,52 @@ export const overrideModule: ResourceModule & { kind: "override" } = {
     }
     return out;
   },
+
+  async readLive(client, { desired, everything, signal }) {
+    const read = everything || desired.resources.override.length > 0;
+    const overrides = read ? await client.listAllWorkflowOverrides(signal ? { signal } : {}) : [];
+    return {
+      live: {
+        byPair: byPair(overrides),
+        canUpdate: client.capability("updateWorkflowOverride") !== "unsupported",
+      },
+      duplicates: duplicatesOf(overrides, (o) => `${o._workflowId}@${o._tenantId}`),
+    };
+  },
+
+  execute: executeOverride,
+
+  async reread(actions, client) {
+    const overrides = actions.length === 0 ? [] : await findOverrides(actions, client);
+    const canUpdate = actions.some((a) => a.op === "update" || a.op === "not-applicable")
+      ? await client.probe("updateWorkflowOverride")
+      : true;
+    return { byPair: byPair(overrides), canUpdate };
+  },
+
+  exportSection(live, keys) {
+    if (live.byPair.size === 0) return undefined;
+    const overrides = [...live.byPair.values()]
+      .map((o) => {
+        const entry: Record<string, unknown> = {
+          workflow: keys.workflow.get(o._workflowId) ?? o._workflowId,
+          tenant: o._tenantId,
+          active: o.active === true,
+        };
+        const off = Object.fromEntries(
+          CHANNELS.filter((c) => o.preferenceSettings?.[c] === false).map((c) => [c, false]),
+        );
+        if (Object.keys(off).length > 0) entry.preferenceSettings = off;
+        return entry;
+      })
+      .sort(
+        (a, b) =>
+          compare(String(a.workflow), String(b.workflow)) || compare(String(a.tenant), String(b.tenant)),
+      );
+    return { file: "overrides.yaml", value: overrides };
+  },
 };
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -4,49 +4,18 @@
 // The status call is not idempotent on real servers, so it is planned only when `active` differs
 // or is unknown (and then a "must provide a different status" 400 counts as done).
 import type { Workflow } from "../api/types.js";
-import { CHANNELS, type DesiredState } from "../config/model.js";
+import { CHANNELS, type DesiredState, type WorkflowSpec } from "../config/model.js";
 import { NotiformError } from "../errors.js";
-import type { PlannedRequest } from "../plan/model.js";
+import { ownRecord } from "../state/model.js";
 import { digestOf, type JsonObject, type JsonValue } from "./canonical.js";
-import type { DesiredItem, LiveItem, LiveLookup, PlanContext, ResourceModule } from "./kind.js";
+import { slug, uniqueKey } from "./export-keys.js";
+import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext } from "./kind.js";
+import type { WorkflowOperation } from "./operations.js";
+import { liveWorkflowItem, normalizeTags } from "./workflow-canonical.js";
+import { checkWorkflowReferences } from "./workflow-checks.js";
+import { executeWorkflow, readWorkflows, rereadWorkflows } from "./workflow-execute.js";
 
-const GROUP_ID_PREFIX = "id:";
-
-/** A workflow's canonical flat fields as the server holds them; group shown by config key when bound. */
-export function canonicalWorkflowFields(
-  workflow: Workflow,
-  groupKeys: ReadonlyMap<string, string>,
-): JsonObject {
-  const fields: JsonObject = {
-    name: workflow.name,
-    description: workflow.description ?? "",
-    active: workflow.active,
-    critical: workflow.critical,
-    tags: normalizeTags(workflow.tags ?? []),
-    notificationGroup:
-      groupKeys.get(workflow._notificationGroupId) ?? `${GROUP_ID_PREFIX}${workflow._notificationGroupId}`,
-    data: (workflow.data ?? {}) as JsonObject,
-  };
-  for (const channel of CHANNELS) {
-    fields[`preferenceSettings.${channel}`] = workflow.preferenceSettings?.[channel] ?? true;
-  }
-  return fields;
-}
-
-function normalizeTags(tags: readonly string[]): string[] {
-  return [...new Set(tags)].sort();
-}
-
-export function liveWorkflowItem(workflow: Workflow, groupKeys: ReadonlyMap<string, string>): LiveItem {
-  const fields = canonicalWorkflowFields(workflow, groupKeys);
-  return { origin: "api", serverId: workflow._id, fields, digest: digestOf({ id: workflow._id, ...fields }) };
-}
-
-export function workflowPath(id: string): string {
-  return `/v1/workflows/${encodeURIComponent(id)}`;
-}
-
-function desiredFields(spec: DesiredState["workflows"][number]["spec"]): JsonObject {
+function desiredFields(spec: WorkflowSpec): JsonObject {
   const fields: JsonObject = {};
   if (spec.name !== undefined) fields.name = spec.name;
   if (spec.description !== undefined) fields.description = spec.description;
@@ -62,12 +31,15 @@ function desiredFields(spec: DesiredState["workflows"][number]["spec"]): JsonObj
   return fields;
 }
 
-export const workflowModule: ResourceModule & { kind: "workflow" } = {
+export const workflowKind: KindModule<"workflow"> = {
   kind: "workflow",
-  label: "workflow",
+  section: { name: "workflows", shape: "list", identityFields: ["key"] },
+  label: { one: "workflow", many: "workflows" },
+  identity: (spec) => spec.key,
+  checkReferences: checkWorkflowReferences,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
-    return desired.workflows.map(({ spec, source }) => ({
+    return desired.resources.workflow.map(({ spec, source }) => ({
       key: spec.key,
       fields: desiredFields(spec),
       source,
@@ -78,7 +50,7 @@ export const workflowModule: ResourceModule & { kind: "workflow" } = {
 
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup {
     const id = item.ids.workflowId ?? "";
-    const workflows = context.live.workflows;
+    const workflows = context.live.kinds.workflow;
     if (workflows !== undefined) {
       const workflow = workflows.get(id);
       if (workflow === undefined) {
@@ -94,7 +66,7 @@ export const workflowModule: ResourceModule & { kind: "workflow" } = {
       }
       return { status: "found", item: liveWorkflowItem(workflow, context.groupKeys) };
     }
-    const record = context.state.workflows[id];
+    const record = ownRecord(context.state.workflows, id);
     if (record !== undefined) {
       return {
         status: "found",
@@ -113,11 +85,11 @@ export const workflowModule: ResourceModule & { kind: "workflow" } = {
     };
   },
 
-  requestsFor(_op, item, live, changes, context) {
-    const id = item.ids.workflowId ?? "";
-    const requests: PlannedRequest[] = [];
-    const body: JsonObject = {};
-    const refs: { field: string; action: string }[] = [];
+  operationsFor(_op, item, live, changes, context) {
+    const workflowId = item.ids.workflowId ?? "";
+    const operations: WorkflowOperation[] = [];
+    const fields: JsonObject = {};
+    let groupFromAction: string | undefined;
     let preferencesChanged = false;
     for (const change of changes) {
       if (change.field === "active") continue;
@@ -126,41 +98,64 @@ export const workflowModule: ResourceModule & { kind: "workflow" } = {
       } else if (change.field === "notificationGroup") {
         const key = String(change.new);
         const groupId = context.groupIds.get(key);
-        if (groupId === undefined) {
-          body.notificationGroupId = `<id of notificationGroup/${key}>`;
-          refs.push({ field: "notificationGroupId", action: `notificationGroup/${key}` });
-        } else {
-          body.notificationGroupId = groupId;
-        }
+        if (groupId === undefined) groupFromAction = `notificationGroup/${key}`;
+        else fields.notificationGroupId = groupId;
       } else {
-        body[change.field] = change.new;
+        fields[change.field] = change.new;
       }
     }
-    if (preferencesChanged) body.preferenceSettings = fullPreferences(item, live);
-    if (Object.keys(body).length > 0) {
-      requests.push({ method: "PUT", path: workflowPath(id), body, ...(refs.length > 0 ? { refs } : {}) });
+    if (preferencesChanged) fields.preferenceSettings = fullPreferences(item, live);
+    if (Object.keys(fields).length > 0 || groupFromAction !== undefined) {
+      operations.push({
+        type: "workflow.update",
+        workflowId,
+        fields,
+        ...(groupFromAction !== undefined ? { groupFromAction } : {}),
+      });
     }
     const active = changes.find((change) => change.field === "active");
     if (active !== undefined) {
-      requests.push({
-        method: "PUT",
-        path: `${workflowPath(id)}/status`,
-        body: { active: active.new },
-        ...(active.unknown === true ? { acceptUnchangedStatus: true } : {}),
+      operations.push({
+        type: "workflow.setStatus",
+        workflowId,
+        active: active.new === true,
+        ...(active.unknown === true ? { acceptUnchanged: true } : {}),
       });
     }
-    return { requests };
+    return { operations };
   },
 
   unmanaged(context, managedKeys) {
-    const workflows = context.live.workflows;
+    const workflows = context.live.kinds.workflow;
     if (workflows === undefined) return [];
     const managedIds = new Set(
-      context.desired.workflows.filter((w) => managedKeys.has(w.spec.key)).map((w) => w.spec.id),
+      context.desired.resources.workflow.filter((w) => managedKeys.has(w.spec.key)).map((w) => w.spec.id),
     );
     return [...workflows.values()]
       .filter((workflow) => !managedIds.has(workflow._id))
       .map((workflow) => ({ kind: "workflow" as const, key: workflow._id, name: workflow.name }));
+  },
+
+  readLive: async (client, scope) => ({ live: await readWorkflows(client, scope) }),
+  execute: executeWorkflow,
+  reread: rereadWorkflows,
+
+  exportSection(live, keys) {
+    if (live === undefined) return { notExported: "workflows (the server cannot list them)" };
+    if (live.size === 0) return undefined;
+    const used = new Set<string>();
+    const workflows = [...live.values()]
+      .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
+      .map((workflow) => {
+        const key = uniqueKey(
+          slug(workflow.triggers?.[0]?.identifier ?? "") || slug(workflow.name) || "workflow",
+          used,
+        );
+        keys.workflow.set(workflow._id, key);
+        return exportWorkflow(key, workflow, keys.notificationGroup);
+      })
+      .sort((a, b) => (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
+    return { file: "workflows.yaml", value: workflows };
   },
 };
 
@@ -177,3 +172,24 @@ function fullPreferences(item: DesiredItem, live: LiveItem | undefined): JsonObj
   }
   return out;
 }
+
+function exportWorkflow(key: string, workflow: Workflow, groupKeys: ReadonlyMap<string, string>) {
+  const entry: Record<string, unknown> = {
+    key,
+    id: workflow._id,
+    name: workflow.name,
+    active: workflow.active,
+  };
+  if (workflow.description !== undefined && workflow.description !== "")
+    entry.description = workflow.description;
+  entry.critical = workflow.critical === true;
+  if (workflow.tags !== undefined && workflow.tags.length > 0) entry.tags = normalizeTags(workflow.tags);
+  const group = groupKeys.get(workflow._notificationGroupId);
+  if (group !== undefined) entry.notificationGroup = group;
+  entry.preferenceSettings = Object.fromEntries(
+    CHANNELS.map((c) => [c, workflow.preferenceSettings?.[c] ?? true]),
+  );
+  return entry;
+}
+
+export { canonicalWorkflowFields, liveWorkflowItem } from "./workflow-canonical.js";

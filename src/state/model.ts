@@ -27,5 +27,29 @@ export interface StateFile {
 }
 
 export function emptyState(target: StateFile["target"]): StateFile {
-  return { formatVersion: STATE_FORMAT_VERSION, target, notificationGroups: {}, workflows: {} };
+  return withNullPrototypes({
+    formatVersion: STATE_FORMAT_VERSION,
+    target,
+    notificationGroups: {},
+    workflows: {},
+  });
+}
+
+/**
+ * The state's user-keyed records as null-prototype objects: keys are user data, and a group
+ * keyed "__proto__" or "constructor" must be a record like any other, not the object's
+ * prototype. Returns a copy; the input is not changed.
+ */
+export function withNullPrototypes(state: StateFile): StateFile {
+  const copy = <T>(record: Record<string, T>): Record<string, T> => {
+    const out: Record<string, T> = Object.create(null);
+    for (const key of Object.keys(record)) out[key] = record[key] as T;
+    return out;
+  };
+  return { ...state, notificationGroups: copy(state.notificationGroups), workflows: copy(state.workflows) };
+}
+
+/** A record's own entry only: never something inherited from Object.prototype. */
+export function ownRecord<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }

@@ -7,7 +7,7 @@ import { open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { NotiformError } from "../errors.js";
 import { sortKeysDeep } from "../resources/canonical.js";
-import { emptyState, STATE_FORMAT_VERSION, type StateFile } from "./model.js";
+import { emptyState, STATE_FORMAT_VERSION, type StateFile, withNullPrototypes } from "./model.js";
 import { checkStateShape } from "./state-schema.js";
 
 /** Default path: beside the root config, one file per environment. */
@@ -54,7 +54,7 @@ export async function readState(path: string, target: StateFile["target"]): Prom
       },
     );
   }
-  const state = parsed as StateFile;
+  const state = withNullPrototypes(parsed as StateFile);
   const mismatches = describeMismatch(state.target, target);
   if (mismatches.length > 0) {
     throw new NotiformError("STATE_FOREIGN", `the state file ${path} belongs to ${mismatches.join(", ")}`, {

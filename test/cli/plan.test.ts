@@ -151,7 +151,7 @@ describe("notiform plan guards and failures", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("<!-- notiform-plan -->");
     const saved = JSON.parse(await workspace.read("plan.json"));
-    expect(saved.formatVersion).toBe(1);
+    expect(saved.formatVersion).toBe(2);
     expect(saved.target.organization).toBe("Acme Inc");
     expect(saved.summary.create).toBe(4);
   });

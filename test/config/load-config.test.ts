@@ -13,9 +13,13 @@ describe("loadConfig", () => {
       "notiform.yaml": `version: 1\ntopics:\n  - key: a\n    name: A\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n    preferenceSettings: { sms: false }\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
-    expect(desired.topics[0]?.source.pos).toEqual({ file: "notiform.yaml", line: 3, col: 5 });
-    expect(desired.topics[0]?.source.fields.name).toEqual({ file: "notiform.yaml", line: 4, col: 11 });
-    expect(desired.overrides[0]?.source.fields["preferenceSettings.sms"]).toEqual({
+    expect(desired.resources.topic[0]?.source.pos).toEqual({ file: "notiform.yaml", line: 3, col: 5 });
+    expect(desired.resources.topic[0]?.source.fields.name).toEqual({
+      file: "notiform.yaml",
+      line: 4,
+      col: 11,
+    });
+    expect(desired.resources.override[0]?.source.fields["preferenceSettings.sms"]).toEqual({
       file: "notiform.yaml",
       line: 8,
       col: 32,
@@ -27,7 +31,7 @@ describe("loadConfig", () => {
       "notiform.yaml": `version: 1\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
-    expect(desired.overrides[0]?.spec.tenant).toBe("650000000000000000000001");
+    expect(desired.resources.override[0]?.spec.tenant).toBe("650000000000000000000001");
   });
 
   it("loads includes relative to the including file, nested, sorted, each file once", async () => {
@@ -38,14 +42,14 @@ describe("loadConfig", () => {
       "teams/nested/c.yaml": "topics:\n  - key: c\n    name: C\n",
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
-    expect(desired.topics.map((t) => t.spec.key)).toEqual(["a", "b", "c"]);
+    expect(desired.resources.topic.map((t) => t.spec.key)).toEqual(["a", "b", "c"]);
     expect(desired.files.map((f) => f.slice(ws.dir.length + 1))).toEqual([
       "notiform.yaml",
       "teams/a.yaml",
       "teams/b.yaml",
       "teams/nested/c.yaml",
     ]);
-    expect(desired.topics[2]?.source.pos.file).toBe("teams/nested/c.yaml");
+    expect(desired.resources.topic[2]?.source.pos.file).toBe("teams/nested/c.yaml");
   });
 
   it("warns about an include that matches nothing, and still loads", async () => {
@@ -72,20 +76,20 @@ describe("loadConfig", () => {
       apiUrl: "http://127.0.0.1:4010",
       apiKeyEnv: "DEV_KEY",
     });
-    expect(desired.topics.map((t) => [t.spec.key, t.spec.name])).toEqual([
+    expect(desired.resources.topic.map((t) => [t.spec.key, t.spec.name])).toEqual([
       ["a", "A (dev)"],
       ["b", "B"],
       ["dev-only", "D"],
     ]);
-    expect(desired.overrides[0]?.spec).toEqual({
+    expect(desired.resources.override[0]?.spec).toEqual({
       workflow: W1,
       tenant: "650000000000000000000001",
       active: true,
       preferenceSettings: { email: false, sms: true },
     });
-    expect(desired.topics[0]?.source.fields.name?.file).toBe("dev/overlay.yaml");
+    expect(desired.resources.topic[0]?.source.fields.name?.file).toBe("dev/overlay.yaml");
     const base = await loadConfig({ cwd: ws.dir, vars: {} });
-    expect(base.desired.topics).toHaveLength(2);
+    expect(base.desired.resources.topic).toHaveLength(2);
     expect(base.desired.apiKeyEnv).toBe("NOTIFORM_API_KEY");
   });
 
@@ -97,8 +101,8 @@ describe("loadConfig", () => {
     const { desired } = await loadConfig({ cwd: ws.dir, vars: { ORG: "Secret Org Name", ACTIVE: "false" } });
     expect(desired.organization).toBe("Secret Org Name");
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the escaped reference comes out literally.
-    expect(desired.topics.map((t) => t.spec.name)).toEqual(["Fallback", "${literal}"]);
-    expect(desired.workflows[0]?.spec.active).toBe(false);
+    expect(desired.resources.topic.map((t) => t.spec.name)).toEqual(["Fallback", "${literal}"]);
+    expect(desired.resources.workflow[0]?.spec.active).toBe(false);
     // "false" is not recorded: it hides nothing, and masking it would garble JSON output.
     expect(desired.sensitive).toEqual(["Secret Org Name"]);
   });

@@ -26,8 +26,11 @@ describe("interpolation", () => {
       "notiform.yaml": `version: 1\ntopics:\n  - key: a\n    name: \${FLAG}\nworkflows:\n  - key: w\n    id: ${W1}\n    critical: \${FLAG}\n    preferenceSettings:\n      sms: \${OFF:-false}\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: { FLAG: "true" } });
-    expect(desired.topics[0]?.spec.name).toBe("true");
-    expect(desired.workflows[0]?.spec).toMatchObject({ critical: true, preferenceSettings: { sms: false } });
+    expect(desired.resources.topic[0]?.spec.name).toBe("true");
+    expect(desired.resources.workflow[0]?.spec).toMatchObject({
+      critical: true,
+      preferenceSettings: { sms: false },
+    });
   });
 
   it("remembers every value taken from the environment, but not defaults and not true/false", async () => {
@@ -38,8 +41,10 @@ describe("interpolation", () => {
       cwd: ws.dir,
       vars: { ORG: "Org From Env", FIRST: "First Value", SECOND: "Second Value", FLAG: "true" },
     });
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
-    expect(desired.topics[0]?.spec.name).toBe("First Value and Second Value and Default Name cost ${PRICE}");
+    expect(desired.resources.topic[0]?.spec.name).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
+      "First Value and Second Value and Default Name cost ${PRICE}",
+    );
     expect(desired.sensitive).toEqual(["First Value", "Org From Env", "Second Value"]);
   });
 
@@ -78,7 +83,7 @@ describe("includes", () => {
       "shared.yaml": "topics:\n  - key: s\n    name: S\n",
     });
     const { desired, warnings } = await loadConfig({ cwd: ws.dir, vars: {} });
-    expect(desired.topics.map((t) => t.spec.key)).toEqual(["s"]);
+    expect(desired.resources.topic.map((t) => t.spec.key)).toEqual(["s"]);
     expect(desired.files).toHaveLength(4);
     expect(warnings).toEqual([]);
   });
@@ -122,7 +127,11 @@ describe("files", () => {
       "notiform.yaml": "\uFEFFversion: 1\ntopics:\n  - key: a\n    name: Ä\n",
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
-    expect(desired.topics[0]?.source.fields.name).toEqual({ file: "notiform.yaml", line: 4, col: 11 });
+    expect(desired.resources.topic[0]?.source.fields.name).toEqual({
+      file: "notiform.yaml",
+      line: 4,
+      col: 11,
+    });
   });
 
   it("treats a root file of only comments as empty, and asks for the version", async () => {
@@ -152,9 +161,9 @@ describe("files", () => {
     expect(text.length).toBeGreaterThan(5_000_000);
     const ws = await createWorkspace({ "notiform.yaml": text });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {} });
-    expect(desired.topics).toHaveLength(count);
-    expect(desired.workflows).toHaveLength(count / 4);
-    expect(desired.topics[count - 1]?.source.pos).toEqual({
+    expect(desired.resources.topic).toHaveLength(count);
+    expect(desired.resources.workflow).toHaveLength(count / 4);
+    expect(desired.resources.topic[count - 1]?.source.pos).toEqual({
       file: "notiform.yaml",
       line: 2 * count + 1,
       col: 5,

@@ -33,10 +33,10 @@ describe("valid configs", () => {
     const { desired, warnings } = await loadConfig(options);
     expect({
       files: desired.files.length,
-      topics: desired.topics.length,
-      notificationGroups: desired.notificationGroups.length,
-      workflows: desired.workflows.length,
-      overrides: desired.overrides.length,
+      topics: desired.resources.topic.length,
+      notificationGroups: desired.resources.notificationGroup.length,
+      workflows: desired.resources.workflow.length,
+      overrides: desired.resources.override.length,
     }).toEqual(expected.summary);
     expect(warnings.map((w) => ({ ...w.pos, severity: w.severity, message: w.message }))).toEqual(
       expected.warnings,
@@ -48,9 +48,9 @@ describe("valid configs", () => {
     const { desired } = await loadConfig(optionsFor("single-file").options);
     const quiet = { email: true, sms: false, in_app: true, chat: false, push: false };
     expect(desired.organization).toBe("Acme Inc");
-    expect(desired.topics[1]?.spec).toEqual({ key: "news:monthly", name: "Monthly newsletter" });
-    expect(desired.workflows[0]?.spec.data).toEqual({ team: "fulfilment", priority: 2 });
-    expect(desired.overrides.map((o) => o.spec)).toEqual([
+    expect(desired.resources.topic[1]?.spec).toEqual({ key: "news:monthly", name: "Monthly newsletter" });
+    expect(desired.resources.workflow[0]?.spec.data).toEqual({ team: "fulfilment", priority: 2 });
+    expect(desired.resources.override.map((o) => o.spec)).toEqual([
       {
         workflow: "order-shipped",
         tenant: "650000000000000000000001",
@@ -69,16 +69,16 @@ describe("valid configs", () => {
       apiUrl: "https://api.novu.co",
       apiKeyEnv: "NOTIFORM_API_KEY_PRODUCTION",
     });
-    expect(desired.topics.map((t) => t.spec)).toEqual([
+    expect(desired.resources.topic.map((t) => t.spec)).toEqual([
       { key: "order-updates", name: "Order updates" },
       { key: "production-only", name: "Production only" },
     ]);
-    expect(desired.workflows[0]?.spec).toEqual({
+    expect(desired.resources.workflow[0]?.spec).toEqual({
       key: "order-shipped",
       id: "64f1c0ffee0000000000c001",
       active: true,
     });
-    expect(desired.workflows[0]?.source.fields.id?.file).toBe("env/production/overrides.yaml");
+    expect(desired.resources.workflow[0]?.source.fields.id?.file).toBe("env/production/overrides.yaml");
     expect(desired.sensitive).toEqual(["prod"]);
   });
 });

@@ -1,7 +1,8 @@
 // Small builders for planner tests: a desired state, a live snapshot and a state file from
 // plain literals, with positions filled in so assertions can name them.
-import type { NotificationGroup, Topic, Workflow, WorkflowOverride } from "../../src/api/types.js";
+import type { Branding, NotificationGroup, Topic, Workflow, WorkflowOverride } from "../../src/api/types.js";
 import type {
+  BrandingSpec,
   Desired,
   DesiredState,
   NotificationGroupSpec,
@@ -28,15 +29,19 @@ export function desiredState(parts: {
   notificationGroups?: NotificationGroupSpec[];
   workflows?: WorkflowSpec[];
   overrides?: OverrideSpec[];
+  branding?: BrandingSpec;
 }): DesiredState {
   line = 0;
   return {
     organization: parts.organization ?? "Acme Inc",
     apiKeyEnv: "NOTIFORM_API_KEY",
-    topics: (parts.topics ?? []).map(located),
-    notificationGroups: (parts.notificationGroups ?? []).map(located),
-    workflows: (parts.workflows ?? []).map(located),
-    overrides: (parts.overrides ?? []).map(located),
+    resources: {
+      topic: (parts.topics ?? []).map(located),
+      notificationGroup: (parts.notificationGroups ?? []).map(located),
+      workflow: (parts.workflows ?? []).map(located),
+      override: (parts.overrides ?? []).map(located),
+      branding: parts.branding === undefined ? [] : [located(parts.branding)],
+    },
     rootFile: "/work/notiform.yaml",
     files: ["/work/notiform.yaml"],
     digest: "sha256:test",
@@ -99,19 +104,30 @@ export function liveSnapshot(parts: {
   workflows?: Workflow[] | undefined;
   notificationGroups?: NotificationGroup[] | undefined;
   canUpdateOverrides?: boolean;
+  branding?: Branding;
+  brandingNotWritable?: string;
 }): LiveSnapshot {
   return {
     organization: { id: ORG, name: "Acme Inc" },
-    topics: new Map((parts.topics ?? []).map((t) => [t.key, t])),
-    overrides: new Map(
-      (parts.overrides ?? []).map((o) => [overrideLookupKey(o._workflowId, o._tenantId), o]),
-    ),
-    workflows:
-      "workflows" in parts && parts.workflows !== undefined
-        ? new Map(parts.workflows.map((w) => [w._id, w]))
-        : undefined,
-    notificationGroups: parts.notificationGroups,
-    canUpdateOverrides: parts.canUpdateOverrides ?? true,
+    kinds: {
+      topic: new Map((parts.topics ?? []).map((t) => [t.key, t])),
+      override: {
+        byPair: new Map(
+          (parts.overrides ?? []).map((o) => [overrideLookupKey(o._workflowId, o._tenantId), o]),
+        ),
+        canUpdate: parts.canUpdateOverrides ?? true,
+      },
+      workflow:
+        "workflows" in parts && parts.workflows !== undefined
+          ? new Map(parts.workflows.map((w) => [w._id, w]))
+          : undefined,
+      notificationGroup: parts.notificationGroups,
+      branding: {
+        current: parts.branding ?? {},
+        ...(parts.brandingNotWritable !== undefined ? { notWritable: parts.brandingNotWritable } : {}),
+      },
+    },
+    duplicates: {},
   };
 }
 

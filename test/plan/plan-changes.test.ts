@@ -97,12 +97,10 @@ describe("planChanges", () => {
     expect(action?.reason).toMatch(/state file has no record/);
     expect(action?.changes).toEqual([{ field: "active", new: true, unknown: true }]);
     expect(action?.requests).toEqual([
-      {
-        method: "PUT",
-        path: `/v1/workflows/${WF1}/status`,
-        body: { active: true },
-        acceptUnchangedStatus: true,
-      },
+      { method: "PUT", path: `/v1/workflows/${WF1}/status`, body: { active: true } },
+    ]);
+    expect(action?.operations).toEqual([
+      { type: "workflow.setStatus", workflowId: WF1, active: true, acceptUnchanged: true },
     ]);
   });
 

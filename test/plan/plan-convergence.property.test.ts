@@ -100,9 +100,9 @@ function carryOut(plan: Plan, live: LiveSnapshot): void {
       const body = request.body as Record<string, unknown>;
       const [, , resource, id, sub] = request.path.split("/");
       if (resource === "topics" && request.method === "POST") {
-        live.topics.set(String(body.key), topic(String(body.key), String(body.name)));
+        live.kinds.topic.set(String(body.key), topic(String(body.key), String(body.name)));
       } else if (resource === "topics" && request.method === "PATCH") {
-        const existing = live.topics.get(decodeURIComponent(id ?? "")) as Topic;
+        const existing = live.kinds.topic.get(decodeURIComponent(id ?? "")) as Topic;
         existing.name = String(body.name);
       } else if (resource === "workflow-overrides" && request.method === "POST") {
         next += 1;
@@ -118,15 +118,17 @@ function carryOut(plan: Plan, live: LiveSnapshot): void {
             ...(body.preferenceSettings as object),
           },
         });
-        live.overrides.set(`${created._workflowId}:${created._tenantId}`, created);
+        live.kinds.override.byPair.set(`${created._workflowId}:${created._tenantId}`, created);
       } else if (resource === "workflow-overrides" && request.method === "PUT") {
-        const existing = [...live.overrides.values()].find((o) => o._id === id) as WorkflowOverride;
+        const existing = [...live.kinds.override.byPair.values()].find(
+          (o) => o._id === id,
+        ) as WorkflowOverride;
         if (typeof body.active === "boolean") existing.active = body.active;
         Object.assign(existing.preferenceSettings, body.preferenceSettings ?? {});
       } else if (resource === "workflows" && sub === "status") {
-        (live.workflows?.get(id ?? "") as Workflow).active = body.active === true;
+        (live.kinds.workflow?.get(id ?? "") as Workflow).active = body.active === true;
       } else if (resource === "workflows") {
-        const existing = live.workflows?.get(id ?? "") as Workflow;
+        const existing = live.kinds.workflow?.get(id ?? "") as Workflow;
         for (const field of ["name", "description", "tags", "critical", "preferenceSettings"] as const) {
           if (body[field] !== undefined)
             (existing as unknown as Record<string, unknown>)[field] = body[field];

@@ -61,7 +61,9 @@ export const applyCommand: Command = {
     const { session, plan, state } = prepared;
     try {
       const recorder = new StateRecorder(state, session.statePath);
-      const names = new Map(session.desired.notificationGroups.map((g) => [g.spec.key, g.spec.name]));
+      const names = new Map(
+        session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]),
+      );
       await recorder.recordBindings(plan.bindings.notificationGroups, names);
       const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
         executePlan({
@@ -103,7 +105,9 @@ async function planNow(args: ApplyArgs, context: CommandContext): Promise<Prepar
     else context.terminal.out(show);
     if (plan.actions.length === 0) {
       const recorder = new StateRecorder(state, session.statePath);
-      const names = new Map(session.desired.notificationGroups.map((g) => [g.spec.key, g.spec.name]));
+      const names = new Map(
+        session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]),
+      );
       await recorder.recordBindings(plan.bindings.notificationGroups, names);
       if (args.output === "json") context.terminal.out(renderReportJson(emptyReport()));
       else context.terminal.out("No changes. Nothing to apply.\n");

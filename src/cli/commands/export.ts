@@ -6,10 +6,11 @@ import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { NotiformError } from "../../errors.js";
 import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
-import { unlessUnsupported } from "../../resources/read-live.js";
+import { readLive } from "../../resources/read-live.js";
+import { describeKind, KINDS } from "../../resources/registry.js";
 import { writeFileAtomic } from "../../state/state-store.js";
 import { EXIT } from "../exit-codes.js";
-import { openSessionOptionalConfig, type SessionArgs } from "../session.js";
+import { openSessionOptionalConfig, organizationOf, type SessionArgs } from "../session.js";
 import type { Command } from "./index.js";
 
 interface ExportArgs extends SessionArgs {
@@ -31,20 +32,10 @@ export const exportCommand: Command = {
   run: async (args: ExportArgs, context) => {
     const session = await openSessionOptionalConfig(args, context);
     try {
-      const { client } = session;
-      const [topics, overrides, workflows, notificationGroups] = await Promise.all([
-        client.listAllTopics(),
-        client.listAllWorkflowOverrides(),
-        unlessUnsupported(client.listAllWorkflows()),
-        unlessUnsupported(client.listNotificationGroups()),
-      ]);
-      const { files } = exportDocuments({
-        organization: session.organization.name,
-        topics,
-        overrides,
-        workflows,
-        notificationGroups,
+      const live = await readLive(session.client, session.desired, organizationOf(session), {
+        everything: true,
       });
+      const { files, notExported, counts } = exportDocuments(live);
       const dir = resolve(context.cwd, args.dir);
       const existing = [...files.keys()].filter((name) => existsSync(join(dir, name)));
       if (existing.length > 0 && !args.force) {
@@ -60,12 +51,12 @@ export const exportCommand: Command = {
       for (const [name, document] of files) {
         await writeFileAtomic(join(dir, name), `${EXPORT_HEADER}${stringify(document, { lineWidth: 0 })}`);
       }
-      const notes: string[] = [];
-      if (workflows === undefined) notes.push("workflows (the server cannot list them)");
-      if (notificationGroups === undefined) notes.push("notification groups (the server cannot list them)");
+      const exported = KINDS.filter((kind) => counts[kind] > 0)
+        .map((kind) => `${counts[kind]} ${describeKind(kind, counts[kind])}`)
+        .join(", ");
       context.terminal.err(
-        `Exported ${topics.length} topics, ${overrides.length} overrides, ${workflows?.length ?? 0} workflows and ${notificationGroups?.length ?? 0} notification groups to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
-          (notes.length > 0 ? `Not exported: ${notes.join("; ")}.\n` : ""),
+        `Exported ${exported || "nothing"} to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
+          (notExported.length > 0 ? `Not exported: ${notExported.join("; ")}.\n` : ""),
       );
       return EXIT.ok;
     } finally {

@@ -1,0 +1,38 @@
+// A workflow as the planner compares it: the server's record mapped onto the same flat field
+// model the config maps onto (defaults filled, tags a sorted set, the group by config key).
+import type { Workflow } from "../api/types.js";
+import { CHANNELS } from "../config/model.js";
+import { digestOf, type JsonObject } from "./canonical.js";
+import type { LiveItem } from "./kind.js";
+
+const GROUP_ID_PREFIX = "id:";
+
+/** A workflow's canonical flat fields as the server holds them; group shown by config key when bound. */
+export function canonicalWorkflowFields(
+  workflow: Workflow,
+  groupKeys: ReadonlyMap<string, string>,
+): JsonObject {
+  const fields: JsonObject = {
+    name: workflow.name,
+    description: workflow.description ?? "",
+    active: workflow.active,
+    critical: workflow.critical,
+    tags: normalizeTags(workflow.tags ?? []),
+    notificationGroup:
+      groupKeys.get(workflow._notificationGroupId) ?? `${GROUP_ID_PREFIX}${workflow._notificationGroupId}`,
+    data: (workflow.data ?? {}) as JsonObject,
+  };
+  for (const channel of CHANNELS) {
+    fields[`preferenceSettings.${channel}`] = workflow.preferenceSettings?.[channel] ?? true;
+  }
+  return fields;
+}
+
+export function normalizeTags(tags: readonly string[]): string[] {
+  return [...new Set(tags)].sort();
+}
+
+export function liveWorkflowItem(workflow: Workflow, groupKeys: ReadonlyMap<string, string>): LiveItem {
+  const fields = canonicalWorkflowFields(workflow, groupKeys);
+  return { origin: "api", serverId: workflow._id, fields, digest: digestOf({ id: workflow._id, ...fields }) };
+}
