@@ -4,23 +4,19 @@
 // computed from has moved since: those are re-read (only those) and planned again, and the
 // fresh actions must be the saved ones.
 import { readFile } from "node:fs/promises";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import type { NotificationApi } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { type Masker, maskDeep } from "../mask.js";
-import { readPackageJson } from "../package-files.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { canonicalJson } from "../resources/canonical.js";
 import type { LiveSnapshot } from "../resources/kind.js";
 import { requestOf } from "../resources/operations.js";
 import { KINDS, type Kind, registry } from "../resources/registry.js";
+import { validatorOf } from "../schemas.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
-
-const planSchema: object = readPackageJson("schemas", "plan.schema.json") as object;
-let validatePlan: ReturnType<Ajv2020["compile"]> | undefined;
 
 export async function readSavedPlan(path: string): Promise<Plan> {
   let text: string;
@@ -49,7 +45,7 @@ export async function readSavedPlan(path: string): Promise<Plan> {
       { hint: "Make the plan with the same notiform version that applies it." },
     );
   }
-  validatePlan ??= new Ajv2020({ allErrors: true, strict: false }).compile(planSchema);
+  const validatePlan = validatorOf("plan");
   if (!validatePlan(parsed)) {
     const problems = (validatePlan.errors ?? [])
       .slice(0, 3)

@@ -1,32 +1,31 @@
 // ${VAR} and ${VAR:-default} in string values, done on the YAML tree so every problem keeps its
 // position. `$${` writes a literal `${`. An unset variable without a default is an error at the
 // value. Values taken from the environment are collected as sensitive (masked in all outputs).
-// A value of a true/false field (active, critical, a channel) that is exactly one ${VAR}
-// reference and comes out as true/false becomes a boolean, so flags can come from the
+// A value of a field the schema says is true/false (active, critical, a channel) that is exactly
+// one ${VAR} reference and comes out as true/false becomes a boolean, so flags can come from the
 // environment (`active: ${ENABLE_DIGEST:-false}`); elsewhere it stays text. "true" and "false"
-// are never recorded as sensitive. The same walk keeps unquoted all-digit ids
-// (tenant: 650000000000000000000001) as the text written.
-import { isPair, isScalar, visit } from "yaml";
+// are never recorded as sensitive. The same walk keeps an unquoted number in a field the schema
+// says is text (tenant: 650000000000000000000001) as the text written. Which fields those are is
+// decided by the field's path in the schema, never by its name alone: `data: {id: 42}` is free-form
+// and keeps its number.
+import { isPair, isScalar, isSeq, visit } from "yaml";
 import type { Problem } from "../errors.js";
+import { fieldTypeAt } from "./field-types.js";
 import { positionOfNode, type YamlFile } from "./yaml-file.js";
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
 const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
 
-/** Fields that take true/false: only there does a whole-value ${VAR} become a boolean. */
-const BOOLEAN_FIELDS = new Set(["active", "critical", "email", "sms", "in_app", "chat", "push"]);
-
-/** Fields whose values are text even when they look like numbers (ids such as 650000000000000000000001). */
-const TEXT_FIELDS = new Set([
-  "key",
-  "name",
-  "id",
-  "tenant",
-  "workflow",
-  "description",
-  "organization",
-  "notificationGroup",
-]);
+/** The key path of a pair from the visitor's ancestors: map keys by name, list items as "*". */
+function pathOf(ancestors: readonly unknown[], key: unknown): string[] {
+  const path: string[] = [];
+  for (const node of ancestors) {
+    if (isPair(node) && isScalar(node.key)) path.push(String(node.key.value));
+    else if (isSeq(node)) path.push("*");
+  }
+  if (isScalar(key)) path.push(String(key.value));
+  return path;
+}
 
 export function interpolateFile(
   file: YamlFile,
@@ -37,13 +36,12 @@ export function interpolateFile(
   if (file.doc === undefined) return;
   // One walk over the tree does both jobs: it is the hot path for large configs.
   visit(file.doc, {
-    Pair(_key, pair) {
+    Pair(_key, pair, ancestors) {
       // YAML reads an unquoted 650000000000000000000001 as the number 6.5e+23. For fields that
       // are text, take the number's source text instead, so ids need no quotes.
       const value = pair.value;
       if (isScalar(value) && typeof value.value === "number" && typeof value.source === "string") {
-        const name = isScalar(pair.key) ? String(pair.key.value) : "";
-        if (TEXT_FIELDS.has(name)) value.value = value.source;
+        if (fieldTypeAt(pathOf(ancestors, pair.key)) === "string") value.value = value.source;
       }
     },
     Scalar(key, node, path) {
@@ -84,9 +82,13 @@ export function interpolateFile(
         return match;
       });
       if (failed) return;
-      const field = isPair(parent) && isScalar(parent.key) ? String(parent.key.value) : "";
       const wholeReference = /^\$\{[^}]*\}$/.test(source);
-      if (wholeReference && BOOLEAN_FIELDS.has(field) && (result === "true" || result === "false"))
+      if (
+        wholeReference &&
+        (result === "true" || result === "false") &&
+        isPair(parent) &&
+        fieldTypeAt(pathOf(path.slice(0, -1), parent.key)) === "boolean"
+      )
         node.value = result === "true";
       else node.value = result;
     },

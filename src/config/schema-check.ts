@@ -1,28 +1,14 @@
 // Schema validation of each file's data against schemas/notiform.schema.json (ajv, draft
 // 2020-12, compiled once, all errors), translated into plain messages at the offending value:
 // no validator jargon reaches the user.
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import type { Problem } from "../errors.js";
-import { readPackageJson } from "../package-files.js";
+import { validatorOf } from "../schemas.js";
 import { didYouMean } from "./did-you-mean.js";
 import { positionAt, type YamlFile } from "./yaml-file.js";
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (compiled === undefined) {
-    const ajv = new Ajv2020.default({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    addFormats.default(ajv);
-    // Our own annotation: the plain message for a pattern, carried in the schema beside it.
-    ajv.addKeyword({ keyword: "x-message", schemaType: "string" });
-    compiled = ajv.compile(readPackageJson("schemas", "notiform.schema.json") as object);
-  }
-  return compiled;
-}
-
 export function checkSchema(file: YamlFile, data: unknown, problems: Problem[]): boolean {
-  const validate = validator();
+  const validate = validatorOf("notiform");
   if (validate(data)) return true;
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
