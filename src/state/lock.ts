@@ -91,7 +91,7 @@ export interface LockOptions {
   command: string;
   /** How long to wait for a held lock; 0 (default): refuse at once. */
   timeoutMs?: number;
-  /** Cancels a wait. */
+  /** Cancels a wait (so do SIGINT and SIGTERM while waiting). */
   signal?: AbortSignal;
   /** A stale lock was taken over. */
   onWarning?: (text: string) => void;
@@ -125,8 +125,31 @@ export async function acquireStateLock(statePath: string, options: LockOptions):
   const info = currentLockInfo(options.command);
   const text = serializeLockInfo(info);
   const deadline = Date.now() + Math.max(0, options.timeoutMs ?? 0);
+  // Ctrl-C while waiting ends the wait with a clear "nothing was applied", not a bare kill.
+  const interrupt = new AbortController();
+  const onSignal = () => interrupt.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const signal =
+    options.signal === undefined ? interrupt.signal : AbortSignal.any([options.signal, interrupt.signal]);
+  try {
+    return await acquireLoop(path, info, text, deadline, { ...options, signal });
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+async function acquireLoop(
+  path: string,
+  info: LockInfo,
+  text: string,
+  deadline: number,
+  options: LockOptions,
+): Promise<StateLock> {
   let told = false;
   for (;;) {
+    if (options.signal?.aborted) throw abortedError();
     if (await tryCreate(path, text)) return holdLock(path, info, text);
     const found = await readLockText(path);
     if (found === undefined) continue; // removed between our attempt and the read: try again
@@ -175,9 +198,16 @@ async function tryCreate(path: string, text: string): Promise<boolean> {
   }
   try {
     await handle.writeFile(text, "utf8");
-  } finally {
+  } catch (error) {
+    // An empty lock would read as held by an unknown holder until force-unlock: remove it.
     await handle.close();
+    await unlink(path).catch(() => undefined);
+    throw new NotiformError(
+      "STATE_WRITE_FAILED",
+      `cannot write the lock file ${path}: ${(error as Error).message}; nothing was applied`,
+    );
   }
+  await handle.close();
   return true;
 }
 

@@ -99,6 +99,40 @@ describe("a second apply on the same state file", () => {
   });
 });
 
+describe("an apply waiting for the lock", () => {
+  it("stops waiting on Ctrl-C: exit 130, nothing applied, the holder's lock left alone", async () => {
+    const { handle, workspace, cli, posts } = await setup(10, { latencyMs: 100 });
+    let waiter: CliResult | undefined;
+    let waiterDone: Promise<void> | undefined;
+    let lockWhileWaiting = false;
+    const first = await cli(["apply", "--auto-approve", "--concurrency", "1"], (child) =>
+      when(
+        child,
+        () => posts() >= 1,
+        () => {
+          waiterDone = cli(["apply", "--auto-approve", "--lock-timeout", "5m"], (second) => {
+            second.stderr?.on("data", (chunk: Buffer) => {
+              if (!chunk.toString().includes("waiting for the lock")) return;
+              void lockExists(workspace).then((held) => {
+                lockWhileWaiting = held;
+                second.kill("SIGINT");
+              });
+            });
+          }).then((result) => {
+            waiter = result;
+          });
+        },
+      ),
+    );
+    await waiterDone;
+    expect(waiter?.code, waiter?.stderr).toBe(130);
+    expect(waiter?.stderr).toContain("interrupted while waiting for the state lock; nothing was applied");
+    expect(lockWhileWaiting).toBe(true);
+    expect(first.code, first.stderr).toBe(0);
+    expect(groupsIn(handle)).toHaveLength(10);
+  });
+});
+
 describe("two applies started together", () => {
   it("end as one apply: every group once, all in the state file, the later one waited", async () => {
     // Slow answers until the loser reports that it waits, so the runs overlap for certain.
