@@ -3,6 +3,7 @@
 // the run stops, prints its report, exits 130, and the state file holds every completed create.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { serializeLockInfo } from "../../src/state/lock.js";
 import { SEED } from "../helpers/cli-session.js";
 import { type PtyRun, runOnPty } from "../helpers/pty.js";
 import { createWorkspace } from "../helpers/workspace.js";
@@ -95,5 +96,36 @@ describe("Ctrl-C mid-apply on a terminal", () => {
     );
     expect(recorded.sort()).toEqual(created.map((g) => g._id).sort());
     await expect(workspace.read("notiform.state.json.lock")).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe("force-unlock on a terminal", () => {
+  const foreign = serializeLockInfo({
+    holder: "ana",
+    host: "build-runner-7",
+    pid: 12,
+    startedAt: "2026-11-23T09:00:00.000Z",
+    command: "notiform apply",
+  });
+
+  it.each([
+    ["yes", true],
+    ["no", false],
+  ])("names the holder and asks; answering %j, the lock is removed: %s", async (answer, removed) => {
+    const workspace = await createWorkspace({ "notiform.state.json.lock": foreign });
+    const pty = runOnPty(["force-unlock"], { cwd: workspace.dir, env: {} });
+    run = pty;
+    when(
+      pty,
+      () => pty.output().includes("Remove this lock?"),
+      () => pty.type(`${answer}\r`),
+    );
+    expect(await pty.exited).toBe(removed ? 0 : 1);
+    expect(pty.output()).toContain('held by ana@build-runner-7 (pid 12, "notiform apply"');
+    const left = await workspace.read("notiform.state.json.lock").then(
+      () => true,
+      () => false,
+    );
+    expect(left).toBe(!removed);
   });
 });
