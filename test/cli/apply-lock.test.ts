@@ -69,7 +69,8 @@ async function recordedIds(workspace: Workspace): Promise<string[]> {
 
 describe("a second apply on the same state file", () => {
   it("is refused at once, naming the holder, and writes nothing", async () => {
-    const { handle, workspace, cli, posts } = await setup(10, { latencyMs: 60 });
+    // Slow answers until the second apply has ended, so the first surely holds the lock meanwhile.
+    const { handle, workspace, cli, posts } = await setup(10, { latencyMs: 300 });
     let second: CliResult | undefined;
     let secondDone: Promise<void> | undefined;
     const first = await cli(["apply", "--auto-approve", "--concurrency", "1"], (child) =>
@@ -79,6 +80,7 @@ describe("a second apply on the same state file", () => {
         () => {
           secondDone = cli(["apply", "--auto-approve"]).then((result) => {
             second = result;
+            handle.setFaults({ latencyMs: 0 });
           });
         },
       ),
@@ -101,7 +103,7 @@ describe("a second apply on the same state file", () => {
 
 describe("an apply waiting for the lock", () => {
   it("stops waiting on Ctrl-C: exit 130, nothing applied, the holder's lock left alone", async () => {
-    const { handle, workspace, cli, posts } = await setup(10, { latencyMs: 100 });
+    const { handle, workspace, cli, posts } = await setup(10, { latencyMs: 300 });
     let waiter: CliResult | undefined;
     let waiterDone: Promise<void> | undefined;
     let lockWhileWaiting = false;
@@ -120,6 +122,7 @@ describe("an apply waiting for the lock", () => {
             });
           }).then((result) => {
             waiter = result;
+            handle.setFaults({ latencyMs: 0 });
           });
         },
       ),
@@ -249,7 +252,7 @@ describe("the lock is released", () => {
   });
 
   it.each(["SIGINT", "SIGTERM"] as const)("after %s mid-apply (exit 130)", async (signal) => {
-    const { workspace, cli, posts } = await setup(30, { latencyMs: 30 });
+    const { workspace, cli, posts } = await setup(30, { latencyMs: 60 });
     const result = await cli(["apply", "--auto-approve", "--concurrency", "2"], (child) =>
       when(
         child,
@@ -298,7 +301,7 @@ describe("a state file that cannot be written", () => {
   });
 
   it("after real writes: reports what the server holds but the file does not, and exits 3", async () => {
-    const { handle, workspace, cli, posts } = await setup(4, { latencyMs: 80 });
+    const { handle, workspace, cli, posts } = await setup(4, { latencyMs: 300 });
     await mkdir(workspace.path("state"));
     await writeFile(workspace.path("state/.keep"), "");
     const args = ["apply", "--auto-approve", "--concurrency", "1", "--state", "state/notiform.state.json"];

@@ -65,7 +65,7 @@ describe("the confirmation prompt on a terminal", () => {
 
 describe("Ctrl-C mid-apply on a terminal", () => {
   it("exits 130 with the report, and the state file holds every group created", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, latencyMs: 40 });
+    emulator = await startEmulator({ seedFile: SEED, port: 0, latencyMs: 60 });
     const handle = emulator;
     const workspace = await createWorkspace({ "notiform.yaml": manyGroups(40) });
     const pty = runOnPty(["apply", "--concurrency", "2", "--api-url", handle.url], {
