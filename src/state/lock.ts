@@ -76,7 +76,7 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-export function currentLockInfo(command: string, now: Date = new Date()): LockInfo {
+function currentLockInfo(command: string, now: Date = new Date()): LockInfo {
   let holder: string;
   try {
     holder = userInfo().username;
@@ -278,7 +278,7 @@ function holdLock(path: string, info: LockInfo, text: string): StateLock {
   };
 }
 
-export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) throw abortedError();
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
