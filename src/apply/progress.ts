@@ -81,6 +81,9 @@ export function listrProgress(plan: Plan): ProgressView {
     exitOnError: false,
     rendererOptions: { collapseSubtasks: true },
     fallbackRenderer: "simple",
+    // listr2's own SIGINT listener calls process.exit(127): no report, and state writes of
+    // actions that finished would be lost. The apply command handles Ctrl-C itself.
+    registerSignalListeners: false,
   });
   const running = list.run().catch(() => undefined);
   return {

@@ -1,8 +1,11 @@
 // Keeps the state file true during an apply: every successful write's state change is merged
 // into the in-memory state and written atomically before the action counts as applied, so an
 // apply killed at any point leaves a file a re-run can trust. Writes are serialized and
-// coalesced: one in flight, at most one queued.
+// coalesced: one in flight, at most one queued. A write that fails is a typed error
+// (STATE_WRITE_FAILED) naming the file, and the recorder remembers which changes the server
+// holds but the file does not, so the apply can report them and exit 3 instead of 1.
 import { existsSync } from "node:fs";
+import { NotiformError } from "../errors.js";
 import type { StateChange } from "../resources/kind.js";
 import { ownRecord, type StateFile, withNullPrototypes } from "../state/model.js";
 import { serializeState, writeFileAtomic } from "../state/state-store.js";
@@ -13,6 +16,10 @@ export class StateRecorder {
   private writing: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
   private lastWritten: string | undefined;
+  /** Changes applied on the server since the last successful write, described for a report. */
+  private pending: string[] = [];
+  /** The last write's failure, until a later write succeeds. */
+  failure: NotiformError | undefined;
 
   /** `path` undefined: keep state in memory only (dry runs, tests of the engine). */
   constructor(state: StateFile, path: string | undefined) {
@@ -27,11 +34,27 @@ export class StateRecorder {
   async record(change: StateChange): Promise<void> {
     if (change.section === "notificationGroups") {
       this.state.notificationGroups[change.key] = { id: change.id, name: change.name };
+      this.pending.push(`notification group ${change.key} (id ${change.id})`);
     } else {
       const previous = ownRecord(this.state.workflows, change.id)?.values ?? {};
       this.state.workflows[change.id] = { key: change.key, values: { ...previous, ...change.values } };
+      this.pending.push(`workflow ${change.key} (id ${change.id})`);
     }
-    await this.persist();
+    try {
+      await this.persist();
+    } catch (error) {
+      // The server already holds this change: say so, so nobody reads "failed" as "not done".
+      const reason = error instanceof NotiformError ? error.message : String(error);
+      throw new NotiformError("STATE_WRITE_FAILED", `applied on the server, but ${reason}`, {
+        hint: "Make the state file's directory writable; the next apply matches groups by name and records them.",
+        cause: error,
+      });
+    }
+  }
+
+  /** What the server holds that the state file does not (empty once a write succeeded). */
+  unrecorded(): readonly string[] {
+    return this.failure === undefined ? [] : this.pending;
   }
 
   /** Record group ids the plan matched by name, so later plans do not depend on names. */
@@ -67,8 +90,24 @@ export class StateRecorder {
 
   private async writeOnce(): Promise<void> {
     const text = serializeState(this.state);
-    if (text === this.lastWritten || this.path === undefined) return;
-    await writeFileAtomic(this.path, text);
+    const covered = this.pending.length;
+    if (this.path === undefined) return;
+    if (text === this.lastWritten) {
+      this.pending.splice(0, covered);
+      return;
+    }
+    try {
+      await writeFileAtomic(this.path, text);
+    } catch (error) {
+      this.failure = new NotiformError(
+        "STATE_WRITE_FAILED",
+        `the state file ${this.path} could not be written (${(error as Error).message})`,
+        { cause: error },
+      );
+      throw this.failure;
+    }
     this.lastWritten = text;
+    this.failure = undefined;
+    this.pending.splice(0, covered);
   }
 }

@@ -1,5 +1,7 @@
 // The composition root of a plan: files -> config -> desired; API -> live; state file; then the
 // pure planner. The only I/O of planning happens here and in src/resources/read-live.ts.
+import type { DesiredState } from "../config/model.js";
+import type { Problem } from "../errors.js";
 import type { Plan, PlanWarning } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
 import type { LiveSnapshot } from "../resources/kind.js";
@@ -20,9 +22,11 @@ export interface PreparedPlan {
 export async function preparePlan(
   args: SessionArgs & { target: string[] },
   context: CommandContext,
+  /** The config when the caller loaded it already (apply, to find the state file to lock). */
+  loaded?: { desired: DesiredState; warnings: Problem[] },
 ): Promise<PreparedPlan> {
   const started = performance.now();
-  const session = await openSession(args, context);
+  const session = await openSession(args, context, loaded);
   const opened = performance.now();
   try {
     const state = await readState(session.statePath, session.target);

@@ -1,6 +1,24 @@
 // The terminal is a port: machine output goes to `out` (stdout), human progress and logs to
 // `err` (stderr). Commands and renderers write through this, never through console, so tests
 // can capture everything and masking has one place to happen.
+import { NotiformError } from "../errors.js";
+
+/**
+ * The prompt got no answer: Ctrl-C (INTERRUPTED, exit 130) or end of input, e.g. Ctrl-D
+ * (NOT_CONFIRMED, exit 1). A NotiformError, so a caller that does not catch it still ends cleanly.
+ */
+export class PromptAborted extends NotiformError {
+  readonly reason: "interrupt" | "eof";
+
+  constructor(reason: "interrupt" | "eof") {
+    super(
+      reason === "interrupt" ? "INTERRUPTED" : "NOT_CONFIRMED",
+      reason === "interrupt" ? "aborted at the prompt (Ctrl-C)" : "aborted at the prompt (end of input)",
+    );
+    this.name = "PromptAborted";
+    this.reason = reason;
+  }
+}
 export interface Terminal {
   out(text: string): void;
   err(text: string): void;
@@ -12,7 +30,7 @@ export interface Terminal {
   readonly width: number | undefined;
   /** Colours allowed: a TTY, no NO_COLOR, no --no-color. */
   readonly color: boolean;
-  /** Ask a question on stderr and read one line from stdin. */
+  /** Ask a question on stderr and read one line from stdin; rejects with PromptAborted. */
   prompt(question: string): Promise<string>;
 }
 
@@ -31,13 +49,28 @@ export function createProcessTerminal(options: { noColor: boolean }): Terminal {
     stdinIsTTY: process.stdin.isTTY === true,
     color: isTTY && !noColorEnv && !options.noColor,
     prompt: async (question) => {
-      const { createInterface } = await import("node:readline/promises");
+      const { createInterface } = await import("node:readline");
       const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        return await rl.question(question);
-      } finally {
-        rl.close();
-      }
+      return new Promise<string>((resolve, reject) => {
+        let settled = false;
+        const settle = (answer: string | PromptAborted) => {
+          if (settled) return;
+          settled = true;
+          if (answer instanceof PromptAborted) reject(answer);
+          else resolve(answer);
+          rl.close();
+        };
+        // On a terminal readline reads keys raw: Ctrl-C arrives here, not as a signal.
+        rl.on("SIGINT", () => {
+          if (!settled) process.stderr.write("\n");
+          settle(new PromptAborted("interrupt"));
+        });
+        rl.on("close", () => {
+          if (!settled) process.stderr.write("\n");
+          settle(new PromptAborted("eof"));
+        });
+        rl.question(question, (answer) => settle(answer));
+      });
     },
   };
 }

@@ -1,6 +1,8 @@
 // `notiform apply [plan.json]`: make the server match the config. Thin: wires the plan (fresh
 // or saved), the confirmation, the engine, the progress view and the report, and maps the
-// outcome to an exit code.
+// outcome to an exit code. The whole run holds the state file's lock, taken before the state
+// is read, so a second apply waits for (or is refused by) the first rather than planning from
+// a state file about to change.
 import { resolve } from "node:path";
 import { executePlan } from "../../apply/execute-plan.js";
 import type { ApplyReport } from "../../apply/model.js";
@@ -8,16 +10,20 @@ import { lineProgress, listrProgress, type ProgressView, silentProgress } from "
 import { renderReportJson, renderReportText } from "../../apply/render-report.js";
 import { checkPlanTarget, readSavedPlan, refreshSavedPlan } from "../../apply/saved-plan.js";
 import { StateRecorder } from "../../apply/state-recorder.js";
-import { NotiformError } from "../../errors.js";
+import type { DesiredState } from "../../config/model.js";
+import { NotiformError, type Problem } from "../../errors.js";
 import { maskDeep } from "../../mask.js";
 import type { Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
+import { withStateLock } from "../../state/lock.js";
 import type { StateFile } from "../../state/model.js";
-import { readState } from "../../state/state-store.js";
+import { defaultStatePath, readState } from "../../state/state-store.js";
+import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../main.js";
 import { preparePlan } from "../prepare-plan.js";
-import { openSession, organizationOf, type Session, type SessionArgs } from "../session.js";
+import { loadDesired, openSession, organizationOf, type Session, type SessionArgs } from "../session.js";
+import { PromptAborted } from "../terminal.js";
 import type { Command } from "./index.js";
 
 interface ApplyArgs extends SessionArgs {
@@ -27,7 +33,10 @@ interface ApplyArgs extends SessionArgs {
   "auto-approve": boolean;
   "continue-on-error": boolean;
   color: boolean;
+  "lock-timeout": string;
 }
+
+type Loaded = { desired: DesiredState; warnings: Problem[] };
 
 export const applyCommand: Command = {
   command: "apply [plan]",
@@ -54,37 +63,80 @@ export const applyCommand: Command = {
       .option("state", {
         type: "string",
         describe: "State file (default: notiform[.ENV].state.json beside the config)",
+      })
+      .option("lock-timeout", {
+        type: "string",
+        default: "0s",
+        describe:
+          "Wait this long (e.g. 30s, 5m) for another apply's lock on the state file instead of refusing",
       }),
   run: async (args: ApplyArgs, context) => {
-    const prepared = args.plan === undefined ? await planNow(args, context) : await loadSaved(args, context);
-    if (prepared === undefined) return EXIT.ok;
-    const { session, plan, state } = prepared;
-    try {
-      const recorder = new StateRecorder(state, session.statePath);
-      const names = new Map(
-        session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]),
-      );
-      await recorder.recordBindings(plan.bindings.notificationGroups, names);
-      const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
-        executePlan({
-          client: session.client,
-          plan,
-          recorder,
-          concurrency: args.concurrency,
-          continueOnError: args["continue-on-error"],
-          stopSignal: stop,
-          abortSignal: abort,
-          onEvent: (event) => progress.onEvent(event),
-        }),
-      );
-      await recorder.persist();
-      context.terminal.out(args.output === "json" ? renderReportJson(report) : renderReportText(report));
-      return exitCodeOf(report);
-    } finally {
-      await session.close();
+    const loaded = await loadDesired(args, context);
+    const statePath = args.state ?? defaultStatePath(loaded.desired.rootFile, loaded.desired.environment);
+    const timeoutMs = parseDuration(args["lock-timeout"]);
+    if (timeoutMs === undefined) {
+      throw new NotiformError("USAGE", `--lock-timeout: not a duration: "${args["lock-timeout"]}"`, {
+        hint: "Use e.g. 30s, 5m or 500ms.",
+      });
     }
+    const lockOptions = {
+      command: "notiform apply",
+      timeoutMs,
+      onWait: (text: string) => context.terminal.err(`${text} (up to --lock-timeout)\n`),
+      onWarning: (text: string) => context.terminal.err(`warning: ${text}\n`),
+    };
+    return withStateLock(statePath, lockOptions, () => applyLocked(args, context, loaded));
   },
 };
+
+async function applyLocked(args: ApplyArgs, context: CommandContext, loaded: Loaded): Promise<number> {
+  const prepared =
+    args.plan === undefined ? await planNow(args, context, loaded) : await loadSaved(args, context, loaded);
+  if (prepared === undefined) return EXIT.ok;
+  const { session, plan, state } = prepared;
+  try {
+    const recorder = new StateRecorder(state, session.statePath);
+    const names = new Map(session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]));
+    await recorder.recordBindings(plan.bindings.notificationGroups, names);
+    const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
+      executePlan({
+        client: session.client,
+        plan,
+        recorder,
+        concurrency: args.concurrency,
+        continueOnError: args["continue-on-error"],
+        stopSignal: stop,
+        abortSignal: abort,
+        onEvent: (event) => progress.onEvent(event),
+      }),
+    );
+    const stateFailure = await recorder.persist().then(
+      () => recorder.failure,
+      (error: unknown) => {
+        if (error instanceof NotiformError && error.code === "STATE_WRITE_FAILED") return error;
+        throw error;
+      },
+    );
+    context.terminal.out(args.output === "json" ? renderReportJson(report) : renderReportText(report));
+    if (stateFailure !== undefined) reportUnrecorded(context, stateFailure, recorder.unrecorded());
+    return exitCodeOf(report, stateFailure !== undefined);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The server holds changes the state file could not take: name them, so nothing is lost silently. */
+function reportUnrecorded(context: CommandContext, failure: NotiformError, unrecorded: readonly string[]) {
+  const lines = [`error: ${failure.message}`];
+  if (unrecorded.length > 0) {
+    lines.push("Applied on the server but missing from the state file:");
+    for (const item of unrecorded) lines.push(`  ${item}`);
+  }
+  lines.push(
+    "hint: Make the state file's directory writable and run apply again; it matches groups by name and records them.",
+  );
+  context.terminal.err(`${lines.join("\n")}\n`);
+}
 
 interface Prepared {
   session: Session;
@@ -93,8 +145,12 @@ interface Prepared {
 }
 
 /** Plan now, show it, and get a confirmation; undefined when there is nothing to do. */
-async function planNow(args: ApplyArgs, context: CommandContext): Promise<Prepared | undefined> {
-  const { session, plan, state } = await preparePlan(args, context);
+async function planNow(
+  args: ApplyArgs,
+  context: CommandContext,
+  loaded: Loaded,
+): Promise<Prepared | undefined> {
+  const { session, plan, state } = await preparePlan(args, context, loaded);
   try {
     const visible = maskDeep(plan, context.masker);
     const show = renderPlanText(visible, {
@@ -132,14 +188,21 @@ async function confirm(context: CommandContext): Promise<void> {
       },
     );
   }
-  const answer = await context.terminal.prompt("\nApply these changes? Only 'yes' is accepted: ");
+  const answer = await context.terminal
+    .prompt("\nApply these changes? Only 'yes' is accepted: ")
+    .catch((error: unknown) => {
+      // Ctrl-C: exit 130 as for any interrupt; Ctrl-D (end of input): exit 1 as for a "no".
+      if (error instanceof PromptAborted)
+        throw new NotiformError(error.code, "Aborted; nothing was applied", { cause: error });
+      throw error;
+    });
   if (answer.trim() !== "yes")
     throw new NotiformError("NOT_CONFIRMED", "apply cancelled; nothing was changed");
 }
 
-async function loadSaved(args: ApplyArgs, context: CommandContext): Promise<Prepared> {
+async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loaded): Promise<Prepared> {
   const saved = await readSavedPlan(resolve(context.cwd, args.plan ?? ""));
-  const session = await openSession(args, context);
+  const session = await openSession(args, context, loaded);
   try {
     checkPlanTarget(saved, session.target, session.desired);
     const state = await readState(session.statePath, session.target);
@@ -197,9 +260,12 @@ async function runWithSignals(
   }
 }
 
-function exitCodeOf(report: ApplyReport): number {
+/** Exit 3 whenever the server changed before a failure, including writes the state file missed. */
+function exitCodeOf(report: ApplyReport, stateFailed: boolean): number {
   if (report.interrupted) return EXIT.interrupted;
-  if (report.counts.failed > 0) return report.counts.applied > 0 ? EXIT.partial : EXIT.error;
+  const unrecorded = report.results.filter((r) => r.error?.code === "STATE_WRITE_FAILED").length;
+  const changed = report.counts.applied + unrecorded > 0;
+  if (report.counts.failed > 0 || stateFailed) return changed ? EXIT.partial : EXIT.error;
   return EXIT.ok;
 }
 

@@ -4,6 +4,7 @@ import type { CommandContext } from "../main.js";
 import { applyCommand } from "./apply.js";
 import { emulatorCommand } from "./emulator.js";
 import { exportCommand } from "./export.js";
+import { forceUnlockCommand } from "./force-unlock.js";
 import { planCommand } from "./plan.js";
 import { validateCommand } from "./validate.js";
 import { whoamiCommand } from "./whoami.js";
@@ -23,5 +24,6 @@ export const commands: Command[] = [
   applyCommand,
   exportCommand,
   whoamiCommand,
+  forceUnlockCommand,
   emulatorCommand,
 ];
