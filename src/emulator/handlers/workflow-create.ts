@@ -69,7 +69,10 @@ function buildSteps(ctx: HandlerContext, steps: Record<string, unknown>[]): Step
       _templateId: id,
       _parentId: previous,
       _id: id,
+      // A real server's key order (its schema's): cta first when there is one, then type.
       template: {
+        ...(template.cta !== undefined ? { cta: template.cta } : {}),
+        type: template.type,
         active: true,
         variables: [],
         ...template,

@@ -118,6 +118,18 @@ export const getWorkflow: Handler = (ctx) => {
   return ok(withGroup(ctx, workflow));
 };
 
+const NO_INTEGRATIONS = {
+  hasActiveIntegrations: false,
+  hasPrimaryIntegrations: false,
+  channels: {
+    in_app: { hasActiveIntegrations: false },
+    email: { hasActiveIntegrations: false, hasPrimaryIntegrations: false },
+    sms: { hasActiveIntegrations: false, hasPrimaryIntegrations: false },
+    chat: { hasActiveIntegrations: false },
+    push: { hasActiveIntegrations: false },
+  },
+};
+
 export const listWorkflows: Handler = (ctx) => {
   const page = Number(ctx.query.get("page") || 0);
   const limit = Number(ctx.query.get("limit") || 10);
@@ -131,7 +143,10 @@ export const listWorkflows: Handler = (ctx) => {
     text === ""
       ? ctx.store.workflows
       : ctx.store.workflows.filter((w) => w.name.toLowerCase().includes(text));
-  const data = all.slice(page * limit, page * limit + limit).map((w) => withGroup(ctx, w));
+  // The real list adds each workflow's integration status (the emulator has no integrations).
+  const data = all
+    .slice(page * limit, page * limit + limit)
+    .map((w) => ({ ...withGroup(ctx, w), workflowIntegrationStatus: NO_INTEGRATIONS }));
   return { status: 200, body: { data, totalCount: all.length, page, pageSize: limit } };
 };
 
