@@ -1,14 +1,15 @@
 // Endpoints 5-7: organizations. 5 and 6 are absent on the hosted build (404 "Cannot POST
 // /v1/organizations", API_UNSUPPORTED); 7 is how notiform learns which organization a key
-// reaches. Answers may carry partner access tokens: returned to the caller, never logged here.
+// reaches. PUT /v1/organizations/branding (extension) sets the branding; a logo that is not an
+// image URL is the server's 400 (API_ERROR), checked there, not here. Answers may carry partner access tokens: returned to the caller, never logged here.
 import { expectArray, expectShape, ORGANIZATION, unwrap } from "./envelope.js";
 import { checkName } from "./request-checks.js";
 import type { Requester } from "./requester.js";
-import type { NotificationApi, Organization } from "./types.js";
+import type { Branding, NotificationApi, Organization } from "./types.js";
 
 export type OrganizationEndpoints = Pick<
   NotificationApi,
-  "createOrganization" | "listOrganizations" | "getCurrentOrganization"
+  "createOrganization" | "listOrganizations" | "getCurrentOrganization" | "updateOrganizationBranding"
 >;
 
 export function createOrganizationEndpoints(requester: Requester): OrganizationEndpoints {
@@ -30,6 +31,22 @@ export function createOrganizationEndpoints(requester: Requester): OrganizationE
         options,
         ({ json, ctx }) => {
           return expectArray<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
+        },
+      );
+    },
+
+    async updateOrganizationBranding(branding, options = {}): Promise<Branding> {
+      return requester.read(
+        {
+          endpoint: "updateOrganizationBranding",
+          extension: "updateOrganizationBranding",
+          method: "PUT",
+          path: "/v1/organizations/branding",
+          body: branding,
+        },
+        options,
+        ({ json, ctx }) => {
+          return expectShape<Branding>(unwrap(json, ctx), {}, ctx, "data");
         },
       );
     },

@@ -20,8 +20,9 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 export type Outcome = { kind: "status"; status: number } | { kind: "network"; sent: boolean };
 
-export function isRetryable(method: string, outcome: Outcome): boolean {
-  const idempotent = method !== "POST";
+/** `repeatable`: a POST whose repetition converges (applying a change twice), retried like a PUT. */
+export function isRetryable(method: string, outcome: Outcome, repeatable = false): boolean {
+  const idempotent = method !== "POST" || repeatable;
   if (outcome.kind === "network") return idempotent || !outcome.sent;
   if (outcome.status === 429) return true;
   return idempotent && RETRYABLE_STATUS.has(outcome.status);
