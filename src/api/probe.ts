@@ -33,6 +33,8 @@ export async function probeExtension(
 ): Promise<boolean> {
   const known = requester.capabilities.get(extension);
   if (known !== "unknown") return known === "supported";
+  // Bodies the client's own checks would stop: sent as they are so the server's validation answers.
+  const raw = (call: Omit<EndpointCall, "extension">) => requester.request({ ...call, extension }, options);
   const probes: Record<Extension, () => Promise<unknown>> = {
     listNotificationGroups: () => api.listNotificationGroups(options),
     getNotificationGroup: () => api.getNotificationGroup(NEVER_ID, options),
@@ -48,7 +50,6 @@ export async function probeExtension(
     countChanges: () => api.countChanges(options),
     applyChange: () => api.applyChange(NEVER_ID, options),
     bulkApplyChanges: () => api.bulkApplyChanges([NEVER_ID], options),
-    // Bodies the client's own checks would stop: sent raw so the server's validation answers.
     createWorkflow: () =>
       raw({ endpoint: "createWorkflow", method: "POST", path: "/v1/workflows", body: {} }),
     updateOrganizationBranding: () =>
@@ -59,9 +60,6 @@ export async function probeExtension(
         body: { logo: "not-an-image" },
       }),
   };
-  function raw(call: Omit<EndpointCall, "extension">): Promise<unknown> {
-    return requester.request({ ...call, extension }, options);
-  }
   try {
     await probes[extension]();
   } catch (error) {

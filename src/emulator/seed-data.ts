@@ -139,7 +139,7 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
       ...stamps,
     } as EmulatorStore["workflows"][number]);
   }
-  store.tenants.push(...(seed.tenants ?? []).map((t) => ({ ...t, ...owner, ...stamps })));
+  for (const tenant of seed.tenants ?? []) store.tenants.push({ ...tenant, ...owner, ...stamps });
   for (let n = 1; n <= (seed.generate?.tenants ?? 0); n += 1)
     store.tenants.push({
       _id: generatedTenantId(n),
