@@ -1,6 +1,7 @@
 // When to retry and how long to wait. Reads (GET) and PUT/PATCH are retried on network errors,
 // 429, 502, 503 and 504; a POST only when no duplicate can result: a 429 (refused before any
-// work) or a failure to connect (nothing was sent). Backoff is exponential with full jitter,
+// work) or a failure to connect (nothing was sent), unless the call says it is `repeatable`
+// (applying a promotion change twice converges), then like a PUT. Backoff is exponential with full jitter,
 // and the server's Retry-After (seconds or an HTTP date) wins when it asks for longer.
 export interface RetryOptions {
   maxAttempts: number;

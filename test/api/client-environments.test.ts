@@ -100,6 +100,17 @@ describe("workflows by identifier and creation", () => {
     expect(error).toMatchObject({ code: "API_DEV_ONLY", status: 401, attempts: 1 });
     expect(emulator.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
+
+  it("never sends a create again when its answer was lost: the caller reads the identifier back", async () => {
+    const { dev, emulator } = await setup();
+    emulator.injectFault({ method: "POST", path: "/v1/workflows", kind: "lost-response" });
+    const error = await failureOf(
+      dev.createWorkflow({ name: "Once", notificationGroupId: groupOf(emulator) }),
+    );
+    expect(error).toMatchObject({ code: "NETWORK", mayHaveBeenApplied: true });
+    expect(emulator.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    expect((await dev.getWorkflow("once")).name).toBe("Once");
+  });
 });
 
 describe("promotion", () => {
