@@ -1,6 +1,8 @@
 // The typed client: the endpoint groups (one module each) joined into one NotificationApi,
 // plus capability(), probe() and the whole-list helpers. It holds no policy of its own: HTTP
 // behaviour is in transport.ts, request checks in request-checks.ts, shapes in envelope.ts.
+import { createChangeEndpoints } from "./changes.js";
+import { createEnvironmentEndpoints } from "./environments.js";
 import { createNotificationGroupEndpoints } from "./notification-groups.js";
 import { createOrganizationEndpoints } from "./organizations.js";
 import { listAllFollowing, listAllPaged } from "./pagination.js";
@@ -17,6 +19,7 @@ export const LIST_LIMIT = 100;
 
 export function buildApi(requester: Requester): NotificationApi {
   const overrides = createWorkflowOverrideEndpoints(requester);
+  const environments = createEnvironmentEndpoints(requester);
   const api: NotificationApi = {
     ...createTopicEndpoints(requester),
     ...createOrganizationEndpoints(requester),
@@ -24,6 +27,8 @@ export function buildApi(requester: Requester): NotificationApi {
     ...overrides,
     ...createWorkflowEndpoints(requester),
     ...createNotificationGroupEndpoints(requester),
+    ...environments,
+    ...createChangeEndpoints(requester),
 
     capability: (extension) => requester.capabilities.get(extension),
     probe: (extension, options = {}) => probeExtension(api, requester, extension, options),
@@ -57,6 +62,30 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (workflow) => workflow._id,
+      ),
+
+    listAllTenants: (options = {}) =>
+      listAllFollowing(
+        async (page) => {
+          const result = await environments.listTenants(
+            { page, limit: LIST_LIMIT },
+            { ...options, urgent: true },
+          );
+          return { items: result.data, hasMore: result.hasMore };
+        },
+        (tenant) => tenant._id,
+      ),
+
+    listAllChanges: (query = {}, options = {}) =>
+      listAllPaged(
+        async (page) => {
+          const result = await api.listChanges(
+            { promoted: query.promoted === true, page, limit: LIST_LIMIT },
+            options,
+          );
+          return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
+        },
+        (change) => change._id,
       ),
   };
   return api;

@@ -76,3 +76,12 @@ export const OVERRIDE = {
   preferenceSettings: "object",
 } as const;
 export const WORKFLOW = { _id: "string", name: "string", active: "boolean" } as const;
+export const ENVIRONMENT = { _id: "string", name: "string" } as const;
+export const TENANT = { _id: "string", identifier: "string" } as const;
+export const CHANGE = {
+  _id: "string",
+  type: "string",
+  _entityId: "string",
+  enabled: "boolean",
+  change: "array",
+} as const;

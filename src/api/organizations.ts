@@ -1,6 +1,7 @@
 // Endpoints 5-7: organizations. 5 and 6 are absent on the hosted build (404 "Cannot POST
 // /v1/organizations", API_UNSUPPORTED); 7 is how notiform learns which organization a key
-// reaches. Answers may carry partner access tokens: returned to the caller, never logged here.
+// reaches. PUT /v1/organizations/branding (extension) sets the branding; a logo that is not an
+// image URL is the server's 400 (API_ERROR), checked there, not here. Answers may carry partner access tokens: returned to the caller, never logged here.
 import { expectArray, expectShape, ORGANIZATION, unwrap } from "./envelope.js";
 import { checkName } from "./request-checks.js";
 import type { Requester } from "./requester.js";
@@ -34,6 +35,22 @@ export function createOrganizationEndpoints(requester: Requester): OrganizationE
       );
     },
 
+    async updateOrganizationBranding(branding, options = {}): Promise<Branding> {
+      return requester.read(
+        {
+          endpoint: "updateOrganizationBranding",
+          extension: "updateOrganizationBranding",
+          method: "PUT",
+          path: "/v1/organizations/branding",
+          body: branding,
+        },
+        options,
+        ({ json, ctx }) => {
+          return expectShape<Branding>(unwrap(json, ctx), {}, ctx, "data");
+        },
+      );
+    },
+
     async getCurrentOrganization(options = {}): Promise<Organization> {
       return requester.read(
         { endpoint: "getCurrentOrganization", method: "GET", path: "/v1/organizations/me" },
@@ -41,20 +58,6 @@ export function createOrganizationEndpoints(requester: Requester): OrganizationE
         ({ json, ctx }) => {
           return expectShape<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
         },
-      );
-    },
-
-    async updateOrganizationBranding(body, options = {}): Promise<Branding> {
-      return requester.read(
-        {
-          endpoint: "updateOrganizationBranding",
-          method: "PUT",
-          path: "/v1/organizations/branding",
-          body: { ...body },
-          extension: "updateOrganizationBranding",
-        },
-        options,
-        ({ json, ctx }) => expectShape<Branding>(unwrap(json, ctx), {}, ctx, "data"),
       );
     },
   };

@@ -2,6 +2,8 @@
 // pages while we read). A list whose total is known from its first page has the remaining pages
 // fetched concurrently (the shared limiter bounds them); one that only says `hasMore` is
 // followed page by page. Never sends anything itself: it calls the page function it is given.
+import { NotiformError } from "../errors.js";
+
 export interface PageResult<T> {
   items: T[];
   totalCount: number;
@@ -33,15 +35,27 @@ export async function listAllPaged<T>(
   return [...seen.values()];
 }
 
-/** Follow `hasMore` from page 0 until a page says there is no more (or comes back empty). */
+/** Pages followed at most (a million records at 100 a page): beyond it a server is looping. */
+export const MAX_FOLLOWED_PAGES = 10_000;
+
+/**
+ * Follow `hasMore` from page 0 until a page says there is no more, comes back empty, or brings
+ * nothing new (a server ignoring `page` would otherwise answer page 0 for ever).
+ */
 export async function listAllFollowing<T>(
   fetchPage: (page: number) => Promise<{ items: T[]; hasMore: boolean }>,
   idOf: (item: T) => string,
+  maxPages = MAX_FOLLOWED_PAGES,
 ): Promise<T[]> {
   const seen = new Map<string, T>();
-  for (let page = 0; ; page += 1) {
+  for (let page = 0; page < maxPages; page += 1) {
     const result = await fetchPage(page);
+    const before = seen.size;
     for (const item of result.items) seen.set(idOf(item), item);
-    if (!result.hasMore || result.items.length === 0) return [...seen.values()];
+    if (!result.hasMore || result.items.length === 0 || seen.size === before) return [...seen.values()];
   }
+  throw new NotiformError(
+    "API_BAD_RESPONSE",
+    `the server still said "hasMore" after ${maxPages} pages; stopped reading`,
+  );
 }

@@ -1,6 +1,7 @@
 // When to retry and how long to wait. Reads (GET) and PUT/PATCH are retried on network errors,
 // 429, 502, 503 and 504; a POST only when no duplicate can result: a 429 (refused before any
-// work) or a failure to connect (nothing was sent). Backoff is exponential with full jitter,
+// work) or a failure to connect (nothing was sent), unless the call says it is `repeatable`
+// (applying a promotion change twice converges), then like a PUT. Backoff is exponential with full jitter,
 // and the server's Retry-After (seconds or an HTTP date) wins when it asks for longer.
 export interface RetryOptions {
   maxAttempts: number;
@@ -20,8 +21,9 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 export type Outcome = { kind: "status"; status: number } | { kind: "network"; sent: boolean };
 
-export function isRetryable(method: string, outcome: Outcome): boolean {
-  const idempotent = method !== "POST";
+/** `repeatable`: a POST whose repetition converges (applying a change twice), retried like a PUT. */
+export function isRetryable(method: string, outcome: Outcome, repeatable = false): boolean {
+  const idempotent = method !== "POST" || repeatable;
   if (outcome.kind === "network") return idempotent || !outcome.sent;
   if (outcome.status === 429) return true;
   return idempotent && RETRYABLE_STATUS.has(outcome.status);

@@ -47,6 +47,8 @@ export interface Call {
   extension?: boolean;
   /** Jump the limiter's queue: a step of a sequential chain others are waiting on. */
   urgent?: boolean;
+  /** A POST that may be sent twice with the same outcome: retried like a PUT (see retry-policy). */
+  repeatable?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -120,7 +122,7 @@ export class Transport {
       const delay = backoffDelay(attempt, this.options.retry, this.options.random, failed.retryAfterMs);
       const elapsed = this.options.now() - started;
       if (
-        !isRetryable(call.method, failed.outcome) ||
+        !isRetryable(call.method, failed.outcome, call.repeatable === true) ||
         attempt >= this.options.retry.maxAttempts ||
         elapsed + delay > this.options.retry.maxElapsedMs
       ) {

@@ -235,6 +235,79 @@ export interface SubscriberPreference {
 
 export type PreferenceLevel = "global" | "template";
 
+/** Extension: GET /v1/environments/me, the environment a key reaches. */
+export interface Environment {
+  _id: string;
+  name: string;
+  identifier?: string;
+  _organizationId?: string;
+  /** Production's: the Development environment's `_id`. */
+  _parentId?: string;
+}
+
+/** Extension: a tenant of one environment (overrides take its `_id`, not its identifier). */
+export interface Tenant {
+  _id: string;
+  identifier: string;
+  name?: string;
+  _environmentId?: string;
+  _organizationId?: string;
+}
+
+/** Extension: GET /v1/tenants?page&limit, a flat page that says only whether more follow. */
+export interface TenantPage {
+  data: Tenant[];
+  hasMore: boolean;
+  page: number;
+  pageSize: number;
+}
+
+/** Extension: POST /v1/workflows (Development only). The identifier comes from the name. */
+export interface CreateWorkflowBody {
+  name: string;
+  notificationGroupId: string;
+  description?: string;
+  active?: boolean;
+  draft?: boolean;
+  critical?: boolean;
+  tags?: string[];
+  preferenceSettings?: Partial<WirePreferenceSettings>;
+  steps?: Step[];
+  data?: Record<string, unknown>;
+}
+
+/** One json-diff operation of a change. */
+export interface ChangeOp {
+  op: string;
+  path: (string | number)[];
+  val?: unknown;
+}
+
+/** Extension: a change recorded in Development, pending (`enabled: false`) or promoted. */
+export interface Change {
+  _id: string;
+  /** "NotificationTemplate" | "MessageTemplate" | "NotificationGroup" | ... */
+  type: string;
+  _entityId: string;
+  /** A child change's parent (a step's message template under its workflow's change). */
+  _parentId?: string | null;
+  enabled: boolean;
+  change: ChangeOp[];
+  _environmentId?: string;
+  templateId?: string;
+  templateName?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** Extension: GET /v1/changes?promoted&page&limit. */
+export interface ChangePage {
+  data: Change[];
+  totalCount: number;
+  page: number;
+  pageSize: number;
+}
+
 /** Endpoints a real server serves that the spec does not list; each may be missing. */
 export type Extension =
   | "listNotificationGroups"
@@ -244,6 +317,14 @@ export type Extension =
   | "updateWorkflowOverride"
   | "getWorkflowOverrideByPair"
   | "updateWorkflowOverrideByPair"
+  | "getCurrentEnvironment"
+  | "getTenant"
+  | "listTenants"
+  | "createWorkflow"
+  | "listChanges"
+  | "countChanges"
+  | "applyChange"
+  | "bulkApplyChanges"
   | "updateOrganizationBranding";
 
 /** Whether the server serves an extension: known from a previous call, or not yet known. */
@@ -324,8 +405,6 @@ export interface NotificationApi {
     query?: { page?: number; limit?: number; query?: string },
     options?: RequestOptions,
   ): Promise<WorkflowPage>;
-  /** PUT /v1/organizations/branding: `logo` must be an image URL on real servers. */
-  updateOrganizationBranding(body: Branding, options?: RequestOptions): Promise<Branding>;
   updateWorkflowOverride(
     overrideId: string,
     body: UpdateWorkflowOverrideBody,
@@ -343,6 +422,28 @@ export interface NotificationApi {
     options?: RequestOptions,
   ): Promise<WorkflowOverride>;
 
+  /** GET /v1/environments/me: which environment the key reaches. */
+  getCurrentEnvironment(options?: RequestOptions): Promise<Environment>;
+  /** GET /v1/tenants/{identifier} (a tenant of another environment is API_NOT_FOUND). */
+  getTenant(identifier: string, options?: RequestOptions): Promise<Tenant>;
+  /** GET /v1/tenants?page&limit (flat page, `hasMore`). */
+  listTenants(query?: { page?: number; limit?: number }, options?: RequestOptions): Promise<TenantPage>;
+  /** POST /v1/workflows, Development only (never retried once sent: a second POST makes a second workflow). */
+  createWorkflow(body: CreateWorkflowBody, options?: RequestOptions): Promise<Workflow>;
+  /** GET /v1/changes?promoted&page&limit (Development key: a Production key lists none). */
+  listChanges(
+    query?: { promoted?: boolean; page?: number; limit?: number },
+    options?: RequestOptions,
+  ): Promise<ChangePage>;
+  /** GET /v1/changes/count: how many changes wait for promotion. */
+  countChanges(options?: RequestOptions): Promise<number>;
+  /** POST /v1/changes/{id}/apply: the changes applied (children first). Retried: applying twice converges. */
+  applyChange(changeId: string, options?: RequestOptions): Promise<Change[]>;
+  /** POST /v1/changes/bulk/apply: every change applied, flattened. Retried like applyChange. */
+  bulkApplyChanges(changeIds: string[], options?: RequestOptions): Promise<Change[]>;
+  /** PUT /v1/organizations/branding (`logo` must be an image URL). */
+  updateOrganizationBranding(branding: Branding, options?: RequestOptions): Promise<Branding>;
+
   /** What is known of an extension so far. */
   capability(extension: Extension): Capability;
   /**
@@ -358,4 +459,8 @@ export interface NotificationApi {
   listAllWorkflowOverrides(options?: RequestOptions): Promise<WorkflowOverride[]>;
   /** All workflows through the list extension (API_UNSUPPORTED when missing). */
   listAllWorkflows(options?: RequestOptions): Promise<Workflow[]>;
+  /** All tenants of the key's environment, following `hasMore` (limit 100; bounded). */
+  listAllTenants(options?: RequestOptions): Promise<Tenant[]>;
+  /** All changes, pending (`promoted: false`, the default) or promoted. */
+  listAllChanges(query?: { promoted?: boolean }, options?: RequestOptions): Promise<Change[]>;
 }

@@ -1,15 +1,17 @@
-// Endpoints 12-13 (update a workflow, set its status) and the read extensions GET
-// /v1/workflows/{idOrIdentifier} and GET /v1/workflows (paged). Workflows cannot be created
-// through the API. The status call is not idempotent on real servers (400 when unchanged):
+// Endpoints 12-13 (update a workflow, set its status), the read extensions GET
+// /v1/workflows/{idOrIdentifier} and GET /v1/workflows (paged), and the create extension POST
+// /v1/workflows (Development only; never retried once sent: a second POST makes a second
+// workflow with "-2" appended to its identifier, so a lost answer is resolved by reading the
+// identifier back). The status call is not idempotent on real servers (400 when unchanged):
 // see isUnchangedStatusError; it is never retried on that 400.
 import { expectArray, expectShape, unwrap, WORKFLOW } from "./envelope.js";
-import { checkId, invalidRequest, numberOr, segment } from "./request-checks.js";
+import { checkId, checkName, invalidRequest, numberOr, segment } from "./request-checks.js";
 import type { Requester } from "./requester.js";
 import type { NotificationApi, Workflow, WorkflowPage } from "./types.js";
 
 export type WorkflowEndpoints = Pick<
   NotificationApi,
-  "updateWorkflow" | "updateWorkflowStatus" | "getWorkflow" | "listWorkflows"
+  "updateWorkflow" | "updateWorkflowStatus" | "getWorkflow" | "listWorkflows" | "createWorkflow"
 >;
 
 export function createWorkflowEndpoints(requester: Requester): WorkflowEndpoints {
@@ -53,6 +55,24 @@ export function createWorkflowEndpoints(requester: Requester): WorkflowEndpoints
           extension: "getWorkflow",
           method: "GET",
           path: `/v1/workflows/${segment("workflow id or identifier", idOrIdentifier)}`,
+        },
+        options,
+        ({ json, ctx }) => {
+          return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
+        },
+      );
+    },
+
+    async createWorkflow(body, options = {}): Promise<Workflow> {
+      checkName("workflow name", body.name);
+      checkId("notificationGroupId", body.notificationGroupId);
+      return requester.read(
+        {
+          endpoint: "createWorkflow",
+          extension: "createWorkflow",
+          method: "POST",
+          path: "/v1/workflows",
+          body,
         },
         options,
         ({ json, ctx }) => {

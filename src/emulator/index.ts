@@ -104,7 +104,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const saver = options.dataFile !== undefined ? new DataSaver(options.dataFile) : undefined;
   if (options.dataFile !== undefined) {
     const saved = await loadDataFile(options.dataFile);
-    if (saved !== undefined) data = { ...saved, apiKeys: data.apiKeys, organization: data.organization };
+    if (saved !== undefined) {
+      // Data files written before promotion existed hold no changes.
+      const changes = (saved as Partial<typeof saved>).changes ?? [];
+      data = { ...saved, changes, apiKeys: data.apiKeys, organization: data.organization };
+    }
   }
   const indexes = new Map<EnvironmentName, StoreIndex>();
   const faults = new Faults(

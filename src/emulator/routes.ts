@@ -1,9 +1,14 @@
 // The route table: the 17 endpoints of the spec, then the observed extensions (left out with
 // strictSpec, so a client meets "Cannot GET ..." exactly like on a spec-only server).
+
+import * as b from "./handlers/branding.js";
+import * as c from "./handlers/changes.js";
 import type { Handler } from "./handlers/context.js";
+import * as e from "./handlers/environments.js";
 import * as o from "./handlers/other.js";
 import * as ov from "./handlers/overrides.js";
 import * as t from "./handlers/topics.js";
+import * as wc from "./handlers/workflow-create.js";
 import * as w from "./handlers/workflows.js";
 
 export interface Route {
@@ -53,6 +58,7 @@ export const ROUTES: Route[] = [
   route("PUT", "/v1/workflows/{id}", w.updateWorkflow),
   route("PUT", "/v1/workflows/{id}/status", w.updateWorkflowStatus),
   route("GET", "/v1/workflows", w.listWorkflows, true),
+  route("POST", "/v1/workflows", wc.createWorkflow, true),
   route("GET", "/v1/workflows/{id}", w.getWorkflow, true),
   route("POST", "/v1/notification-groups", w.createGroup),
   route("PATCH", "/v1/notification-groups/{id}", w.renameGroup),
@@ -60,6 +66,15 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/notification-groups/{id}", w.getGroup, true),
   route("GET", "/v1/execution-details", o.listExecutionDetails),
   route("GET", "/v1/subscribers/{subscriberId}/preferences/{level}", o.subscriberPreferences),
+  // Environments, tenants, promotion and branding (extensions).
+  route("GET", "/v1/environments/me", e.currentEnvironment, true),
+  route("GET", "/v1/tenants", e.listTenants, true),
+  route("GET", "/v1/tenants/{identifier}", e.getTenant, true),
+  route("GET", "/v1/changes", c.listPendingChanges, true),
+  route("GET", "/v1/changes/count", c.countPendingChanges, true),
+  route("POST", "/v1/changes/bulk/apply", c.applyChangesInBulk, true),
+  route("POST", "/v1/changes/{id}/apply", c.applyOneChange, true),
+  route("PUT", "/v1/organizations/branding", b.updateBranding, true),
 ];
 
 export function matchRoute(

@@ -13,7 +13,7 @@ import {
 import { type EmulatorData, type EmulatorStore, emptyStore, nextId } from "./store.js";
 
 const DEFAULT_PREFS = { email: true, sms: true, in_app: true, chat: true, push: true };
-const CREATOR_ID = "64f1000000000000000000cc";
+export const CREATOR_ID = "64f1000000000000000000cc";
 export const DEFAULT_ORGANIZATION_ID = "64f1000000000000000000aa";
 /** Used when a seed lists no keys, so a bare `startEmulator()` is reachable. */
 export const DEFAULT_API_KEY = "nf_dev_demo_key";
@@ -42,12 +42,36 @@ export function dataFromSeed(seed: Seed, now: string): EmulatorData {
       production: emptyStore("production", "64f1000000000000000000d2"),
     },
     createdOrganizations: [],
+    changes: [],
     nextId: 0,
   };
   for (const name of ["development", "production"] as const) {
     fillStore(data, data.environments[name], seed.environments?.[name] ?? {}, now);
   }
+  linkProductionToDevelopment(data);
   return data;
+}
+
+/**
+ * Seeded Production records stand for promoted copies: a group's `_parentId` is the Development
+ * group of the same name, a workflow's the Development workflow of the same trigger identifier
+ * (as promotion would have left them), so promoting later updates them instead of copying again.
+ */
+function linkProductionToDevelopment(data: EmulatorData): void {
+  const development = data.environments.development;
+  const production = data.environments.production;
+  const groupByName = new Map(development.notificationGroups.map((g) => [g.name, g._id]));
+  for (const group of production.notificationGroups) {
+    const parent = groupByName.get(group.name);
+    if (parent !== undefined) group._parentId = parent;
+  }
+  const workflowByIdentifier = new Map(
+    development.workflows.map((w) => [w.triggers[0]?.identifier ?? "", w._id]),
+  );
+  for (const workflow of production.workflows) {
+    const parent = workflowByIdentifier.get(workflow.triggers[0]?.identifier ?? "");
+    if (parent !== undefined) workflow._parentId = parent;
+  }
 }
 
 function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironment, now: string): void {
@@ -115,9 +139,15 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
       ...stamps,
     } as EmulatorStore["workflows"][number]);
   }
-  store.tenants.push(...(seed.tenants ?? []).map((t) => ({ ...t })));
+  for (const tenant of seed.tenants ?? []) store.tenants.push({ ...tenant, ...owner, ...stamps });
   for (let n = 1; n <= (seed.generate?.tenants ?? 0); n += 1)
-    store.tenants.push({ _id: generatedTenantId(n), identifier: `tenant-${n}` });
+    store.tenants.push({
+      _id: generatedTenantId(n),
+      identifier: `tenant-${n}`,
+      name: `Tenant ${n}`,
+      ...owner,
+      ...stamps,
+    });
   for (const o of seed.overrides ?? []) {
     store.overrides.push({
       _id: nextId(data),
@@ -192,7 +222,7 @@ function toPreference(
   };
 }
 
-function slug(name: string): string {
+export function slug(name: string): string {
   return name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

@@ -3,6 +3,7 @@
 // subscribers. Ids are 24 hex characters from a counter, so runs are repeatable.
 import type {
   Blueprint,
+  Branding,
   ExecutionDetail,
   NotificationGroup,
   Organization,
@@ -18,6 +19,37 @@ export interface Tenant {
   _id: string;
   identifier?: string;
   name?: string;
+  _environmentId?: string;
+  _organizationId?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** One json-diff operation of a change, as a real server lists them (`val` absent on remove). */
+export interface ChangeOp {
+  op: "add" | "replace" | "remove";
+  path: string[];
+  val?: unknown;
+}
+
+export type ChangeType = "NotificationTemplate" | "MessageTemplate" | "NotificationGroup";
+
+/**
+ * A pending (enabled: false) or promoted (enabled: true) change of a Development record. A
+ * MessageTemplate change is the child of its workflow's change (`_parentId`) and is applied with it.
+ */
+export interface Change {
+  _id: string;
+  type: ChangeType;
+  _entityId: string;
+  _parentId?: string;
+  enabled: boolean;
+  change: ChangeOp[];
+  _environmentId: string;
+  _organizationId: string;
+  _creatorId: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface Subscriber {
@@ -46,6 +78,10 @@ export interface EmulatorData {
   environments: Record<EnvironmentName, EmulatorStore>;
   /** Extra organizations created with POST /v1/organizations. */
   createdOrganizations: (Organization & { _id: string })[];
+  /** Changes recorded by Development writes (promotion); absent in data files older than them. */
+  changes: Change[];
+  /** Set by PUT /v1/organizations/branding; kept apart from the seed's organization so the data file may hold it. */
+  branding?: Branding;
   nextId: number;
 }
 

@@ -10,6 +10,13 @@ import { closeAll, failure, harness, T, W } from "./helpers/harness.js";
 afterEach(closeAll);
 
 const ID = "6b02c579d413275d06fb495c";
+const BRANDING = {
+  color: "#123456",
+  fontColor: "#ffffff",
+  contentBackground: "#fafafa",
+  fontFamily: "Inter",
+  logo: "https://example.com/logo.png",
+};
 type Call = (client: ApiClient) => Promise<unknown>;
 
 const CALLS: Record<string, [Call, string]> = {
@@ -20,7 +27,35 @@ const CALLS: Record<string, [Call, string]> = {
     (c) => c.listExecutionDetails({ notificationId: W, subscriberId: "s1" }),
     "API_ERROR",
   ],
+  "ext-changes-apply-201": [(c) => c.applyChange(ID), "ok"],
+  "ext-changes-apply-unknown-404": [(c) => c.applyChange("000000000000000000000000"), "API_NOT_FOUND"],
+  "ext-changes-count-200": [(c) => c.countChanges(), "ok"],
+  "ext-changes-list-200": [(c) => c.listChanges({ promoted: false, page: 0, limit: 2 }), "ok"],
+  "ext-changes-list-promoted-200": [(c) => c.listChanges({ promoted: true, page: 0, limit: 1 }), "ok"],
+  "ext-environments-me-development-200": [(c) => c.getCurrentEnvironment(), "ok"],
+  "ext-environments-me-production-200": [(c) => c.getCurrentEnvironment(), "ok"],
   "ext-notification-groups-list-200": [(c) => c.listNotificationGroups(), "ok"],
+  "ext-organizations-branding-bad-logo-400": [(c) => c.updateOrganizationBranding(BRANDING), "API_ERROR"],
+  "ext-organizations-branding-update-200": [(c) => c.updateOrganizationBranding(BRANDING), "ok"],
+  "ext-tenants-get-by-identifier-200": [(c) => c.getTenant("cap-tenant"), "ok"],
+  "ext-tenants-get-by-identifier-production-404": [(c) => c.getTenant("cap-tenant"), "API_NOT_FOUND"],
+  "ext-tenants-get-unknown-404": [(c) => c.getTenant("no-such-tenant"), "API_NOT_FOUND"],
+  "ext-tenants-list-200": [(c) => c.listTenants({ page: 0, limit: 2 }), "ok"],
+  "ext-workflows-create-201": [(c) => c.createWorkflow({ name: "Flow", notificationGroupId: ID }), "ok"],
+  "ext-workflows-create-production-401": [
+    (c) => c.createWorkflow({ name: "Flow", notificationGroupId: ID }),
+    "API_DEV_ONLY",
+  ],
+  "ext-workflows-get-by-identifier-200": [(c) => c.getWorkflow("capture-flow"), "ok"],
+  "ext-workflows-get-production-by-identifier-200": [(c) => c.getWorkflow("capture-flow"), "ok"],
+  "ext-workflows-get-unknown-identifier-404": [(c) => c.getWorkflow("no-such-flow"), "API_NOT_FOUND"],
+  "ext-workflows-list-200": [(c) => c.listWorkflows({ page: 0, limit: 2 }), "ok"],
+  "ext-workflows-list-production-200": [(c) => c.listWorkflows({ page: 0, limit: 2 }), "ok"],
+  "ext-workflows-list-production-after-promotion-200": [
+    (c) => c.listWorkflows({ page: 0, limit: 100 }),
+    "ok",
+  ],
+  "ext-workflows-update-production-200": [(c) => c.updateWorkflow(W, { tags: ["capture"] }), "ok"],
   "ext-workflow-overrides-update-200": [(c) => c.updateWorkflowOverride(ID, { active: true }), "ok"],
   "ext-workflows-get-200": [(c) => c.getWorkflow(W), "ok"],
   "notification-groups-create-201": [(c) => c.createNotificationGroup({ name: "Billing" }), "ok"],
@@ -31,12 +66,14 @@ const CALLS: Record<string, [Call, string]> = {
   ],
   "organizations-list-200": [(c) => c.listOrganizations(), "ok"],
   "organizations-me-200": [(c) => c.getCurrentOrganization(), "ok"],
+  "organizations-me-after-branding-200": [(c) => c.getCurrentOrganization(), "ok"],
   "subscriber-preferences-bad-level-400": [
     (c) => c.getSubscriberPreferences("s1", "bogus" as PreferenceLevel),
     "API_ERROR",
   ],
   "topics-create-201": [(c) => c.createTopic({ key: "news", name: "News" }), "ok"],
   "topics-create-duplicate-409": [(c) => c.createTopic({ key: "news", name: "News" }), "API_ERROR"],
+  "topics-create-production-201": [(c) => c.createTopic({ key: "prod", name: "Prod" }), "ok"],
   "topics-create-missing-key-400": [(c) => c.createTopic({ key: "k", name: "n" }), "API_ERROR"],
   "topics-get-200": [(c) => c.getTopic("news"), "ok"],
   "topics-get-unknown-404": [(c) => c.getTopic("no-such-topic"), "API_NOT_FOUND"],
@@ -55,12 +92,17 @@ const CALLS: Record<string, [Call, string]> = {
     "API_NOT_FOUND",
   ],
   "workflow-overrides-list-200-flat-envelope": [(c) => c.listWorkflowOverrides({ page: 0, limit: 2 }), "ok"],
+  "workflow-overrides-list-production-401": [
+    (c) => c.listWorkflowOverrides({ page: 0, limit: 10 }),
+    "API_DEV_ONLY",
+  ],
   "workflow-overrides-list-limit-too-large-400": [
     (c) => c.listWorkflowOverrides({ page: 0, limit: 101 }),
     "API_ERROR",
   ],
   "workflows-status-200": [(c) => c.updateWorkflowStatus(W, false), "ok"],
   "workflows-status-bad-body-400": [(c) => c.updateWorkflowStatus(W, true), "API_ERROR"],
+  "workflows-status-production-401": [(c) => c.updateWorkflowStatus(W, false), "API_DEV_ONLY"],
   "workflows-status-unchanged-400": [(c) => c.updateWorkflowStatus(W, true), "API_ERROR"],
   "workflows-update-200": [(c) => c.updateWorkflow(W, { name: "Renamed" }), "ok"],
   "workflows-update-bad-id-400": [(c) => c.updateWorkflow(W, { name: "x" }), "API_ERROR"],

@@ -2,8 +2,9 @@
 // and the rest concurrently from totalCount; overrides following hasMore (limit 100) in either
 // envelope; workflows paged by totalCount (limit 100).
 import { afterEach, describe, expect, it } from "vitest";
+import { listAllFollowing } from "../../src/api/pagination.js";
 import type { Recorded } from "./helpers/fake-server.js";
-import { closeAll, harness, W } from "./helpers/harness.js";
+import { closeAll, harness, T, W } from "./helpers/harness.js";
 
 afterEach(closeAll);
 
@@ -103,6 +104,35 @@ describe("listAllWorkflowOverrides", () => {
     ]);
     expect(await client.listAllWorkflowOverrides()).toEqual([]);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("stops when a page brings nothing new (a server ignoring page answers page 0 for ever)", async () => {
+    const tenant = { _id: T, identifier: "t1", name: "T" };
+    const { client, server } = await harness(() => ({
+      status: 200,
+      body: { data: [tenant], page: 0, pageSize: 100, hasMore: true },
+    }));
+    expect(await client.listAllTenants()).toEqual([tenant]);
+    expect(server.requests.map((r) => r.path)).toEqual([
+      "/v1/tenants?page=0&limit=100",
+      "/v1/tenants?page=1&limit=100",
+    ]);
+  });
+});
+
+describe("a bounded hasMore chain", () => {
+  it("gives up with API_BAD_RESPONSE after the page bound instead of reading for ever", async () => {
+    let n = 0;
+    const pages = listAllFollowing(
+      async () => {
+        n += 1;
+        return { items: [`item-${n}`], hasMore: true };
+      },
+      (item) => item,
+      5,
+    );
+    await expect(pages).rejects.toMatchObject({ code: "API_BAD_RESPONSE" });
+    expect(n).toBe(5);
   });
 });
 

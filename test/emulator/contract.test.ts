@@ -10,7 +10,14 @@ import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js"
 const DIR = join(import.meta.dirname, "..", "fixtures", "real-responses");
 
 interface Capture {
-  request: { method: string; path: string; body?: unknown; headers?: Record<string, string> };
+  request: {
+    method: string;
+    path: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    /** Which of the organization's keys sent it (absent: development). */
+    key?: "development" | "production";
+  };
   response: { status: number; body: unknown };
 }
 
@@ -54,12 +61,18 @@ function missingFrom(emulated: unknown, real: unknown, path = "body"): string[] 
 }
 
 /** The ids of the capture's server are not the emulator's: rewrite the request onto seeded ones. */
-function rewrite(path: string, emulator: EmulatorHandle): string {
-  const store = emulator.store("development");
+function rewrite(path: string, emulator: EmulatorHandle, environment: "development" | "production"): string {
+  const store = emulator.store(environment);
   const workflow = store.workflows[0]?._id ?? "";
   const tenant = store.tenants[0]?._id ?? "";
+  const development = emulator.store("development");
   return path
     .replace(/\/v1\/workflows\/(?!f{24})[0-9a-f]{24}/, `/v1/workflows/${workflow}`)
+    .replace(
+      "/v1/workflows/capture-flow-dccc2e",
+      `/v1/workflows/${development.workflows[0]?.triggers[0]?.identifier}`,
+    )
+    .replace("/v1/tenants/cap-tenant-dccc2e", `/v1/tenants/${development.tenants[0]?.identifier}`)
     .replace(/\/v1\/topics\/(?!no-such-topic)[^/?]+/, "/v1/topics/existing-announcements")
     .replace("{workflow}", workflow)
     .replace("{tenant}", tenant);
@@ -86,9 +99,71 @@ async function call(method: string, path: string, body: unknown, headers: Record
   return { status: response.status, body: (await response.json()) as unknown };
 }
 
+/** A workflow created with two steps through the API: its pending change has two children. */
+async function createWorkflowWithSteps(): Promise<{ _id: string }> {
+  const group = emulator.store("development").notificationGroups[0]?._id;
+  const created = await call("POST", "/v1/workflows", {
+    name: `Contract flow ${emulator.store("development").workflows.length}`,
+    notificationGroupId: group,
+    active: true,
+    steps: [
+      {
+        name: "In-app",
+        template: { type: "in_app", content: "Hello", cta: { type: "redirect", data: { url: "/" } } },
+      },
+      { name: "Email", template: { type: "email", subject: "Hi", content: "Hi" } },
+    ],
+  });
+  return (created.body as { data: { _id: string } }).data;
+}
+
+/** Point the promotion and environment captures at what exists in the emulator. */
+async function preparePromotion(
+  file: string,
+  path: string,
+  body: unknown,
+): Promise<{ path: string; body: unknown }> {
+  const changeOf = async (entityId: string) => {
+    const pending = await call("GET", "/v1/changes?promoted=false&page=0&limit=100", undefined);
+    const list = (pending.body as { data: { _id: string; _entityId: string }[] }).data;
+    return list.find((c) => c._entityId === entityId)?._id;
+  };
+  if (file === "ext-changes-apply-201.json") {
+    const workflow = await createWorkflowWithSteps();
+    return { path: `/v1/changes/${await changeOf(workflow._id)}/apply`, body };
+  }
+  if (file === "ext-changes-list-200.json") await createWorkflowWithSteps();
+  if (file === "ext-changes-list-promoted-200.json") {
+    const workflow = await createWorkflowWithSteps();
+    await call("POST", `/v1/changes/${await changeOf(workflow._id)}/apply`, undefined);
+  }
+  if (file === "ext-workflows-list-200.json") {
+    // The capture's first workflow sits in a group of its own (the seed's are all in General).
+    const group = await call("POST", "/v1/notification-groups", { name: "Contract group" });
+    const groupId = (group.body as { data: { _id: string } }).data._id;
+    await call("POST", "/v1/workflows", { name: "Listed flow", notificationGroupId: groupId, steps: [] });
+    return { path: `${path}&query=listed`, body };
+  }
+  if (file === "ext-workflows-create-201.json")
+    body = {
+      ...(body as object),
+      notificationGroupId: emulator.store("development").notificationGroups[0]?._id,
+    };
+  if (file === "organizations-me-after-branding-200.json") {
+    await call("PUT", "/v1/organizations/branding", {
+      color: "#123456",
+      fontColor: "#ffffff",
+      contentBackground: "#fafafa",
+      fontFamily: "Inter",
+      logo: "https://example.com/logo.png",
+    });
+  }
+  return { path, body };
+}
+
 describe("the emulator answers like the real server", () => {
   it("covers every captured case", () => {
-    expect(captures.length).toBe(35);
+    expect(captures.length).toBe(61);
   });
 
   it.each(captures)("$file", async ({ file, capture }) => {
@@ -96,6 +171,8 @@ describe("the emulator answers like the real server", () => {
     let { method, path } = capture.request;
     let body = capture.request.body;
     const headers: Record<string, string> = {};
+    const environment = capture.request.key ?? "development";
+    if (environment === "production") headers.authorization = `ApiKey ${emulator.productionApiKey}`;
     if (file.startsWith("auth-missing")) headers.authorization = "";
     if (file.startsWith("auth-bad-key")) headers.authorization = "ApiKey not-a-key";
     // Point the request at records that exist in the emulator where the capture's did.
@@ -136,7 +213,8 @@ describe("the emulator answers like the real server", () => {
     ) {
       await call("POST", "/v1/topics", body, {});
     }
-    path = rewrite(path, emulator);
+    ({ path, body } = await preparePromotion(file, path, body));
+    path = rewrite(path, emulator, environment);
     if (file === "ext-workflows-get-200.json") path = `/v1/workflows/${store.workflows[0]?._id}`;
     if (headers.authorization === "") {
       const response = await fetch(`${emulator.url}${path}`, { method });

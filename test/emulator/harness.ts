@@ -28,9 +28,15 @@ afterEach(async () => {
   running = [];
 });
 
-/** Start an emulator on the bundled seed; `call` sends the development key unless told otherwise (null: none). */
-export async function start(options: EmulatorOptions = {}): Promise<{ handle: EmulatorHandle; call: Call }> {
-  const handle = await startEmulator({ seedFile: SEED, port: 0, ...options });
+/**
+ * Start an emulator on the bundled seed (`bare`: on the seed option alone); `call` sends the
+ * development key unless told otherwise (null: none).
+ */
+export async function start(
+  options: EmulatorOptions & { bare?: boolean } = {},
+): Promise<{ handle: EmulatorHandle; call: Call }> {
+  const { bare = false, ...rest } = options;
+  const handle = await startEmulator({ ...(bare ? {} : { seedFile: SEED }), port: 0, ...rest });
   running.push(handle);
   return { handle, call: caller(handle.url, handle.apiKey) };
 }

@@ -3,7 +3,9 @@ import { badRequest, HttpError, notFound } from "../http-error.js";
 import { nextId } from "../store.js";
 import { type Handler, isObject, OBJECT_ID, ok, requireName } from "./context.js";
 
-export const me: Handler = ({ data }) => ok(data.organization);
+/** The seed's organization, with the branding PUT /v1/organizations/branding stored since. */
+export const me: Handler = ({ data }) =>
+  ok(data.branding !== undefined ? { ...data.organization, branding: data.branding } : data.organization);
 
 export const listOrganizations: Handler = ({ data }) => ok([data.organization, ...data.createdOrganizations]);
 

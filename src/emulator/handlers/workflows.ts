@@ -3,6 +3,7 @@
 // optional, tags/preferenceSettings/steps/data replaced, an empty body refused, `active`
 // ignored; the status call refuses an unchanged status; the same group name twice makes two.
 import type { Workflow } from "../../api/types.js";
+import { recordChange, recordWorkflowChange } from "../changes.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import { nextId } from "../store.js";
 import {
@@ -90,6 +91,7 @@ export const updateWorkflow: Handler = (ctx) => {
   if (typeof b.identifier === "string" && workflow.triggers[0])
     workflow.triggers[0].identifier = b.identifier;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
+  recordDevelopmentWrite(ctx, workflow);
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -103,6 +105,7 @@ export const updateWorkflowStatus: Handler = (ctx) => {
   workflow.active = b.active;
   workflow.draft = !b.active;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
+  recordDevelopmentWrite(ctx, workflow);
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -111,8 +114,20 @@ export const getWorkflow: Handler = (ctx) => {
   const workflow = ctx.store.workflows.find(
     (w) => w._id === id || w.triggers.some((t) => t.identifier === id),
   );
-  if (!workflow) throw notFound(`Workflow with id ${id} not found`);
+  if (!workflow) throw notFound(`Template with id ${id} not found`);
   return ok(withGroup(ctx, workflow));
+};
+
+const NO_INTEGRATIONS = {
+  hasActiveIntegrations: false,
+  hasPrimaryIntegrations: false,
+  channels: {
+    in_app: { hasActiveIntegrations: false },
+    email: { hasActiveIntegrations: false, hasPrimaryIntegrations: false },
+    sms: { hasActiveIntegrations: false, hasPrimaryIntegrations: false },
+    chat: { hasActiveIntegrations: false },
+    push: { hasActiveIntegrations: false },
+  },
 };
 
 export const listWorkflows: Handler = (ctx) => {
@@ -128,7 +143,10 @@ export const listWorkflows: Handler = (ctx) => {
     text === ""
       ? ctx.store.workflows
       : ctx.store.workflows.filter((w) => w.name.toLowerCase().includes(text));
-  const data = all.slice(page * limit, page * limit + limit).map((w) => withGroup(ctx, w));
+  // The real list adds each workflow's integration status (the emulator has no integrations).
+  const data = all
+    .slice(page * limit, page * limit + limit)
+    .map((w) => ({ ...withGroup(ctx, w), workflowIntegrationStatus: NO_INTEGRATIONS }));
   return { status: 200, body: { data, totalCount: all.length, page, pageSize: limit } };
 };
 
@@ -145,6 +163,7 @@ export const createGroup: Handler = (ctx) => {
     updatedAt: ctx.now,
   };
   ctx.store.notificationGroups.push(group);
+  if (ctx.environment === "development") recordChange(ctx.data, "NotificationGroup", group, ctx.now);
   return ok(group, ctx.flavor === "real" ? 201 : 200, true);
 };
 
@@ -155,6 +174,7 @@ export const renameGroup: Handler = (ctx) => {
   const name = requireName(ctx.body);
   group.name = name;
   (group as { updatedAt?: string }).updatedAt = ctx.now;
+  if (ctx.environment === "development") recordChange(ctx.data, "NotificationGroup", group, ctx.now);
   return ok(group, 200, true);
 };
 
@@ -165,6 +185,11 @@ export const getGroup: Handler = (ctx) => {
   if (!group) throw new HttpError(404, "Not Found", null);
   return ok(group);
 };
+
+/** Development writes are recorded for promotion; Production ones are not (real servers). */
+function recordDevelopmentWrite(ctx: HandlerContext, workflow: Workflow): void {
+  if (ctx.environment === "development") recordWorkflowChange(ctx.data, workflow, ctx.now);
+}
 
 export function developmentOnly(ctx: HandlerContext): void {
   if (ctx.environment !== "development") {

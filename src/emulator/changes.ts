@@ -1,0 +1,247 @@
+// Promotion as a real server models it: a Development write records a change of the written
+// entity (one pending change per entity: a later write before promotion rewrites that change's
+// diff instead of adding another), and applying a change copies the entity's current Development
+// state into Production (a new record with `_parentId` = the Development id the first time, an
+// update of that record afterwards). Changes live in the Development environment only, so a
+// Production key sees none. Never touches the network or the clock: `now` comes in.
+import type { NotificationGroup, Step, Workflow } from "../api/types.js";
+import { notFound } from "./http-error.js";
+import { CREATOR_ID } from "./seed-data.js";
+import { type Change, type ChangeOp, type ChangeType, type EmulatorData, nextId } from "./store.js";
+
+type Json = Record<string, unknown>;
+
+/** The entity as JSON, without what a read joins in (the workflow's notificationGroup). */
+function snapshot(entity: object): Json {
+  const { notificationGroup: _joined, ...rest } = entity as Json;
+  return JSON.parse(JSON.stringify(rest)) as Json;
+}
+
+/** Top-level json-diff ops from `before` to `after`, in `after`'s key order, removals last. */
+export function diffOps(before: Json, after: Json): ChangeOp[] {
+  const ops: ChangeOp[] = [];
+  for (const [key, val] of Object.entries(after)) {
+    if (!(key in before)) ops.push({ op: "add", path: [key], val });
+    else if (JSON.stringify(before[key]) !== JSON.stringify(val))
+      ops.push({ op: "replace", path: [key], val });
+  }
+  for (const key of Object.keys(before)) if (!(key in after)) ops.push({ op: "remove", path: [key] });
+  return ops;
+}
+
+/** What the entity looked like when last promoted: the ops of its promoted changes, in order. */
+function promotedState(data: EmulatorData, type: ChangeType, entityId: string): Json {
+  const state: Json = {};
+  for (const change of data.changes) {
+    if (!change.enabled || change.type !== type || change._entityId !== entityId) continue;
+    for (const op of change.change) {
+      const key = op.path[0] ?? "";
+      if (op.op === "remove") delete state[key];
+      else state[key] = op.val;
+    }
+  }
+  return state;
+}
+
+/**
+ * Record a Development write of `entity`. The pending change of the entity, when there is one,
+ * is rewritten (diff from the promoted state to now) and keeps its id; else a new one is added.
+ */
+export function recordChange(
+  data: EmulatorData,
+  type: ChangeType,
+  entity: { _id: string },
+  now: string,
+  parentChangeId?: string,
+): Change {
+  const ops = diffOps(promotedState(data, type, entity._id), snapshot(entity));
+  const pending = data.changes.find((c) => !c.enabled && c.type === type && c._entityId === entity._id);
+  if (pending !== undefined) {
+    pending.change = ops;
+    pending.updatedAt = now;
+    return pending;
+  }
+  const change: Change = {
+    _id: nextId(data),
+    type,
+    _entityId: entity._id,
+    ...(parentChangeId !== undefined ? { _parentId: parentChangeId } : {}),
+    enabled: false,
+    change: ops,
+    _environmentId: data.environments.development.environmentId,
+    _organizationId: data.organization._id,
+    _creatorId: CREATOR_ID,
+    createdAt: now,
+    updatedAt: now,
+  };
+  data.changes.push(change);
+  return change;
+}
+
+/** A workflow write: its change, plus a MessageTemplate child per step template not yet recorded. */
+export function recordWorkflowChange(data: EmulatorData, workflow: Workflow, now: string): Change {
+  const parent = recordChange(data, "NotificationTemplate", workflow, now);
+  for (const step of workflow.steps) {
+    const template = step.template;
+    if (template === undefined || typeof template._id !== "string") continue;
+    if (data.changes.some((c) => c._parentId === parent._id && c._entityId === template._id)) continue;
+    recordChange(data, "MessageTemplate", template as { _id: string }, now, parent._id);
+  }
+  return parent;
+}
+
+/** A change as the list answers it: who made it and the name of what it changes. */
+export function describeChange(data: EmulatorData, change: Change): Json {
+  const development = data.environments.development;
+  const user = { _id: CREATOR_ID, firstName: "Emulated", lastName: "User" };
+  if (change.type === "NotificationTemplate") {
+    const workflow = development.workflows.find((w) => w._id === change._entityId);
+    return { ...change, user, templateId: change._entityId, templateName: workflow?.name ?? "" };
+  }
+  const group = development.notificationGroups.find((g) => g._id === change._entityId);
+  return { ...change, user, templateName: group?.name ?? "" };
+}
+
+/** Top-level changes of an environment (children travel with their parent), newest first. */
+export function listChanges(data: EmulatorData, environmentId: string, promoted: boolean): Change[] {
+  return data.changes
+    .filter((c) => c._environmentId === environmentId && c._parentId === undefined && c.enabled === promoted)
+    .reverse();
+}
+
+/**
+ * POST /v1/changes/{id}/apply: promote the entity, mark the change and its children applied, and
+ * answer them (children first) as they were before, like a real server (`enabled: false`). An
+ * applied change may be applied again: it copies the current Development state once more.
+ */
+export function applyChange(
+  data: EmulatorData,
+  environmentId: string,
+  changeId: string,
+  now: string,
+): Change[] {
+  const parent = data.changes.find(
+    (c) => c._id === changeId && c._parentId === undefined && c._environmentId === environmentId,
+  );
+  if (parent === undefined) throw notFound("Parent Change not found");
+  const family = [...data.changes.filter((c) => c._parentId === parent._id), parent];
+  const answer = family.map((c) => structuredClone(c));
+  if (parent.type === "NotificationGroup") promoteGroup(data, parent._entityId, now);
+  else promoteWorkflow(data, parent._entityId, now);
+  for (const change of family) {
+    change.enabled = true;
+    change.updatedAt = now;
+  }
+  return answer;
+}
+
+function promoteGroup(data: EmulatorData, groupId: string, now: string): NotificationGroup | undefined {
+  const source = data.environments.development.notificationGroups.find((g) => g._id === groupId);
+  if (source === undefined) return undefined;
+  const production = data.environments.production;
+  const copy = production.notificationGroups.find((g) => g._parentId === source._id);
+  if (copy !== undefined) {
+    copy.name = source.name;
+    (copy as { updatedAt?: string }).updatedAt = now;
+    return copy;
+  }
+  const created = {
+    _id: nextId(data),
+    name: source.name,
+    _organizationId: data.organization._id,
+    _environmentId: production.environmentId,
+    _parentId: source._id,
+    createdAt: now,
+    updatedAt: now,
+  };
+  production.notificationGroups.push(created);
+  return created;
+}
+
+/** The Production group standing for a Development one; its pending change is applied first when needed. */
+function productionGroup(data: EmulatorData, groupId: string, now: string): NotificationGroup | undefined {
+  const production = data.environments.production;
+  const existing = production.notificationGroups.find((g) => g._parentId === groupId);
+  if (existing !== undefined) return existing;
+  const pending = data.changes.find(
+    (c) => !c.enabled && c.type === "NotificationGroup" && c._entityId === groupId,
+  );
+  if (pending === undefined) return undefined;
+  const group = promoteGroup(data, groupId, now);
+  pending.enabled = true;
+  pending.updatedAt = now;
+  return group;
+}
+
+function promoteWorkflow(data: EmulatorData, workflowId: string, now: string): void {
+  const source = data.environments.development.workflows.find((w) => w._id === workflowId);
+  if (source === undefined) return;
+  const production = data.environments.production;
+  const group = productionGroup(data, source._notificationGroupId, now);
+  if (group === undefined) {
+    throw notFound(
+      `Notification Group Id ${source._notificationGroupId} not found, Notification Template: ${source.name}`,
+    );
+  }
+  const existing = production.workflows.find((w) => w._parentId === source._id);
+  const copied = {
+    name: source.name,
+    description: source.description ?? "",
+    active: source.active,
+    draft: source.draft,
+    tags: [...source.tags],
+    critical: source.critical,
+    preferenceSettings: { ...source.preferenceSettings },
+    triggers: structuredClone(source.triggers),
+    steps: copySteps(data, source.steps, existing?.steps ?? [], production.environmentId, now),
+    _notificationGroupId: group._id,
+    ...(source.data !== undefined ? { data: structuredClone(source.data) } : {}),
+  };
+  if (existing !== undefined) {
+    Object.assign(existing, copied, { updatedAt: now });
+    return;
+  }
+  production.workflows.push({
+    ...copied,
+    _id: nextId(data),
+    _parentId: source._id,
+    _organizationId: data.organization._id,
+    _environmentId: production.environmentId,
+    _creatorId: CREATOR_ID,
+    deleted: false,
+    isBlueprint: false,
+    origin: "novu-cloud",
+    type: "REGULAR",
+    createdAt: now,
+    updatedAt: now,
+  } as Workflow);
+}
+
+/**
+ * Steps keep their ids; each step's message template becomes a Production template whose
+ * `_parentId` is the Development one (the same Production template again on a later promotion).
+ */
+function copySteps(
+  data: EmulatorData,
+  steps: Step[],
+  previous: Step[],
+  environmentId: string,
+  now: string,
+): Step[] {
+  return steps.map((step) => {
+    const copy = structuredClone(step);
+    const template = step.template;
+    if (template === undefined || typeof template._id !== "string") return copy;
+    const earlier = previous.find((s) => s.template?._parentId === template._id)?.template?._id;
+    const id = typeof earlier === "string" ? earlier : nextId(data);
+    copy._templateId = id;
+    copy.template = {
+      ...structuredClone(template),
+      _id: id,
+      _parentId: template._id,
+      _environmentId: environmentId,
+      updatedAt: now,
+    };
+    return copy;
+  });
+}
