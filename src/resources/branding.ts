@@ -27,6 +27,8 @@ export const BRANDING_FIELDS = [
   "direction",
 ] as const;
 const KEY = "organization";
+/** What a real server requires in every branding write (direction is optional). */
+const REQUIRED = ["color", "fontColor", "contentBackground", "fontFamily", "logo"] as const;
 
 function fieldsOf(branding: Branding | Record<string, unknown>): JsonObject {
   const out: JsonObject = {};
@@ -98,7 +100,14 @@ export const brandingKind: KindModule<"branding"> = {
   operationsFor(_op, item, live, _changes, context) {
     const why = context.live.kinds.branding.notWritable;
     if (why !== undefined) return { notApplicable: why };
-    return { operations: [{ type: "branding.update", branding: { ...live?.fields, ...item.fields } }] };
+    const branding = { ...live?.fields, ...item.fields };
+    const missing = REQUIRED.filter((field) => branding[field] === undefined);
+    if (missing.length > 0) {
+      return {
+        notApplicable: `the server takes branding in one write with all of ${REQUIRED.join(", ")}; the organization has no ${missing.join(", ")} yet, so add ${missing.length === 1 ? "it" : "them"} under branding:`,
+      };
+    }
+    return { operations: [{ type: "branding.update", branding }] };
   },
 
   unmanaged: () => [],

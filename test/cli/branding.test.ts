@@ -1,0 +1,136 @@
+// Organization branding, the kind added through the registry alone: field-level plan, one PUT,
+// an empty re-plan, export round-trip, offline logo check, and "not applicable" on a server that
+// serves the spec alone — all as processes against the emulator over HTTP.
+import { afterEach, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator/index.js";
+import { runCli } from "../helpers/cli.js";
+import { startCliSession } from "../helpers/cli-session.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+const BRANDING = `version: 1
+organization: Acme Inc
+branding:
+  color: "#0f62fe"
+  fontColor: "#ffffff"
+  contentBackground: "#fafafa"
+  fontFamily: Inter
+  logo: https://example.com/logo.png
+`;
+
+const writes = (emulator: EmulatorHandle) =>
+  emulator.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+
+describe("branding", () => {
+  it("plans field-level changes, applies them with one PUT, then plans nothing", async () => {
+    const session = await startCliSession(BRANDING);
+    emulator = session.emulator;
+    const planned = await session.cli("plan", "--detailed-exitcode");
+    expect(planned.code, planned.stderr).toBe(2);
+    expect(planned.stdout).toContain("~ branding organization");
+    expect(planned.stdout).toContain('color: "#0f62fe"');
+    expect(planned.stdout).toContain('logo: "https://example.com/logo.png"');
+    expect(writes(session.emulator)).toEqual([]);
+
+    const applied = await session.cli("apply", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(writes(session.emulator)).toEqual(["PUT /v1/organizations/branding"]);
+
+    const again = await session.cli("plan", "--detailed-exitcode");
+    expect(again.code, again.stdout).toBe(0);
+
+    // A dashboard edit of one managed field is planned as just that field, old -> new.
+    await fetch(`${session.emulator.url}/v1/organizations/branding`, {
+      method: "PUT",
+      headers: { authorization: `ApiKey ${session.emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        color: "#ff0000",
+        fontColor: "#ffffff",
+        contentBackground: "#fafafa",
+        fontFamily: "Inter",
+        logo: "https://example.com/logo.png",
+        direction: "rtl",
+      }),
+    });
+    const drift = await session.cli("plan", "--output", "json");
+    const action = JSON.parse(drift.stdout).actions[0];
+    expect(action.changes).toEqual([{ field: "color", old: "#ff0000", new: "#0f62fe" }]);
+    // The write carries every field: the unmanaged direction stays as it is.
+    expect(action.requests).toEqual([
+      {
+        method: "PUT",
+        path: "/v1/organizations/branding",
+        body: {
+          color: "#0f62fe",
+          fontColor: "#ffffff",
+          contentBackground: "#fafafa",
+          fontFamily: "Inter",
+          logo: "https://example.com/logo.png",
+          direction: "rtl",
+        },
+      },
+    ]);
+  });
+
+  it("exports branding so that the exported config plans back to zero changes", async () => {
+    const session = await startCliSession(BRANDING);
+    emulator = session.emulator;
+    expect((await session.cli("apply", "--auto-approve")).code).toBe(0);
+    const out = await createWorkspace({});
+    const env = { NOTIFORM_API_KEY: session.emulator.apiKey };
+    const exported = await runCli(["export", "--dir", ".", "--api-url", session.emulator.url], {
+      cwd: out.dir,
+      env,
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(await out.read("branding.yaml")).toContain("fontFamily: Inter");
+    expect(await out.read("notiform.yaml")).toContain("branding.yaml");
+    const plan = await runCli(["plan", "--detailed-exitcode", "--api-url", session.emulator.url], {
+      cwd: out.dir,
+      env,
+    });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+
+  it("says why a partial branding cannot be written to an organization without one", async () => {
+    const session = await startCliSession(
+      "version: 1\norganization: Acme Inc\nbranding:\n  color: '#0f62fe'\n",
+    );
+    emulator = session.emulator;
+    const planned = await session.cli("plan");
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toMatch(
+      /! branding organization \(not-applicable: .*fontColor, contentBackground, fontFamily, logo/,
+    );
+    expect(writes(session.emulator)).toEqual([]);
+  });
+
+  it("is not applicable, with the reason, on a server that serves the spec alone", async () => {
+    const session = await startCliSession(BRANDING, { strictSpec: true });
+    emulator = session.emulator;
+    const planned = await session.cli("plan");
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain(
+      "! branding organization (not-applicable: the server serves the spec alone",
+    );
+    const applied = await session.cli("apply", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(writes(session.emulator)).toEqual([]);
+  });
+
+  it("refuses a logo that is not an image URL offline, at its position", async () => {
+    const ws = await createWorkspace({
+      "notiform.yaml": "version: 1\nbranding:\n  logo: https://example.com/logo.txt\n",
+    });
+    const result = await runCli(["validate"], { cwd: ws.dir, env: {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "notiform.yaml:3:9  error  branding.logo: must be an http(s) URL of an image ending in .jpg, .jpeg, .png, .gif or .svg",
+    );
+  });
+});
