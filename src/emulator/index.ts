@@ -64,6 +64,8 @@ export interface RequestLogEntry {
   status: number | null;
   fault?: string;
   idempotencyKey?: string;
+  /** The JSON body the request carried, as parsed (for tests that compare what was sent). */
+  body?: unknown;
   /** performance.now() when the request arrived, and how long it took to answer. */
   at: number;
   durationMs?: number;

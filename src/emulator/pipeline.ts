@@ -54,6 +54,13 @@ export async function answerApiRequest(
 
   const limit = url.pathname.startsWith("/v1/workflows") ? WORKFLOW_BODY_LIMIT : BODY_LIMIT;
   const raw = await readBody(req, limit);
+  if (raw !== undefined && raw !== "") {
+    try {
+      entry.body = JSON.parse(raw);
+    } catch {
+      // Not JSON: the handler answers it; the log keeps no body.
+    }
+  }
   const scope =
     state.idempotency !== undefined &&
     idempotencyKey !== undefined &&
