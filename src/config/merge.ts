@@ -69,7 +69,9 @@ export function layer(base: FileResources, overlay: FileResources): FileResource
       const under = merged.get(id);
       merged.set(id, under === undefined ? item : mergeItem(under, item));
     }
-    (out[section] as Desired<unknown>[]).push(...merged.values());
+    // One push per item: spreading a huge list into push() overflows the call stack.
+    const target = out[section] as Desired<unknown>[];
+    for (const item of merged.values()) target.push(item);
   }
   return out;
 }

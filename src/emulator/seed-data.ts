@@ -115,7 +115,8 @@ function fillStore(data: EmulatorData, store: EmulatorStore, seed: SeedEnvironme
       ...stamps,
     } as EmulatorStore["workflows"][number]);
   }
-  store.tenants.push(...(seed.tenants ?? []).map((t) => ({ ...t })));
+  // One push per tenant: a spread of a large seed's list overflows the call stack.
+  for (const t of seed.tenants ?? []) store.tenants.push({ ...t });
   for (let n = 1; n <= (seed.generate?.tenants ?? 0); n += 1)
     store.tenants.push({ _id: generatedTenantId(n), identifier: `tenant-${n}` });
   for (const o of seed.overrides ?? []) {
