@@ -54,6 +54,21 @@ export const applyCommand: Command = {
       .option("state", {
         type: "string",
         describe: "State file (default: notiform[.ENV].state.json beside the config)",
+      })
+      // A saved plan is applied whole, as reviewed: narrowing it silently would apply less than
+      // asked (Terraform refuses the same combination).
+      .check((argv) => {
+        const targets = argv.target as string[] | undefined;
+        if (argv.plan !== undefined && targets !== undefined && targets.length > 0) {
+          throw new NotiformError(
+            "USAGE",
+            "--target cannot be used with a saved plan: the plan's targets were fixed when it was made",
+            {
+              hint: "Run `notiform plan --target ... --out FILE` and apply that plan, or apply without a plan file.",
+            },
+          );
+        }
+        return true;
       }),
   run: async (args: ApplyArgs, context) => {
     const prepared = args.plan === undefined ? await planNow(args, context) : await loadSaved(args, context);
