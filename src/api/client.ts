@@ -15,7 +15,7 @@ import { createWorkflowEndpoints } from "./workflows.js";
 /** Real servers refuse override and workflow pages above 100. */
 export const LIST_LIMIT = 100;
 
-export function buildApi(requester: Requester): NotificationApi {
+export function buildApi(requester: Requester, bounds: { maxPages: number }): NotificationApi {
   const overrides = createWorkflowOverrideEndpoints(requester);
   const api: NotificationApi = {
     ...createTopicEndpoints(requester),
@@ -35,6 +35,7 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (topic) => topic._id,
+        { endpoint: "listTopics", maxPages: bounds.maxPages },
       ),
 
     listAllWorkflowOverrides: (options = {}) =>
@@ -48,6 +49,7 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, hasMore: result.hasMore };
         },
         (override) => override._id,
+        { endpoint: "listWorkflowOverrides", maxPages: bounds.maxPages },
       ),
 
     listAllWorkflows: (options = {}) =>
@@ -57,6 +59,7 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (workflow) => workflow._id,
+        { endpoint: "listWorkflows", maxPages: bounds.maxPages },
       ),
   };
   return api;

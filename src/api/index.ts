@@ -17,6 +17,9 @@ export type { ClientLogEvent, ClientStats } from "./log-events.js";
 export { formatClientEvent } from "./log-events.js";
 export { REDACTED, redactForLog } from "./redaction.js";
 
+export const DEFAULT_MAX_WAIT_MS = 60_000;
+export const DEFAULT_MAX_PAGES = 10_000;
+
 export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -29,8 +32,12 @@ export interface ClientOptions {
   /** Default `notiform/<version>`. */
   userAgent?: string;
   retry?: { maxAttempts?: number; maxElapsedMs?: number; baseDelayMs?: number; maxDelayMs?: number };
-  /** Defaults 10 s / 30 s / 30 s. */
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Defaults 10 s / 30 s / 30 s per chunk of the body / 120 s for a whole exchange. */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; totalMs?: number };
+  /** Longest wait a server may ask for (Retry-After, RateLimit-Reset); default 60 s. Longer fails. */
+  maxWaitMs?: number;
+  /** Most pages one whole-list read may take (default 10,000); more fails with API_PAGINATION. */
+  maxPages?: number;
   /** Injected for tests: backoff and pacing sleep through this. */
   sleep?: (ms: number) => Promise<void>;
   /** A monotonic clock in ms (default performance.now). */
@@ -67,14 +74,16 @@ export function createClient(options: ClientOptions): ApiClient {
       connectMs: options.timeouts?.connectMs ?? 10_000,
       headersMs: options.timeouts?.headersMs ?? 30_000,
       bodyMs: options.timeouts?.bodyMs ?? 30_000,
+      totalMs: options.timeouts?.totalMs ?? 120_000,
     },
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     now: options.now ?? (() => performance.now()),
     random: options.random ?? Math.random,
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
+    maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
   });
-  const api = buildApi(new Requester(transport));
+  const api = buildApi(new Requester(transport), { maxPages: options.maxPages ?? DEFAULT_MAX_PAGES });
   return {
     ...api,
     baseUrl,

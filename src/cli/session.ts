@@ -21,6 +21,8 @@ export interface SessionArgs {
   env: string | undefined;
   "api-url": string | undefined;
   concurrency: number;
+  /** Seconds (--max-wait); absent for callers that do not offer the flag. */
+  "max-wait"?: number | undefined;
   "insecure-http": boolean;
   verbose: boolean;
   state?: string | undefined;
@@ -69,6 +71,7 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
     apiKey,
     apiKeyEnv: desired.apiKeyEnv,
     concurrency: args.concurrency,
+    ...(args["max-wait"] !== undefined ? { maxWaitMs: args["max-wait"] * 1000 } : {}),
     insecureHttp: args["insecure-http"],
     ...(args.verbose ? { log: (event) => context.terminal.err(`${formatClientEvent(event)}\n`) } : {}),
   });
