@@ -117,7 +117,8 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
     canUpdateOverrides: true,
   };
   if (saved.actions.some((a) => a.kind === "override" && (a.op === "update" || a.op === "not-applicable"))) {
-    live.canUpdateOverrides = await client.probe("updateWorkflowOverride");
+    // Known only from an earlier answer: finding out would take a write (see src/api/probe.ts).
+    live.canUpdateOverrides = client.capability("updateWorkflowOverride") !== "unsupported";
   }
   let overrides: Promise<WorkflowOverride[]> | undefined;
   const context = { client, listOverrides: () => (overrides ??= client.listAllWorkflowOverrides()) };
