@@ -58,6 +58,7 @@ export interface ApiClient extends NotificationApi {
 export function createClient(options: ClientOptions): ApiClient {
   const baseUrl = checkBaseUrl(options.baseUrl, options.insecureHttp === true);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8) || 1);
+  const maxWaitMs = Math.max(0, options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
   const transport = new Transport({
     baseUrl,
     apiKey: options.apiKey,
@@ -66,7 +67,10 @@ export function createClient(options: ClientOptions): ApiClient {
     userAgent: options.userAgent ?? `notiform/${VERSION}`,
     retry: {
       maxAttempts: Math.max(1, options.retry?.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
-      maxElapsedMs: options.retry?.maxElapsedMs ?? DEFAULT_RETRY.maxElapsedMs,
+      // A longer --max-wait lengthens a call's retry budget by as much, or it could never be used.
+      maxElapsedMs:
+        options.retry?.maxElapsedMs ??
+        DEFAULT_RETRY.maxElapsedMs + Math.max(0, maxWaitMs - DEFAULT_MAX_WAIT_MS),
       baseDelayMs: options.retry?.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
       maxDelayMs: options.retry?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
     },
@@ -81,7 +85,7 @@ export function createClient(options: ClientOptions): ApiClient {
     random: options.random ?? Math.random,
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
-    maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+    maxWaitMs,
   });
   const api = buildApi(new Requester(transport), { maxPages: options.maxPages ?? DEFAULT_MAX_PAGES });
   return {
