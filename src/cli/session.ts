@@ -50,10 +50,10 @@ export async function loadDesired(args: SessionArgs, context: CommandContext) {
     vars: context.env,
     cwd: context.cwd,
   }).catch((error: unknown) => {
-    if (error instanceof ConfigError) context.masker.add(...error.sensitive);
+    if (error instanceof ConfigError) context.masker.addAll(error.sensitive);
     throw error;
   });
-  context.masker.add(...result.desired.sensitive);
+  context.masker.addAll(result.desired.sensitive);
   return result;
 }
 

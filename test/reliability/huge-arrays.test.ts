@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { emptyResources } from "../../src/config/collect.js";
 import { layer } from "../../src/config/merge.js";
 import { dataFromSeed } from "../../src/emulator/seed-data.js";
+import { Masker } from "../../src/mask.js";
 
 const HUGE = 200_000;
 const pos = { file: "notiform.yaml", line: 1, col: 1 };
@@ -29,5 +30,11 @@ describe("huge lists do not overflow the stack", () => {
     }));
     const data = dataFromSeed({ environments: { development: { tenants } } }, "2026-01-01T00:00:00.000Z");
     expect(data.environments.development.tenants).toHaveLength(HUGE);
+  });
+
+  it("registers 200,000 sensitive values for masking (the CLI's addAll, not a spread into add)", () => {
+    const masker = new Masker().addAll(Array.from({ length: HUGE }, (_, n) => `secret-${n}`));
+    expect(masker.size).toBe(HUGE);
+    expect(masker.mask("the value secret-199999 is hidden")).toBe("the value ******** is hidden");
   });
 });
