@@ -6,9 +6,26 @@ export function interrupted(): NotiformError {
   return new NotiformError("INTERRUPTED", "the request was interrupted");
 }
 
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * The real sleep: a timer that an abort clears, so an interrupted run does not stay alive until a
+ * long wait would have ended.
+ */
+export const timerSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+
 /** Sleep `ms`, or throw INTERRUPTED as soon as `signal` aborts (before or during the sleep). */
 export async function abortableSleep(
-  sleep: (ms: number) => Promise<void>,
+  sleep: Sleep,
   ms: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {
@@ -20,7 +37,8 @@ export async function abortableSleep(
     signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    await Promise.race([sleep(ms), aborted]);
+    // The race also covers an injected sleep that ignores the signal.
+    await Promise.race([sleep(ms, signal), aborted]);
   } finally {
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }

@@ -3,6 +3,7 @@
 // passed --insecure-http: the key travels in a header. The key is handed to the transport and
 // kept nowhere else.
 import { VERSION } from "../version.js";
+import { timerSleep } from "./abortable.js";
 import { checkBaseUrl } from "./base-url.js";
 import { buildApi } from "./client.js";
 import type { ClientLogEvent, ClientStats } from "./log-events.js";
@@ -39,7 +40,7 @@ export interface ClientOptions {
   /** Most pages one whole-list read may take (default 10,000); more fails with API_PAGINATION. */
   maxPages?: number;
   /** Injected for tests: backoff and pacing sleep through this. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A monotonic clock in ms (default performance.now). */
   now?: () => number;
   /** Jitter source in [0, 1) (default Math.random). */
@@ -80,7 +81,7 @@ export function createClient(options: ClientOptions): ApiClient {
       bodyMs: options.timeouts?.bodyMs ?? 30_000,
       totalMs: options.timeouts?.totalMs ?? 120_000,
     },
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    sleep: options.sleep ?? timerSleep,
     now: options.now ?? (() => performance.now()),
     random: options.random ?? Math.random,
     log: options.log,

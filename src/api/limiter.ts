@@ -5,12 +5,12 @@
 // longer than `maxWaitMs` (a longer one fails the call with API_WAIT_TOO_LONG) and every wait,
 // in the queue or for the pace, ends at once when the call's signal aborts.
 import { NotiformError } from "../errors.js";
-import { abortableSleep, interrupted } from "./abortable.js";
+import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 
 export interface LimiterOptions {
   max: number;
   now: () => number;
-  sleep: (ms: number) => Promise<void>;
+  sleep: Sleep;
   onChange?: (event: { limit: number; reason: string }) => void;
   /** New starts are held back for `delayMs` (a 429's Retry-After, or a spent RateLimit budget). */
   onHold?: (event: { delayMs: number; reason: string }) => void;

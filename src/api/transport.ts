@@ -4,7 +4,7 @@
 // of every failure to ApiError / NetworkError. It never logs a key, a header or an access token.
 import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
-import { abortableSleep, interrupted } from "./abortable.js";
+import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 import { ApiError, badResponse, NetworkError, parseErrorBody } from "./errors.js";
 import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter, describeWait } from "./limiter.js";
@@ -27,7 +27,7 @@ export interface TransportOptions {
   userAgent: string;
   retry: RetryOptions;
   timeouts: Timeouts;
-  sleep: (ms: number) => Promise<void>;
+  sleep: Sleep;
   now: () => number;
   random: () => number;
   log: ((event: ClientLogEvent) => void) | undefined;
@@ -108,7 +108,12 @@ export class Transport {
     const started = this.options.now();
     for (let attempt = 1; ; attempt += 1) {
       if (call.signal?.aborted) throw interrupted();
-      await this.limiter.acquire(call.urgent === true, { ...call, signal: call.signal });
+      await this.limiter.acquire(call.urgent === true, {
+        endpoint: call.endpoint,
+        method: call.method,
+        path: call.path,
+        signal: call.signal,
+      });
       let failed: Failed;
       try {
         const reply = await this.attempt(call, attempt, { path, headers, body });

@@ -5,7 +5,8 @@
 // API_PAGINATION. Waits use the harness's injected sleep and clock (or one that never returns).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { timerSleep } from "../../src/api/abortable.js";
 import { createClient } from "../../src/api/index.js";
 import { fixture, type Recorded } from "./helpers/fake-server.js";
 import { closeAll, failure, harness, KEY, W } from "./helpers/harness.js";
@@ -93,6 +94,22 @@ describe("waits end on abort", () => {
     await Promise.all([1, 2, 3].map(() => client.getCurrentOrganization()));
     expect(server.requests).toHaveLength(4);
     expect(server.requests.slice(1).map((r) => r.inFlight)).toEqual([2, 2, 2]);
+  });
+});
+
+describe("the real sleep", () => {
+  it("clears its timer on abort, so an interrupted run does not linger until the wait would end", async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const sleeping = timerSleep(60_000, controller.signal);
+      expect(vi.getTimerCount()).toBe(1);
+      controller.abort();
+      await sleeping;
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
