@@ -3,6 +3,7 @@
 // waiting (the emulator's scripted fault answers 429 with the Retry-After).
 import { afterEach, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
+import { runCli } from "../helpers/cli.js";
 import { startCliSession } from "../helpers/cli-session.js";
 import { ACME_BASE } from "../helpers/workspace.js";
 
@@ -35,4 +36,45 @@ describe("--max-wait", () => {
       expect(emulator.requests.filter((r) => r.path.startsWith("/v1/topics"))).toHaveLength(1);
     },
   );
+});
+
+describe("Ctrl-C during a server-requested wait", () => {
+  it("apply ends at the second Ctrl-C instead of sitting out a 50 s Retry-After", async () => {
+    const session = await startCliSession(ACME_BASE);
+    emulator = session.emulator;
+    const handle = emulator;
+    handle.injectFault({
+      method: "POST",
+      path: "/v1/topics",
+      times: 1,
+      kind: { status: 429, retryAfter: 50 },
+    });
+    const args = ["apply", "--auto-approve", "--concurrency", "1", "--api-url", handle.url];
+    let signals = 0;
+    const result = await runCli(args, {
+      cwd: session.workspace.dir,
+      env: { NOTIFORM_API_KEY: handle.apiKey },
+      onSpawn: (child) => {
+        // First Ctrl-C once the 429 was answered (the client is then waiting); the second once
+        // the first was acknowledged. Without an abortable wait the run would last 50 s more and
+        // the test would time out.
+        const timer = setInterval(() => {
+          if (signals === 0 && handle.requests.some((r) => r.status === 429)) {
+            signals = 1;
+            child.kill("SIGINT");
+          }
+        }, 5);
+        child.stderr?.on("data", (chunk: Buffer) => {
+          if (signals === 1 && chunk.toString().includes("Stopping")) {
+            signals = 2;
+            child.kill("SIGINT");
+          }
+        });
+        child.on("close", () => clearInterval(timer));
+      },
+    });
+    expect(signals, result.stdout + result.stderr).toBe(2);
+    expect(result.code).toBe(130);
+    expect(handle.requests.filter((r) => r.method === "POST" && r.path === "/v1/topics")).toHaveLength(1);
+  });
 });
