@@ -34,6 +34,8 @@ export type ErrorCode =
   | "API_ERROR"
   | "API_BAD_RESPONSE"
   | "API_UNSUPPORTED"
+  | "API_WAIT_TOO_LONG"
+  | "API_PAGINATION"
   | "REQUEST_INVALID"
   | "NETWORK"
   | "INSECURE_URL"

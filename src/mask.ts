@@ -10,6 +10,11 @@ export class Masker {
   private pattern: RegExp | undefined;
 
   add(...values: readonly (string | undefined)[]): this {
+    return this.addAll(values);
+  }
+
+  /** add() for a list of any length (spreading a huge list into add() overflows the stack). */
+  addAll(values: Iterable<string | undefined>): this {
     for (const value of values) {
       if (value !== undefined && value.length >= MIN_MASKED_LENGTH && !this.secrets.has(value)) {
         this.secrets.add(value);

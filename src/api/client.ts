@@ -17,7 +17,7 @@ import { createWorkflowEndpoints } from "./workflows.js";
 /** Real servers refuse override and workflow pages above 100. */
 export const LIST_LIMIT = 100;
 
-export function buildApi(requester: Requester): NotificationApi {
+export function buildApi(requester: Requester, bounds: { maxPages: number }): NotificationApi {
   const overrides = createWorkflowOverrideEndpoints(requester);
   const environments = createEnvironmentEndpoints(requester);
   const api: NotificationApi = {
@@ -40,6 +40,7 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (topic) => topic._id,
+        { endpoint: "listTopics", maxPages: bounds.maxPages },
       ),
 
     listAllWorkflowOverrides: (options = {}) =>
@@ -53,6 +54,7 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, hasMore: result.hasMore };
         },
         (override) => override._id,
+        { endpoint: "listWorkflowOverrides", maxPages: bounds.maxPages },
       ),
 
     listAllWorkflows: (options = {}) =>
@@ -62,6 +64,7 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (workflow) => workflow._id,
+        { endpoint: "listWorkflows", maxPages: bounds.maxPages },
       ),
 
     listAllTenants: (options = {}) =>
@@ -74,6 +77,7 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, hasMore: result.hasMore };
         },
         (tenant) => tenant._id,
+        { endpoint: "listTenants", maxPages: bounds.maxPages },
       ),
 
     listAllChanges: (query = {}, options = {}) =>
@@ -86,6 +90,7 @@ export function buildApi(requester: Requester): NotificationApi {
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (change) => change._id,
+        { endpoint: "listChanges", maxPages: bounds.maxPages },
       ),
   };
   return api;

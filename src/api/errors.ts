@@ -184,6 +184,8 @@ function hintFor(code: ErrorCode, facts: ApiErrorFacts): { hint?: string } {
       return {
         hint: `The server refused the API key in ${facts.apiKeyEnv ?? "NOTIFORM_API_KEY"}: check that it is set to a current key of the intended environment.`,
       };
+    case "API_WAIT_TOO_LONG":
+      return { hint: "Try again later, or allow a longer wait with --max-wait SECONDS." };
     case "API_UNSUPPORTED":
       return {
         hint: facts.extension

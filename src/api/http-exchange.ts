@@ -24,6 +24,8 @@ export interface Timeouts {
   connectMs: number;
   headersMs: number;
   bodyMs: number;
+  /** The whole exchange, from sending to the last byte of the body. */
+  totalMs: number;
 }
 
 /** One keep-alive pool for the whole run, sized for the concurrency limit. */

@@ -3,6 +3,7 @@
 // passed --insecure-http: the key travels in a header. The key is handed to the transport and
 // kept nowhere else.
 import { VERSION } from "../version.js";
+import { timerSleep } from "./abortable.js";
 import { checkBaseUrl } from "./base-url.js";
 import { buildApi } from "./client.js";
 import type { ClientLogEvent, ClientStats } from "./log-events.js";
@@ -17,6 +18,9 @@ export type { ClientLogEvent, ClientStats } from "./log-events.js";
 export { formatClientEvent } from "./log-events.js";
 export { REDACTED, redactForLog } from "./redaction.js";
 
+export const DEFAULT_MAX_WAIT_MS = 60_000;
+export const DEFAULT_MAX_PAGES = 10_000;
+
 export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -29,10 +33,14 @@ export interface ClientOptions {
   /** Default `notiform/<version>`. */
   userAgent?: string;
   retry?: { maxAttempts?: number; maxElapsedMs?: number; baseDelayMs?: number; maxDelayMs?: number };
-  /** Defaults 10 s / 30 s / 30 s. */
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Defaults 10 s / 30 s / 30 s per chunk of the body / 120 s for a whole exchange. */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; totalMs?: number };
+  /** Longest wait a server may ask for (Retry-After, RateLimit-Reset); default 60 s. Longer fails. */
+  maxWaitMs?: number;
+  /** Most pages one whole-list read may take (default 10,000); more fails with API_PAGINATION. */
+  maxPages?: number;
   /** Injected for tests: backoff and pacing sleep through this. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A monotonic clock in ms (default performance.now). */
   now?: () => number;
   /** Jitter source in [0, 1) (default Math.random). */
@@ -51,6 +59,7 @@ export interface ApiClient extends NotificationApi {
 export function createClient(options: ClientOptions): ApiClient {
   const baseUrl = checkBaseUrl(options.baseUrl, options.insecureHttp === true);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8) || 1);
+  const maxWaitMs = Math.max(0, options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
   const transport = new Transport({
     baseUrl,
     apiKey: options.apiKey,
@@ -59,7 +68,10 @@ export function createClient(options: ClientOptions): ApiClient {
     userAgent: options.userAgent ?? `notiform/${VERSION}`,
     retry: {
       maxAttempts: Math.max(1, options.retry?.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
-      maxElapsedMs: options.retry?.maxElapsedMs ?? DEFAULT_RETRY.maxElapsedMs,
+      // A longer --max-wait lengthens a call's retry budget by as much, or it could never be used.
+      maxElapsedMs:
+        options.retry?.maxElapsedMs ??
+        DEFAULT_RETRY.maxElapsedMs + Math.max(0, maxWaitMs - DEFAULT_MAX_WAIT_MS),
       baseDelayMs: options.retry?.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
       maxDelayMs: options.retry?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
     },
@@ -67,14 +79,16 @@ export function createClient(options: ClientOptions): ApiClient {
       connectMs: options.timeouts?.connectMs ?? 10_000,
       headersMs: options.timeouts?.headersMs ?? 30_000,
       bodyMs: options.timeouts?.bodyMs ?? 30_000,
+      totalMs: options.timeouts?.totalMs ?? 120_000,
     },
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    sleep: options.sleep ?? timerSleep,
     now: options.now ?? (() => performance.now()),
     random: options.random ?? Math.random,
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
+    maxWaitMs,
   });
-  const api = buildApi(new Requester(transport));
+  const api = buildApi(new Requester(transport), { maxPages: options.maxPages ?? DEFAULT_MAX_PAGES });
   return {
     ...api,
     baseUrl,

@@ -1,14 +1,29 @@
 // One concurrency limit shared by every request of a run, adapting to the server: halved on
 // each 429 (never below 1), grown back by one after a run of successes, and paced from the
 // RateLimit-Remaining / RateLimit-Reset headers where the server sends them, so a run spends
-// its budget evenly instead of running into 429s. The clock and sleep are injected.
+// its budget evenly instead of running into 429s. The clock and sleep are injected. No wait is
+// longer than `maxWaitMs` (a longer one fails the call with API_WAIT_TOO_LONG) and every wait,
+// in the queue or for the pace, ends at once when the call's signal aborts.
+import { NotiformError } from "../errors.js";
+import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
+
 export interface LimiterOptions {
   max: number;
   now: () => number;
-  sleep: (ms: number) => Promise<void>;
+  sleep: Sleep;
   onChange?: (event: { limit: number; reason: string }) => void;
   /** New starts are held back for `delayMs` (a 429's Retry-After, or a spent RateLimit budget). */
   onHold?: (event: { delayMs: number; reason: string }) => void;
+  /** Longest wait for the pace or a hold; a longer one fails instead (default: no limit). */
+  maxWaitMs?: number;
+}
+
+/** Who is waiting: named in the error when the wait would be too long. */
+export interface Waiter {
+  endpoint: string;
+  method: string;
+  path: string;
+  signal?: AbortSignal | undefined;
 }
 
 export class AdaptiveLimiter {
@@ -22,6 +37,8 @@ export class AdaptiveLimiter {
   /** Minimum spacing between starts while pacing (ms); 0 = no pacing. */
   private spacing = 0;
   private lastStart = 0;
+  /** Why starts are held (for the error when a hold is too long to sit out). */
+  private holdReason = "";
   private readonly options: LimiterOptions;
 
   constructor(options: LimiterOptions) {
@@ -39,15 +56,19 @@ export class AdaptiveLimiter {
    * `urgent` requests go to the front of the queue: a chain of dependent requests (the next page
    * of a list whose length is unknown) would otherwise wait behind a whole fan-out at each step.
    */
-  async acquire(urgent = false): Promise<void> {
+  async acquire(urgent = false, waiter?: Waiter): Promise<void> {
+    const signal = waiter?.signal;
+    if (signal?.aborted) throw interrupted();
     if (this.active < this.limit) this.active += 1;
     // When woken, the slot has already been counted for this waiter (see wake()).
-    else
-      await new Promise<void>((resolve) => {
-        if (urgent) this.waiting.unshift(resolve);
-        else this.waiting.push(resolve);
-      });
-    await this.pace();
+    else await this.queue(urgent, signal);
+    try {
+      await this.pace(waiter);
+    } catch (error) {
+      // The slot was taken but no request will be sent: hand it on.
+      this.release();
+      throw error;
+    }
   }
 
   release(): void {
@@ -97,17 +118,42 @@ export class AdaptiveLimiter {
     const until = this.options.now() + delayMs;
     if (until <= this.notBefore) return;
     this.notBefore = until;
+    this.holdReason = reason;
     if (delayMs > 0) this.options.onHold?.({ delayMs, reason });
   }
 
-  private async pace(): Promise<void> {
+  /** Wait in line for a slot; leaving the line (abort) gives up the place, not a slot. */
+  private queue(urgent: boolean, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const at = this.waiting.indexOf(woken);
+        // Not found: wake() already handed this waiter a slot; the caller releases it.
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(interrupted());
+      };
+      const woken = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (urgent) this.waiting.unshift(woken);
+      else this.waiting.push(woken);
+    });
+  }
+
+  private async pace(waiter: Waiter | undefined): Promise<void> {
     const now = this.options.now();
     const paced = this.spacing > 0 ? this.lastStart + this.spacing : 0;
     const start = Math.max(this.notBefore, paced);
+    const maxWait = this.options.maxWaitMs ?? Number.POSITIVE_INFINITY;
+    if (start - now > maxWait) {
+      const reason = start === this.notBefore ? this.holdReason : "RateLimit pacing";
+      throw waitTooLong(waiter, start - now, maxWait, reason);
+    }
     // Claim the start before sleeping, so concurrent waiters line up one spacing apart.
     this.lastStart = Math.max(now, start);
     // One sleep, trusted: a hold that grows meanwhile applies to the requests after this one.
-    if (start > now) await this.options.sleep(start - now);
+    if (start > now) await abortableSleep(this.options.sleep, start - now, waiter?.signal);
   }
 
   private wake(): void {
@@ -116,4 +162,28 @@ export class AdaptiveLimiter {
       this.waiting.shift()?.();
     }
   }
+}
+
+export const WAIT_HINT = "Try again later, or allow a longer wait with --max-wait SECONDS.";
+
+/** The server asked for a wait longer than the run may sit out (--max-wait). */
+export function waitTooLong(
+  waiter: Pick<Waiter, "endpoint" | "method" | "path"> | undefined,
+  waitMs: number,
+  maxWaitMs: number,
+  reason: string,
+): NotiformError {
+  const call = waiter === undefined ? "a request" : `${waiter.method} ${waiter.path} (${waiter.endpoint})`;
+  return new NotiformError("API_WAIT_TOO_LONG", `${call}: ${describeWait(waitMs, maxWaitMs, reason)}`, {
+    hint: WAIT_HINT,
+  });
+}
+
+export function describeWait(waitMs: number, maxWaitMs: number, reason: string): string {
+  return `the server asked to wait ${seconds(waitMs)} (${reason}), longer than the ${seconds(maxWaitMs)} allowed (--max-wait)`;
+}
+
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }

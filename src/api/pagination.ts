@@ -2,6 +2,9 @@
 // pages while we read). A list whose total is known from its first page has the remaining pages
 // fetched concurrently (the shared limiter bounds them); one that only says `hasMore` is
 // followed page by page. Never sends anything itself: it calls the page function it is given.
+// Bounded: a list longer than `maxPages`, a total that would need more pages (an absurd
+// totalCount is never allocated for), or a page that brings back only ids already read (a
+// server ignoring `page`, which would otherwise loop forever) fails with API_PAGINATION.
 import { NotiformError } from "../errors.js";
 
 export interface PageResult<T> {
@@ -10,9 +13,16 @@ export interface PageResult<T> {
   pageSize: number;
 }
 
+export interface PageLimits {
+  /** The list endpoint, named in errors. */
+  endpoint: string;
+  maxPages: number;
+}
+
 export async function listAllPaged<T>(
   fetchPage: (page: number) => Promise<PageResult<T>>,
   idOf: (item: T) => string,
+  limits: PageLimits,
 ): Promise<T[]> {
   const seen = new Map<string, T>();
   const first = await fetchPage(0);
@@ -23,20 +33,25 @@ export async function listAllPaged<T>(
   // Usually one round; another when the total grew while reading.
   while (first.items.length > 0 && fetched * pageSize < total) {
     const pages = Math.ceil(total / pageSize);
+    if (!(pages <= limits.maxPages)) {
+      throw paginationError(
+        limits,
+        `the server reports ${total} items (totalCount), which would take ${pages} pages of ${pageSize}, more than the ${limits.maxPages} pages read at most`,
+      );
+    }
     const results = await Promise.all(
       Array.from({ length: pages - fetched }, (_, i) => fetchPage(fetched + i)),
     );
-    fetched = pages;
-    for (const result of results) {
-      for (const item of result.items) seen.set(idOf(item), item);
+    for (const [i, result] of results.entries()) {
+      if (addNew(seen, result.items, idOf) === 0 && result.items.length === pageSize) {
+        throw repeated(limits, fetched + i);
+      }
       total = Math.max(total, result.totalCount);
     }
+    fetched = pages;
   }
   return [...seen.values()];
 }
-
-/** Pages followed at most (a million records at 100 a page): beyond it a server is looping. */
-export const MAX_FOLLOWED_PAGES = 10_000;
 
 /**
  * Follow `hasMore` from page 0 until a page says there is no more, comes back empty, or brings
@@ -45,17 +60,41 @@ export const MAX_FOLLOWED_PAGES = 10_000;
 export async function listAllFollowing<T>(
   fetchPage: (page: number) => Promise<{ items: T[]; hasMore: boolean }>,
   idOf: (item: T) => string,
-  maxPages = MAX_FOLLOWED_PAGES,
+  limits: PageLimits,
 ): Promise<T[]> {
   const seen = new Map<string, T>();
-  for (let page = 0; page < maxPages; page += 1) {
+  for (let page = 0; page < limits.maxPages; page += 1) {
     const result = await fetchPage(page);
-    const before = seen.size;
-    for (const item of result.items) seen.set(idOf(item), item);
-    if (!result.hasMore || result.items.length === 0 || seen.size === before) return [...seen.values()];
+    const added = addNew(seen, result.items, idOf);
+    if (!result.hasMore || result.items.length === 0) return [...seen.values()];
+    if (added === 0) throw repeated(limits, page);
   }
-  throw new NotiformError(
-    "API_BAD_RESPONSE",
-    `the server still said "hasMore" after ${maxPages} pages; stopped reading`,
+  throw paginationError(
+    limits,
+    `the list did not end within ${limits.maxPages} pages (every page said hasMore: true)`,
   );
+}
+
+/** Add the items not seen yet; how many were new. */
+function addNew<T>(seen: Map<string, T>, items: T[], idOf: (item: T) => string): number {
+  let added = 0;
+  for (const item of items) {
+    const id = idOf(item);
+    if (!seen.has(id)) added += 1;
+    seen.set(id, item);
+  }
+  return added;
+}
+
+function repeated(limits: PageLimits, page: number): NotiformError {
+  return paginationError(
+    limits,
+    `page ${page} holds only items already read on earlier pages (the server seems to ignore the page number)`,
+  );
+}
+
+function paginationError(limits: PageLimits, problem: string): NotiformError {
+  return new NotiformError("API_PAGINATION", `${limits.endpoint}: ${problem}`, {
+    hint: "The server's list does not page as the API says; nothing was changed. Report it to the server's operator.",
+  });
 }

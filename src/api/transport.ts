@@ -4,10 +4,10 @@
 // of every failure to ApiError / NetworkError. It never logs a key, a header or an access token.
 import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
-import { NotiformError } from "../errors.js";
+import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 import { ApiError, badResponse, NetworkError, parseErrorBody } from "./errors.js";
 import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
-import { AdaptiveLimiter } from "./limiter.js";
+import { AdaptiveLimiter, describeWait } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
 import { maskKey, redactForLog } from "./redaction.js";
 import {
@@ -27,11 +27,13 @@ export interface TransportOptions {
   userAgent: string;
   retry: RetryOptions;
   timeouts: Timeouts;
-  sleep: (ms: number) => Promise<void>;
+  sleep: Sleep;
   now: () => number;
   random: () => number;
   log: ((event: ClientLogEvent) => void) | undefined;
   maxBodyBytes: number;
+  /** Longest wait the server may ask for (Retry-After, RateLimit-Reset); longer fails the call. */
+  maxWaitMs: number;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH";
@@ -89,6 +91,7 @@ export class Transport {
       sleep: options.sleep,
       onChange: (event) => options.log?.({ type: "limit", ...event }),
       onHold: (event) => options.log?.({ type: "hold", ...event }),
+      maxWaitMs: options.maxWaitMs,
     });
   }
 
@@ -107,7 +110,12 @@ export class Transport {
     const started = this.options.now();
     for (let attempt = 1; ; attempt += 1) {
       if (call.signal?.aborted) throw interrupted();
-      await this.limiter.acquire(call.urgent === true);
+      await this.limiter.acquire(call.urgent === true, {
+        endpoint: call.endpoint,
+        method: call.method,
+        path: call.path,
+        signal: call.signal,
+      });
       let failed: Failed;
       try {
         const reply = await this.attempt(call, attempt, { path, headers, body });
@@ -121,6 +129,14 @@ export class Transport {
       }
       const delay = backoffDelay(attempt, this.options.retry, this.options.random, failed.retryAfterMs);
       const elapsed = this.options.now() - started;
+      if (
+        isRetryable(call.method, failed.outcome, call.repeatable === true) &&
+        failed.retryAfterMs !== undefined &&
+        failed.retryAfterMs > this.options.maxWaitMs
+      ) {
+        this.stats.failures += 1;
+        throw this.waitRefused(call, failed, attempt);
+      }
       if (
         !isRetryable(call.method, failed.outcome, call.repeatable === true) ||
         attempt >= this.options.retry.maxAttempts ||
@@ -139,7 +155,7 @@ export class Transport {
         delayMs: delay,
         reason: failed.reason,
       });
-      await sleepUnlessAborted(this.options.sleep, delay, call.signal);
+      await abortableSleep(this.options.sleep, delay, call.signal);
     }
   }
 
@@ -165,16 +181,22 @@ export class Transport {
       ...(call.body !== undefined && this.options.log ? { body: this.redact(call.body) } : {}),
     });
     const sentAt = this.options.now();
+    // One deadline for the whole exchange: undici's body timeout is per chunk, so a body
+    // trickling one byte every few seconds would otherwise never time out.
+    const deadline = AbortSignal.timeout(this.options.timeouts.totalMs);
+    const signal = call.signal === undefined ? deadline : AbortSignal.any([call.signal, deadline]);
     let result: Awaited<ReturnType<typeof exchange>>;
     try {
       result = await exchange(
         this.agent,
-        { origin: this.origin, method, ...wire, signal: call.signal },
+        { origin: this.origin, method, ...wire, signal },
         this.options.maxBodyBytes,
       );
     } catch (error) {
       if (call.signal?.aborted) throw interrupted();
-      const failure = describeNetworkFailure(error);
+      const failure = deadline.aborted
+        ? { sent: true, reason: `no complete response within ${this.options.timeouts.totalMs / 1000} s` }
+        : describeNetworkFailure(error);
       return {
         outcome: { kind: "network", sent: failure.sent },
         reason: failure.reason,
@@ -269,6 +291,25 @@ export class Transport {
     });
   }
 
+  /** A retryable answer whose Retry-After is longer than the run may wait: fail, naming both. */
+  private waitRefused(call: Call, failed: Failed, attempt: number): ApiError {
+    const status = failed.outcome.kind === "status" ? failed.outcome.status : 0;
+    return new ApiError(
+      {
+        method: call.method,
+        path: call.path,
+        endpoint: call.endpoint,
+        status,
+        serverMessage: `${describeWait(failed.retryAfterMs ?? 0, this.options.maxWaitMs, "Retry-After")} (${call.endpoint})`,
+        validation: false,
+        attempts: attempt,
+        mayHaveBeenApplied: failed.error.mayHaveBeenApplied,
+        extension: call.extension === true,
+      },
+      "API_WAIT_TOO_LONG",
+    );
+  }
+
   private redact(value: unknown): unknown {
     return redactForLog(value, this.options.apiKey);
   }
@@ -276,30 +317,6 @@ export class Transport {
   private log(event: ClientLogEvent): void {
     this.options.log?.(event);
   }
-}
-
-/** A backoff wait that ends early, with INTERRUPTED, when the call is aborted meanwhile. */
-async function sleepUnlessAborted(
-  sleep: (ms: number) => Promise<void>,
-  ms: number,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  if (signal === undefined) return sleep(ms);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<void>((resolve) => {
-    onAbort = () => resolve();
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    await Promise.race([sleep(ms), aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener("abort", onAbort);
-  }
-  if (signal.aborted) throw interrupted();
-}
-
-function interrupted(): NotiformError {
-  return new NotiformError("INTERRUPTED", "the request was interrupted");
 }
 
 function encodeQuery(query: Call["query"]): string {

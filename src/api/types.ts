@@ -447,8 +447,9 @@ export interface NotificationApi {
   /** What is known of an extension so far. */
   capability(extension: Extension): Capability;
   /**
-   * Find out, without changing anything on the server, whether it serves an extension
-   * (e.g. a PUT to an id that cannot exist: "Cannot PUT" 404 means missing, a record 404 means present).
+   * Find out with reads only whether the server serves an extension (a GET of an id that cannot
+   * exist: "Cannot GET" 404 means missing, a record 404 means present). Write extensions are
+   * never probed: true unless an earlier answer showed the route missing.
    */
   probe(extension: Extension, options?: RequestOptions): Promise<boolean>;
 

@@ -3,8 +3,8 @@
 // organization or environment, was made from another config, or when any live object it was
 // computed from has moved since: those are re-read (only those) and planned again, and the
 // fresh actions must be the saved ones.
-import { readFile } from "node:fs/promises";
 import type { NotificationApi } from "../api/types.js";
+import { readBoundedFile } from "../bounded-file.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { type Masker, maskDeep } from "../mask.js";
@@ -19,12 +19,14 @@ import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
 
 export async function readSavedPlan(path: string): Promise<Plan> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new NotiformError("PLAN_INVALID", `cannot read the plan ${path}: ${(error as Error).message}`);
+  // Bounded: a regular file of at most 20 MB (not /dev/zero, not a pipe).
+  const read = await readBoundedFile(path);
+  if (!read.ok) {
+    throw new NotiformError("PLAN_INVALID", `cannot read the plan ${path}: it ${read.reason}`, {
+      pos: { file: path, line: 1, col: 1 },
+    });
   }
+  const text = read.bytes.toString("utf8");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

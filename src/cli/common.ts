@@ -1,11 +1,19 @@
 // The flags every command shares (DESIGN.md "CLI contract"), declared once.
 import type { Argv } from "yargs";
+import { integerFlag } from "./numeric-flags.js";
+
+/** Most requests in flight that --concurrency accepts. */
+export const MAX_CONCURRENCY = 256;
+/** Default and ceiling of --max-wait (seconds): the longest server-requested wait obeyed. */
+export const DEFAULT_MAX_WAIT_SECONDS = 60;
+export const MAX_MAX_WAIT_SECONDS = 3_600;
 
 export interface CommonArgs {
   config: string;
   env: string | undefined;
   "api-url": string | undefined;
   concurrency: number;
+  "max-wait": number;
   target: string[];
   color: boolean;
   verbose: boolean;
@@ -33,9 +41,17 @@ export function withCommonOptions<T>(yargs: Argv<T>) {
       global: true,
     })
     .option("concurrency", {
-      type: "number",
+      type: "string",
       default: 8,
-      describe: "Requests in flight at once (shared by every request of the run)",
+      describe: `Requests in flight at once (shared by every request of the run), 1-${MAX_CONCURRENCY}`,
+      coerce: integerFlag("concurrency", 1, MAX_CONCURRENCY),
+      global: true,
+    })
+    .option("max-wait", {
+      type: "string",
+      default: DEFAULT_MAX_WAIT_SECONDS,
+      describe: `Longest wait (seconds) a server may ask for (Retry-After, RateLimit-Reset) before the run fails, 0-${MAX_MAX_WAIT_SECONDS}`,
+      coerce: integerFlag("max-wait", 0, MAX_MAX_WAIT_SECONDS),
       global: true,
     })
     .option("target", {

@@ -52,7 +52,9 @@ export async function runMain(argv: string[]): Promise<void> {
       .wrap(Math.min(110, process.stdout.columns ?? 110))
       .exitProcess(false)
       .fail((message, error) => {
-        throw error ?? new UsageError(message ?? "invalid usage");
+        // yargs rethrows a failed flag check (coerce) as its own YError: a usage error too.
+        if (error !== undefined && error !== null && error.name !== "YError") throw error;
+        throw new UsageError(message ?? error?.message ?? "invalid usage");
       });
     for (const command of commands) {
       parser = parser.command(

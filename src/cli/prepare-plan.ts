@@ -49,9 +49,9 @@ export async function preparePlan(
 }
 
 /**
- * Plan; when the plan updates overrides and it is not yet known whether the server serves the
- * update extension, probe it (a harmless request) and plan again, so "not applicable" is said
- * at plan time rather than discovered during apply.
+ * Plan. Planning only reads: whether the server serves the override update extension is not
+ * probed (a probe would be a PUT); while unknown it is planned as a normal update, which real
+ * servers serve, and a server without the route is found out by apply's first use of it.
  */
 async function planWithCapabilities(
   session: Session,
@@ -59,21 +59,14 @@ async function planWithCapabilities(
   state: StateFile,
   targets: readonly string[],
 ): Promise<Plan> {
-  const run = () =>
-    planChanges({
-      desired: session.desired,
-      live,
-      state,
-      target: session.target,
-      createdBy: `notiform ${VERSION}`,
-      targets,
-    });
-  const plan = run();
-  const updatesOverrides = plan.actions.some((a) => a.kind === "override" && a.op === "update");
-  if (updatesOverrides && session.client.capability("updateWorkflowOverride") === "unknown") {
-    live.kinds.override.canUpdate = await session.client.probe("updateWorkflowOverride");
-    if (!live.kinds.override.canUpdate) return withSessionWarnings(run(), session);
-  }
+  const plan = planChanges({
+    desired: session.desired,
+    live,
+    state,
+    target: session.target,
+    createdBy: `notiform ${VERSION}`,
+    targets,
+  });
   return withSessionWarnings(plan, session);
 }
 

@@ -22,6 +22,8 @@ export interface SessionArgs {
   env: string | undefined;
   "api-url": string | undefined;
   concurrency: number;
+  /** Seconds (--max-wait); absent for callers that do not offer the flag. */
+  "max-wait"?: number | undefined;
   "insecure-http": boolean;
   verbose: boolean;
   state?: string | undefined;
@@ -49,10 +51,10 @@ export async function loadDesired(args: SessionArgs, context: CommandContext) {
     vars: context.env,
     cwd: context.cwd,
   }).catch((error: unknown) => {
-    if (error instanceof ConfigError) context.masker.add(...error.sensitive);
+    if (error instanceof ConfigError) context.masker.addAll(error.sensitive);
     throw error;
   });
-  context.masker.add(...result.desired.sensitive);
+  context.masker.addAll(result.desired.sensitive);
   return result;
 }
 
@@ -70,6 +72,7 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
     apiKey,
     apiKeyEnv: desired.apiKeyEnv,
     concurrency: args.concurrency,
+    ...(args["max-wait"] !== undefined ? { maxWaitMs: args["max-wait"] * 1000 } : {}),
     insecureHttp: args["insecure-http"],
     ...(args.verbose ? { log: (event) => context.terminal.err(`${formatClientEvent(event)}\n`) } : {}),
   });

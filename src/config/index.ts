@@ -242,7 +242,8 @@ async function loadIncludes(
         });
         continue;
       }
-      out.push(...(await loadTree(loader, match, chain)));
+      // Not push(...): an included file may hold more items than the call stack has room for.
+      for (const loaded of await loadTree(loader, match, chain)) out.push(loaded);
     }
   }
   return out;

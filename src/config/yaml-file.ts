@@ -3,7 +3,6 @@
 // It never guesses an encoding: bytes that are not UTF-8 are an error at the first bad byte,
 // not silently turned into replacement characters.
 import { isUtf8 } from "node:buffer";
-import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
 import {
   type Document,
@@ -17,7 +16,9 @@ import {
   Scalar,
   visit,
 } from "yaml";
+import { readBoundedFile } from "../bounded-file.js";
 import type { Position, Problem } from "../errors.js";
+import { excessiveAlias, MAX_ALIAS_EXPANSION } from "./alias-budget.js";
 import { parseSimpleYaml } from "./fast-yaml.js";
 
 export interface YamlFile {
@@ -40,19 +41,17 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
   const rel = displayPath(path, cwd);
   const lines = new LineCounter();
   const file: YamlFile = { path, rel, doc: undefined, lines, empty: false };
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    const reason = (error as { code?: string }).code === "EISDIR" ? "is a directory" : "cannot be read";
+  const read = await readBoundedFile(path);
+  if (!read.ok) {
     problems.push({
       severity: "error",
       rule: "file",
-      message: `${rel} ${reason}`,
+      message: `${rel} ${read.reason === "does not exist" ? "cannot be read" : read.reason}`,
       pos: { file: rel, line: 1, col: 1 },
     });
     return file;
   }
+  const bytes = read.bytes;
   const text = bytes.toString("utf8");
   if (!isUtf8(bytes)) {
     problems.push({
@@ -102,7 +101,19 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     }
     problems.push(problem);
   }
-  if (doc.errors.length === 0) file.doc = doc;
+  if (doc.errors.length > 0) return file;
+  // The fast path never accepts an alias, so only the library's documents can hold one.
+  const bomb = excessiveAlias(doc);
+  if (bomb !== undefined) {
+    problems.push({
+      severity: "error",
+      rule: "yaml-syntax",
+      message: `YAML: the aliases in this file expand into more than ${MAX_ALIAS_EXPANSION} values; refusing to load it`,
+      pos: positionOfNode(file, bomb),
+    });
+    return file;
+  }
+  file.doc = doc;
   return file;
 }
 

@@ -2,10 +2,11 @@
 // schemas/seed.schema.json (compiled once) and then for references the schema cannot express
 // (an override's workflow and tenant, a workflow's group, duplicate ids). Every problem names the
 // seed and the field. Turning a seed into data is seed-data.ts's job. Never prints a key.
-import { readFile } from "node:fs/promises";
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { parse } from "yaml";
+import { parseDocument } from "yaml";
 import type { Branding, PartnerConfiguration } from "../api/types.js";
+import { readBoundedFile } from "../bounded-file.js";
+import { excessiveAlias, MAX_ALIAS_EXPANSION } from "../config/alias-budget.js";
 import { NotiformError } from "../errors.js";
 import { readPackageJson } from "../package-files.js";
 import type { EnvironmentName } from "./store.js";
@@ -83,17 +84,20 @@ export function checkSeed(seed: unknown, source: string, { references = true } =
 }
 
 export async function loadSeedFile(path: string): Promise<Seed> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new NotiformError("USAGE", `the emulator seed ${path} cannot be read`, { cause: error });
+  // Bounded: a regular file of at most 20 MB, whose aliases expand to at most a million values.
+  const read = await readBoundedFile(path);
+  if (!read.ok) {
+    throw new NotiformError("USAGE", `the emulator seed ${path} cannot be read: it ${read.reason}`, {
+      pos: { file: path, line: 1, col: 1 },
+    });
   }
+  const text = read.bytes.toString("utf8");
   const json = path.toLowerCase().endsWith(".json");
   let parsed: unknown;
   try {
-    parsed = json ? JSON.parse(text) : parse(text);
+    parsed = json ? JSON.parse(text) : parseYaml(text, path);
   } catch (error) {
+    if (error instanceof NotiformError) throw error;
     const first = error instanceof Error ? (error.message.split("\n")[0] ?? "") : "";
     throw new NotiformError(
       "USAGE",
@@ -105,6 +109,24 @@ export async function loadSeedFile(path: string): Promise<Seed> {
 }
 
 /** Combine a seed file with a seed object: the object wins per section (per environment section). */
+/** YAML to data, refusing aliases that expand past the budget (the library's own limit does not). */
+function parseYaml(text: string, path: string): unknown {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) throw doc.errors[0];
+  const bomb = excessiveAlias(doc);
+  if (bomb !== undefined) {
+    const offset = bomb.range?.[0] ?? 0;
+    const before = text.slice(0, offset);
+    const line = before.split("\n").length;
+    throw new NotiformError(
+      "USAGE",
+      `the emulator seed ${path}: its aliases expand into more than ${MAX_ALIAS_EXPANSION} values; refusing to load it`,
+      { pos: { file: path, line, col: offset - before.lastIndexOf("\n") } },
+    );
+  }
+  return doc.toJS({ maxAliasCount: -1 });
+}
+
 export function combineSeeds(base: Seed | undefined, over: Seed | undefined): Seed {
   const out: Seed = { ...base, ...over };
   const environments: Partial<Record<EnvironmentName, SeedEnvironment>> = { ...base?.environments };

@@ -1,6 +1,7 @@
 // The observed extensions: a missing route ("Cannot <METHOD> ...", 405, 501) is remembered as
 // unsupported and later calls fail fast without a request; any answer from the route is
-// remembered as supported; probe() finds out with requests that cannot change anything.
+// remembered as supported; probe() finds out with reads that cannot touch a real record, and
+// never sends a write.
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/index.js";
 import type { Extension } from "../../src/api/types.js";
@@ -76,9 +77,7 @@ describe("probe", () => {
     ["getNotificationGroup", `GET /v1/notification-groups/${ZERO}`, undefined],
     ["getWorkflow", `GET /v1/workflows/${ZERO}`, undefined],
     ["listWorkflows", "GET /v1/workflows?page=0&limit=1", undefined],
-    ["updateWorkflowOverride", `PUT /v1/workflow-overrides/${ZERO}`, {}],
     ["getWorkflowOverrideByPair", `GET /v1/workflow-overrides/workflows/${ZERO}/tenants/${ZERO}`, undefined],
-    ["updateWorkflowOverrideByPair", `PUT /v1/workflow-overrides/workflows/${ZERO}/tenants/${ZERO}`, {}],
   ];
 
   it.each(PROBES)("%s: %s names no real record and changes nothing", async (extension, request, body) => {
@@ -94,6 +93,27 @@ describe("probe", () => {
     expect(await client.probe(extension)).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
+
+  it.each(["updateWorkflowOverride", "updateWorkflowOverrideByPair"] as Extension[])(
+    "%s (a write) is never probed: assumed served until a first use says otherwise",
+    async (extension) => {
+      const { client, server } = await harness([
+        cannot("PUT", `/v1/workflow-overrides/${W}`),
+        cannot("PUT", `/v1/workflow-overrides/workflows/${W}/tenants/${T}`),
+      ]);
+      expect(await client.probe(extension)).toBe(true);
+      expect(server.requests).toHaveLength(0);
+      expect(client.capability(extension)).toBe("unknown");
+      // The first real use teaches it; probe() then answers from that.
+      const use =
+        extension === "updateWorkflowOverride"
+          ? client.updateWorkflowOverride(W, { active: true })
+          : client.updateWorkflowOverrideByPair(W, T, { active: true });
+      expect(await failure(use)).toMatchObject({ code: "API_UNSUPPORTED" });
+      expect(await client.probe(extension)).toBe(false);
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 
   it("a missing route probes false and is remembered", async () => {
     const { client, server } = await harness([cannot("GET", "/v1/notification-groups")]);

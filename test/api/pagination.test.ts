@@ -121,7 +121,7 @@ describe("listAllWorkflowOverrides", () => {
 });
 
 describe("a bounded hasMore chain", () => {
-  it("gives up with API_BAD_RESPONSE after the page bound instead of reading for ever", async () => {
+  it("gives up with API_PAGINATION after the page bound instead of reading for ever", async () => {
     let n = 0;
     const pages = listAllFollowing(
       async () => {
@@ -129,9 +129,9 @@ describe("a bounded hasMore chain", () => {
         return { items: [`item-${n}`], hasMore: true };
       },
       (item) => item,
-      5,
+      { endpoint: "listThings", maxPages: 5 },
     );
-    await expect(pages).rejects.toMatchObject({ code: "API_BAD_RESPONSE" });
+    await expect(pages).rejects.toMatchObject({ code: "API_PAGINATION" });
     expect(n).toBe(5);
   });
 });

@@ -132,17 +132,21 @@ describe("notiform plan guards and failures", () => {
     );
   });
 
-  it("says at plan time that an override cannot be updated on a spec-only server", async () => {
+  it("plans an override update as usual on a spec-only server; apply finds the route missing and says so", async () => {
     const { cli, workspace } = await setup({ strictSpec: true });
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
     await workspace.write(
       "notiform.yaml",
       CONFIG.replace("active: true\n    preferenceSettings", "active: false\n    preferenceSettings"),
     );
-    const result = await cli("plan", "--detailed-exitcode");
-    expect(result.code).toBe(2);
-    expect(result.stdout).toContain(`! workflow override order-shipped@${TENANT_1} (not-applicable:`);
-    expect(result.stdout).toContain("1 not applicable");
+    // Finding out at plan time would take a PUT, and plan never writes.
+    const plan = await cli("plan", "--detailed-exitcode");
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain(`~ workflow override order-shipped@${TENANT_1}`);
+    const apply = await cli("apply", "--auto-approve");
+    expect(apply.code).toBe(1);
+    expect(apply.stdout + apply.stderr).toMatch(/Cannot PUT/);
+    expect(apply.stdout + apply.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("saves the JSON plan with --out and renders markdown for a PR comment", async () => {

@@ -69,6 +69,21 @@ export const applyCommand: Command = {
         default: "0s",
         describe:
           "Wait this long (e.g. 30s, 5m) for another apply's lock on the state file instead of refusing",
+      })
+      // A saved plan is applied whole, as reviewed: narrowing it silently would apply less than
+      // asked (Terraform refuses the same combination).
+      .check((argv) => {
+        const targets = argv.target as string[] | undefined;
+        if (argv.plan !== undefined && targets !== undefined && targets.length > 0) {
+          throw new NotiformError(
+            "USAGE",
+            "--target cannot be used with a saved plan: the plan's targets were fixed when it was made",
+            {
+              hint: "Run `notiform plan --target ... --out FILE` and apply that plan, or apply without a plan file.",
+            },
+          );
+        }
+        return true;
       }),
   run: async (args: ApplyArgs, context) => {
     const loaded = await loadDesired(args, context);

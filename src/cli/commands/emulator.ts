@@ -5,7 +5,11 @@ import { relative, resolve } from "node:path";
 import { loadSeedFile, startEmulator } from "../../emulator/index.js";
 import { packageFile } from "../../package-files.js";
 import { EXIT } from "../exit-codes.js";
+import { integerFlag, numberFlag } from "../numeric-flags.js";
 import type { Command } from "./index.js";
+
+/** Longest added latency or jitter accepted (ms): beyond it every request would time out. */
+const MAX_DELAY_MS = 600_000;
 
 const BUNDLED_SEED = packageFile("examples", "emulator-seed.yaml");
 
@@ -41,35 +45,59 @@ export const emulatorCommand: Command = {
   describe: "Run the bundled Notification Management API emulator (for demos, tests and rehearsals)",
   builder: (yargs) =>
     yargs
-      .option("port", { type: "number", default: 4010, describe: "Port to listen on (0: any free port)" })
+      .option("port", {
+        type: "string",
+        default: 4010,
+        describe: "Port to listen on (0: any free port)",
+        coerce: integerFlag("port", 0, 65_535),
+      })
       .option("host", { type: "string", default: "127.0.0.1", describe: "Address to listen on" })
       .option("seed", {
         type: "string",
         describe: "Seed file (default: the bundled examples/emulator-seed.yaml)",
       })
       .option("data", { type: "string", describe: "Keep the state in this JSON file between runs" })
-      .option("latency", { type: "number", default: 0, describe: "Added latency per response (ms)" })
-      .option("jitter", { type: "number", default: 0, describe: "Random +/- latency (ms)" })
+      .option("latency", {
+        type: "string",
+        default: 0,
+        describe: "Added latency per response (ms)",
+        coerce: integerFlag("latency", 0, MAX_DELAY_MS),
+      })
+      .option("jitter", {
+        type: "string",
+        default: 0,
+        describe: "Random +/- latency (ms)",
+        coerce: integerFlag("jitter", 0, MAX_DELAY_MS),
+      })
       .option("error-rate", {
-        type: "number",
+        type: "string",
         default: 0,
         describe: "Share of requests answered 500/502/503/504 (0-1)",
+        coerce: numberFlag("error-rate", 0, 1),
       })
       .option("drop-rate", {
-        type: "number",
+        type: "string",
         default: 0,
         describe: "Share of connections dropped before handling (0-1)",
+        coerce: numberFlag("drop-rate", 0, 1),
       })
       .option("lost-response-rate", {
-        type: "number",
+        type: "string",
         default: 0,
         describe: "Share of writes handled, then dropped without an answer (0-1)",
+        coerce: numberFlag("lost-response-rate", 0, 1),
       })
       .option("rate-limit", {
-        type: "number",
+        type: "string",
         describe: "Requests per second before answering 429 with Retry-After",
+        coerce: integerFlag("rate-limit", 1, 1_000_000),
       })
-      .option("fault-seed", { type: "number", default: 1, describe: "Seed of the fault generator" })
+      .option("fault-seed", {
+        type: "string",
+        default: 1,
+        describe: "Seed of the fault generator",
+        coerce: integerFlag("fault-seed", 0, 2 ** 32 - 1),
+      })
       .option("strict-spec", {
         type: "boolean",
         default: false,

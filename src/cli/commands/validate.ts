@@ -27,7 +27,7 @@ export const validateCommand: Command = {
       vars: context.env,
       cwd: context.cwd,
     });
-    context.masker.add(...result.sensitive);
+    context.masker.addAll(result.sensitive);
     if (args.output === "json") {
       context.terminal.out(renderValidateJson(result));
     } else {
