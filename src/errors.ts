@@ -52,6 +52,7 @@ export type ErrorCode =
   | "NOT_CONFIRMED"
   | "FILE_EXISTS"
   | "INTERRUPTED"
+  | "CREATE_UNCERTAIN"
   | "INTERNAL";
 
 export interface NotiformErrorOptions {

@@ -2,12 +2,14 @@
 // and stops (or skips dependents, with continueOnError) on failure. Each action performs exactly
 // the operations the plan recorded, through its kind's module. It never prints: progress goes
 // out as events, the outcome as an ApplyReport.
+import { ApiError, NetworkError } from "../api/errors.js";
 import type { NotificationApi } from "../api/types.js";
 import { isNotiformError } from "../errors.js";
 import type { Plan, PlanAction } from "../plan/model.js";
 import { type JsonObject, sameValue } from "../resources/canonical.js";
 import type { KindModule } from "../resources/kind.js";
 import type { Kind } from "../resources/kinds.js";
+import { isCreate } from "../resources/operations.js";
 import { registry } from "../resources/registry.js";
 import type { ActionResult, ApplyEvent, ApplyReport } from "./model.js";
 import { APPLY_RESULT_FORMAT_VERSION } from "./model.js";
@@ -25,6 +27,8 @@ export interface ExecutePlanOptions {
   abortSignal?: AbortSignal;
   onEvent?: (event: ApplyEvent) => void;
   now?: () => number;
+  /** Wall clock for the intents' start times. */
+  clock?: () => Date;
 }
 
 type Settled = { action: PlanAction; result: ActionResult };
@@ -62,8 +66,29 @@ export async function executePlan(options: ExecutePlanOptions): Promise<ApplyRep
 
   for (const action of plan.actions) {
     if (action.op === "not-applicable") skip(action, action.reason ?? "not applicable on this server");
+    // Never sent: an interrupted create is resolved by the user, not guessed at (dependents skip).
+    if (action.op === "uncertain") {
+      finish({
+        id: action.id,
+        kind: action.kind,
+        key: action.key,
+        op: action.op,
+        status: "failed",
+        durationMs: 0,
+        error: {
+          code: "CREATE_UNCERTAIN",
+          message: `${action.id}: ${action.reason ?? "an earlier create was interrupted"}`,
+          hint: `notiform resolve ${action.id} --id ID (it exists) or --not-created (it does not)`,
+        },
+        notes: [],
+        warnings: [],
+      });
+      if (!options.continueOnError) stopReason ??= `${action.id} is uncertain; resolve it first`;
+    }
   }
-  const waiting = plan.actions.filter((action) => action.op !== "not-applicable");
+  const waiting = plan.actions.filter(
+    (action) => action.op !== "not-applicable" && action.op !== "uncertain",
+  );
 
   while (waiting.length > 0 || running.size > 0) {
     if (options.stopSignal?.aborted === true && stopReason === undefined) stopReason = "interrupted";
@@ -135,7 +160,12 @@ async function runAction(action: PlanAction, context: RunContext): Promise<Actio
   const notes: string[] = [];
   const reported: JsonObject = {};
   const base = { id: action.id, kind: action.kind, key: action.key, op: action.op, notes };
+  const creates = action.operations.some(isCreate);
   try {
+    if (creates) {
+      const startedAt = (context.clock ?? (() => new Date()))().toISOString();
+      await context.recorder.recordIntent(action.id, { kind: action.kind, key: action.key, startedAt });
+    }
     for (const operation of action.operations) {
       const result = await module.execute(action, operation, {
         client: context.client,
@@ -152,6 +182,7 @@ async function runAction(action: PlanAction, context: RunContext): Promise<Actio
       if (result.note !== undefined) notes.push(result.note);
       Object.assign(reported, result.fields ?? {});
     }
+    if (creates) await context.recorder.clearIntent(action.id);
     return {
       ...base,
       status: "applied",
@@ -159,11 +190,19 @@ async function runAction(action: PlanAction, context: RunContext): Promise<Actio
       warnings: verify(action, reported),
     };
   } catch (error) {
+    // The intent stays unless the failure proves the create never happened.
+    if (creates && certainlyNotApplied(error))
+      await context.recorder.clearIntent(action.id).catch(() => undefined);
     const detail = isNotiformError(error)
       ? { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }
       : { code: "INTERNAL" as const, message: error instanceof Error ? error.message : String(error) };
     return { ...base, status: "failed", durationMs: elapsed(context, started), error: detail, warnings: [] };
   }
+}
+
+/** A refusal the server answered (4xx), or a request that never left: nothing was created. */
+function certainlyNotApplied(error: unknown): boolean {
+  return (error instanceof ApiError || error instanceof NetworkError) && !error.mayHaveBeenApplied;
 }
 
 function elapsed(context: RunContext, started: number): number {

@@ -151,6 +151,18 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
     else if (canonicalJson(maskDeep(now, input.masker)) !== canonicalJson(action))
       moved.push(`${action.id} (plans differently now)`);
   }
+  // Bindings are recorded in the state file: never on the plan's word. Each must be what the
+  // state file and the server say now (an edited plan could otherwise bind a foreign group).
+  for (const key of Object.keys(saved.bindings.notificationGroups)) {
+    const claimed = saved.bindings.notificationGroups[key];
+    const actual = Object.hasOwn(fresh.bindings.notificationGroups, key)
+      ? fresh.bindings.notificationGroups[key]
+      : undefined;
+    if (claimed !== actual)
+      moved.push(
+        `the binding of notification group ${key} (the plan says ${claimed}, the server and state file ${actual ?? "nothing"})`,
+      );
+  }
   if (moved.length > 0) {
     throw new NotiformError(
       "PLAN_STALE",
@@ -160,5 +172,5 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
       },
     );
   }
-  return { ...fresh, bindings: saved.bindings, unmanaged: saved.unmanaged, warnings: saved.warnings };
+  return { ...fresh, unmanaged: saved.unmanaged, warnings: saved.warnings };
 }

@@ -6,8 +6,9 @@
 // holds but the file does not, so the apply can report them and exit 3 instead of 1.
 import { existsSync } from "node:fs";
 import { NotiformError } from "../errors.js";
+import type { Plan } from "../plan/model.js";
 import type { StateChange } from "../resources/kind.js";
-import { ownRecord, type StateFile, withNullPrototypes } from "../state/model.js";
+import { type CreateIntent, ownRecord, type StateFile, withNullPrototypes } from "../state/model.js";
 import { serializeState, writeFileAtomic } from "../state/state-store.js";
 
 export class StateRecorder {
@@ -52,9 +53,45 @@ export class StateRecorder {
     }
   }
 
+  /**
+   * Record that a create is about to be sent; resolves once the file on disk holds it, so a
+   * run killed after the POST left leaves the intent behind for the next plan to see.
+   */
+  async recordIntent(id: string, intent: CreateIntent): Promise<void> {
+    this.state.intents ??= Object.create(null) as Record<string, CreateIntent>;
+    this.state.intents[id] = intent;
+    await this.persist();
+  }
+
+  /** The create's outcome is known (recorded, or certainly not made): forget its intent. */
+  async clearIntent(id: string): Promise<void> {
+    await this.clearIntents([id]);
+  }
+
+  /** Forget several settled intents with one write (those a plan found resolved). */
+  async clearIntents(ids: readonly string[]): Promise<void> {
+    const intents = this.state.intents;
+    const present = ids.filter((id) => intents !== undefined && Object.hasOwn(intents, id));
+    if (intents === undefined || present.length === 0) return;
+    for (const id of present) delete intents[id];
+    await this.persist();
+  }
+
   /** What the server holds that the state file does not (empty once a write succeeded). */
   unrecorded(): readonly string[] {
     return this.failure === undefined ? [] : this.pending;
+  }
+
+  /**
+   * What a plan found before anything is sent: group ids it matched by name (so later plans do
+   * not depend on names) and interrupted creates it found settled.
+   */
+  async recordPlanFindings(
+    plan: Pick<Plan, "bindings" | "resolvedIntents">,
+    names: ReadonlyMap<string, string>,
+  ): Promise<void> {
+    await this.recordBindings(plan.bindings.notificationGroups, names);
+    await this.clearIntents(plan.resolvedIntents);
   }
 
   /** Record group ids the plan matched by name, so later plans do not depend on names. */

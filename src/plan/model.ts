@@ -12,7 +12,11 @@ export type { Operation, PlannedRequest } from "../resources/operations.js";
 /** 2: actions carry typed `operations`; `requests` are rendered from them. */
 export const PLAN_FORMAT_VERSION = 2;
 
-export type ActionOp = "create" | "update" | "unverified" | "not-applicable";
+/**
+ * uncertain: an earlier run's create of this resource was interrupted in flight and the server
+ * cannot show whether it happened; apply refuses it until `notiform resolve` says which.
+ */
+export type ActionOp = "create" | "update" | "unverified" | "not-applicable" | "uncertain";
 
 export interface FieldChange {
   /** Flat field path, e.g. "name" or "preferenceSettings.sms". */
@@ -62,6 +66,7 @@ export interface PlanSummary {
   update: number;
   unverified: number;
   notApplicable: number;
+  uncertain: number;
   unchanged: number;
   unmanaged: number;
 }
@@ -81,6 +86,11 @@ export interface Plan {
   unmanaged: UnmanagedResource[];
   /** Group key -> server id matched at plan time (state or a unique name); apply records them. */
   bindings: { notificationGroups: Record<string, string> };
+  /**
+   * Interrupted creates (state file intents) this plan found settled: the resource exists (and
+   * is bound above) or certainly does not (and is planned as a create). Apply forgets them.
+   */
+  resolvedIntents: string[];
   warnings: PlanWarning[];
   summary: PlanSummary;
 }

@@ -7,7 +7,7 @@ import { sameValue } from "../resources/canonical.js";
 import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../resources/kind.js";
 import { requestOf } from "../resources/operations.js";
 import { describeKind, registry } from "../resources/registry.js";
-import type { StateFile } from "../state/model.js";
+import { ownRecord, type StateFile } from "../state/model.js";
 import {
   type FieldChange,
   KINDS,
@@ -53,12 +53,16 @@ export function planChanges(input: PlanInput): Plan {
   const selected = selectItems(itemsByKind, input.targets ?? [], input.only);
 
   const actions: PlanAction[] = [];
+  const resolvedIntents: string[] = [];
   let unchanged = 0;
   for (const kind of KINDS) {
     const items = [...(itemsByKind.get(kind) ?? [])].sort((a, b) => compareKeys(a.key, b.key));
     for (const item of items) {
       if (!selected.has(`${kind}/${item.key}`)) continue;
       const action = planItem(kind, item, context);
+      const id = `${kind}/${item.key}`;
+      if (ownRecord(input.state.intents ?? {}, id) !== undefined && action?.op !== "uncertain")
+        resolvedIntents.push(id);
       if (action === undefined) unchanged += 1;
       else actions.push(action);
     }
@@ -93,12 +97,14 @@ export function planChanges(input: PlanInput): Plan {
     actions,
     unmanaged,
     bindings: { notificationGroups: bindings },
+    resolvedIntents,
     warnings,
     summary: {
       create: count("create"),
       update: count("update"),
       unverified: count("unverified"),
       notApplicable: count("not-applicable"),
+      uncertain: count("uncertain"),
       unchanged,
       unmanaged: unmanaged.length,
     },
@@ -124,6 +130,27 @@ function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanActi
   let changes: FieldChange[];
   let live: LiveItem | undefined;
   let reason: string | undefined;
+  const intent = ownRecord(context.state.intents ?? {}, `${kind}/${item.key}`);
+  if (lookup.status === "absent" && intent !== undefined) {
+    // An earlier create was interrupted in flight. Where the kind can see that it did not
+    // happen, it is planned again; where it cannot, it is never silently sent a second time.
+    const doubt = module.intentDoubt?.(item, context);
+    if (doubt !== undefined) {
+      return {
+        id: `${kind}/${item.key}`,
+        kind,
+        key: item.key,
+        op: "uncertain",
+        changes: Object.entries(item.fields).map(([field, value]) => ({ field, new: value })),
+        operations: [],
+        requests: [],
+        dependsOn: [...item.dependsOn],
+        live: { origin: "none", digest: ABSENT },
+        reason: `a create started ${intent.startedAt} was interrupted before its answer was recorded, and ${doubt}; run \`notiform resolve ${kind}/${item.key} --id ID\` if it exists, or \`--not-created\` if it does not`,
+        source: item.source.pos,
+      };
+    }
+  }
   if (lookup.status === "absent") {
     op = "create";
     changes = Object.entries(item.fields).map(([field, value]) => ({ field, new: value }));

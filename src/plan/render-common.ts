@@ -9,6 +9,7 @@ export const OP_SYMBOL: Record<PlanAction["op"], string> = {
   update: "~",
   unverified: "?",
   "not-applicable": "!",
+  uncertain: "?!",
 };
 
 /** `Plan: 3 to create, 2 to update, 1 unverified, 40 unchanged` (+ not applicable when any). */
@@ -16,6 +17,7 @@ export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   let line = `Plan: ${s.create} to create, ${s.update} to update, ${s.unverified} unverified, ${s.unchanged} unchanged`;
   if (s.notApplicable > 0) line += `, ${s.notApplicable} not applicable`;
+  if (s.uncertain > 0) line += `, ${s.uncertain} uncertain (resolve first)`;
   if (plan.actions.length === 0) line += ". No changes.";
   return line;
 }

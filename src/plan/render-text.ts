@@ -16,6 +16,7 @@ const COLORS: Record<PlanAction["op"], string> = {
   update: "\u001b[33m",
   unverified: "\u001b[36m",
   "not-applicable": "\u001b[35m",
+  uncertain: "\u001b[31m",
 };
 const RESET = "\u001b[0m";
 const DIM = "\u001b[2m";

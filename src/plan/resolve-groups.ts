@@ -39,6 +39,9 @@ export function resolveGroupIds(
         .sort((a, b) => (a._id < b._id ? -1 : 1));
       const first = candidates[0];
       if (first === undefined) continue;
+      // After an interrupted create, two candidates may be this run's and a stranger's: the
+      // plan says so (uncertain) instead of guessing.
+      if (candidates.length > 1 && ownRecord(state.intents ?? {}, `notificationGroup/${spec.key}`)) continue;
       if (candidates.length > 1) {
         warnings.push({
           code: "group-ambiguous",

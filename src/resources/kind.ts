@@ -170,6 +170,19 @@ export interface KindModule<K extends Kind> {
     context: PlanContext,
   ): OperationsResult<K>;
   unmanaged(context: PlanContext, managedKeys: ReadonlySet<string>): UnmanagedResource[];
+  /**
+   * An earlier create of this item was interrupted and the lookup found nothing: why that
+   * absence cannot be trusted (the server cannot list the kind; several candidates), or
+   * undefined when it can (the create did not happen and may be sent again). Kinds whose
+   * live read finds every resource by identity leave this out.
+   */
+  intentDoubt?(item: DesiredItem, context: PlanContext): string | undefined;
+
+  /**
+   * For `notiform resolve KIND/KEY --id ID`: the state change that binds a config entry to a
+   * server id. Kinds found on the server by their identity have none.
+   */
+  stateBinding?(key: string, id: string, desired: DesiredState): StateChange;
 
   readLive(client: NotificationApi, scope: ReadScope): Promise<LiveRead<K>>;
   execute(action: PlanAction, op: OperationByKind[K], context: ExecuteContext): Promise<ExecuteResult>;

@@ -91,6 +91,20 @@ export const notificationGroupKind: KindModule<"notificationGroup"> = {
       .map((group) => ({ kind: "notificationGroup" as const, key: group._id, name: group.name }));
   },
 
+  intentDoubt(item, context) {
+    const groups = context.live.kinds.notificationGroup;
+    if (groups === undefined)
+      return "the server cannot list notification groups to show whether it was created";
+    const candidates = groups.filter((g) => g.name === item.fields.name && !context.groupKeys.has(g._id));
+    if (candidates.length <= 1) return undefined;
+    return `${candidates.length} unbound groups of that name exist (${candidates.map((g) => g._id).join(", ")})`;
+  },
+
+  stateBinding(key, id, desired) {
+    const name = desired.resources.notificationGroup.find((g) => g.spec.key === key)?.spec.name ?? "";
+    return { section: "notificationGroups", key, id, name };
+  },
+
   readLive: async (client, scope) => ({ live: await readGroups(client, scope) }),
   execute: executeNotificationGroup,
   // Groups can only be read as a whole list (where the server lists them at all).

@@ -119,6 +119,13 @@ export function requestOf(op: Operation): PlannedRequest {
   }
 }
 
+/** Creates: the writes that may make a second resource if sent twice (their intent is recorded first). */
+export function isCreate(op: Operation): boolean {
+  return (
+    op.type === "topic.create" || op.type === "notificationGroup.create" || op.type === "override.create"
+  );
+}
+
 /** The operation's type names its kind ("topic.create" -> "topic"). */
 export function kindOfOperation(op: Operation): Kind {
   return op.type.slice(0, op.type.indexOf(".")) as Kind;

@@ -2,6 +2,7 @@
 // everywhere (notification groups, workflows). Values come from the API's responses, never
 // from the config alone, and never include a secret. schemas/state.schema.json mirrors it.
 import type { JsonObject } from "../resources/canonical.js";
+import type { Kind } from "../resources/kinds.js";
 
 export const STATE_FORMAT_VERSION = 1;
 
@@ -17,6 +18,18 @@ export interface WorkflowRecord {
   values: JsonObject;
 }
 
+/**
+ * A create that was sent (or about to be) and whose outcome is not recorded yet: written before
+ * the POST, removed when the answer is recorded. One left behind means the run was interrupted
+ * with the create in flight: it is never silently sent again (see the plan's "uncertain").
+ */
+export interface CreateIntent {
+  kind: Kind;
+  key: string;
+  /** When the create was started (ISO 8601). */
+  startedAt: string;
+}
+
 export interface StateFile {
   formatVersion: typeof STATE_FORMAT_VERSION;
   target: { apiUrl: string; organization: string; environment: string | null };
@@ -24,6 +37,8 @@ export interface StateFile {
   notificationGroups: Record<string, GroupRecord>;
   /** Workflow server id -> last applied values. */
   workflows: Record<string, WorkflowRecord>;
+  /** Plan action id (KIND/KEY) -> a create in flight; absent or empty when none is. */
+  intents?: Record<string, CreateIntent>;
 }
 
 export function emptyState(target: StateFile["target"]): StateFile {
@@ -46,7 +61,12 @@ export function withNullPrototypes(state: StateFile): StateFile {
     for (const key of Object.keys(record)) out[key] = record[key] as T;
     return out;
   };
-  return { ...state, notificationGroups: copy(state.notificationGroups), workflows: copy(state.workflows) };
+  return {
+    ...state,
+    notificationGroups: copy(state.notificationGroups),
+    workflows: copy(state.workflows),
+    intents: copy(state.intents ?? {}),
+  };
 }
 
 /** A record's own entry only: never something inherited from Object.prototype. */

@@ -16,12 +16,16 @@ export function defaultStatePath(rootFile: string, environment: string | undefin
   return join(dirname(rootFile), name);
 }
 
-export async function readState(path: string, target: StateFile["target"]): Promise<StateFile> {
+/** Read the state file; `target` undefined: take the file's own target (offline commands). */
+export async function readState(path: string, target: StateFile["target"] | undefined): Promise<StateFile> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyState(target);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      if (target === undefined) throw new NotiformError("STATE_INVALID", `there is no state file at ${path}`);
+      return emptyState(target);
+    }
     throw new NotiformError(
       "STATE_INVALID",
       `cannot read the state file ${path}: ${(error as Error).message}`,
@@ -55,7 +59,7 @@ export async function readState(path: string, target: StateFile["target"]): Prom
     );
   }
   const state = withNullPrototypes(parsed as StateFile);
-  const mismatches = describeMismatch(state.target, target);
+  const mismatches = target === undefined ? [] : describeMismatch(state.target, target);
   if (mismatches.length > 0) {
     throw new NotiformError("STATE_FOREIGN", `the state file ${path} belongs to ${mismatches.join(", ")}`, {
       hint: "Use the state file of this target (--state FILE), or select the matching --env / --api-url.",
@@ -81,7 +85,10 @@ export function normalizeUrl(url: string): string {
 
 /** Serialize deterministically: sorted keys, two-space indent, trailing newline. */
 export function serializeState(state: StateFile): string {
-  return `${JSON.stringify(sortKeysDeep(state), null, 2)}\n`;
+  // No creates in flight: the section is left out, so a settled file reads as it always did.
+  const { intents, ...rest } = state;
+  const settled = intents === undefined || Object.keys(intents).length === 0 ? rest : state;
+  return `${JSON.stringify(sortKeysDeep(settled), null, 2)}\n`;
 }
 
 export async function writeState(path: string, state: StateFile): Promise<void> {

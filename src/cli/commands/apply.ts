@@ -112,7 +112,7 @@ async function applyLocked(args: ApplyArgs, context: CommandContext, loaded: Loa
   try {
     const recorder = new StateRecorder(state, session.statePath);
     const names = new Map(session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]));
-    await recorder.recordBindings(plan.bindings.notificationGroups, names);
+    await recorder.recordPlanFindings(plan, names);
     const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
       executePlan({
         client: session.client,
@@ -179,7 +179,7 @@ async function planNow(
       const names = new Map(
         session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]),
       );
-      await recorder.recordBindings(plan.bindings.notificationGroups, names);
+      await recorder.recordPlanFindings(plan, names);
       if (args.output === "json") context.terminal.out(renderReportJson(emptyReport()));
       else context.terminal.out("No changes. Nothing to apply.\n");
       await session.close();

@@ -6,6 +6,7 @@ import { emulatorCommand } from "./emulator.js";
 import { exportCommand } from "./export.js";
 import { forceUnlockCommand } from "./force-unlock.js";
 import { planCommand } from "./plan.js";
+import { resolveCommand } from "./resolve.js";
 import { validateCommand } from "./validate.js";
 import { whoamiCommand } from "./whoami.js";
 
@@ -25,5 +26,6 @@ export const commands: Command[] = [
   exportCommand,
   whoamiCommand,
   forceUnlockCommand,
+  resolveCommand,
   emulatorCommand,
 ];

@@ -1,0 +1,96 @@
+// `notiform resolve KIND/KEY --id ID | --not-created`: say what became of a create that an
+// interrupted apply left in flight (an "uncertain" action in the plan). With --id the resource
+// exists and is bound to that server id; with --not-created it does not, and the next apply may
+// create it. Offline: it only edits the state file, under the apply lock, atomically.
+import { resolve as resolvePath } from "node:path";
+import { StateRecorder } from "../../apply/state-recorder.js";
+import { NotiformError } from "../../errors.js";
+import { describeKind, KINDS, registry } from "../../resources/registry.js";
+import { withStateLock } from "../../state/lock.js";
+import { ownRecord } from "../../state/model.js";
+import { defaultStatePath, readState } from "../../state/state-store.js";
+import { EXIT } from "../exit-codes.js";
+import { loadDesired } from "../session.js";
+import type { Command } from "./index.js";
+
+interface ResolveArgs {
+  resource: string;
+  id: string | undefined;
+  "not-created": boolean | undefined;
+  config: string;
+  env: string | undefined;
+  state: string | undefined;
+  "api-url": string | undefined;
+  concurrency: number;
+  "insecure-http": boolean;
+  verbose: boolean;
+}
+
+export const resolveCommand: Command = {
+  command: "resolve <resource>",
+  describe: "Say what became of an interrupted create (an uncertain plan action): --id ID or --not-created",
+  builder: (yargs) =>
+    yargs
+      .positional("resource", { type: "string", describe: "KIND/KEY, as the plan names it" })
+      .option("id", { type: "string", describe: "It was created: the server id to bind it to" })
+      .option("not-created", {
+        type: "boolean",
+        describe: "It was not created: let the next apply create it",
+      })
+      .option("state", {
+        type: "string",
+        describe: "State file (default: notiform[.ENV].state.json beside the config)",
+      })
+      .conflicts("id", "not-created")
+      .check((argv) => {
+        if (argv.id === undefined && argv["not-created"] !== true)
+          throw new NotiformError("USAGE", "say which: --id ID (it exists) or --not-created (it does not)");
+        return true;
+      }),
+  run: async (args: ResolveArgs, context) => {
+    const { desired } = await loadDesired(args, context);
+    const statePath =
+      args.state !== undefined
+        ? resolvePath(context.cwd, args.state)
+        : defaultStatePath(desired.rootFile, desired.environment);
+    const [kind, ...rest] = args.resource.split("/");
+    const key = rest.join("/");
+    if (!KINDS.includes(kind as (typeof KINDS)[number]) || key === "") {
+      throw new NotiformError("USAGE", `${args.resource}: expected KIND/KEY, as the plan names it`, {
+        hint: `KIND is one of ${KINDS.join(", ")}.`,
+      });
+    }
+    return withStateLock(statePath, { command: "notiform resolve" }, async () => {
+      const state = await readState(statePath, undefined);
+      const intent = ownRecord(state.intents ?? {}, args.resource);
+      if (intent === undefined) {
+        throw new NotiformError(
+          "USAGE",
+          `${args.resource}: the state file records no interrupted create of it`,
+          {
+            hint: "Only resources the plan shows as uncertain need resolving.",
+          },
+        );
+      }
+      const recorder = new StateRecorder(state, statePath);
+      if (args.id !== undefined) {
+        const binding = registry[intent.kind].stateBinding?.(key, args.id, desired);
+        if (binding === undefined) {
+          throw new NotiformError(
+            "USAGE",
+            `${args.resource}: a ${describeKind(intent.kind)} is found on the server by its identity; there is no id to bind`,
+            { hint: "Use --not-created, or re-run plan: it finds the resource if it exists." },
+          );
+        }
+        await recorder.record(binding);
+      }
+      await recorder.clearIntent(args.resource);
+      context.terminal.err(
+        args.id !== undefined
+          ? `Recorded ${args.resource} as server id ${args.id}; the next plan treats it as existing.\n`
+          : `Recorded that ${args.resource} was not created (interrupted ${intent.startedAt}); the next apply creates it.\n`,
+      );
+      return EXIT.ok;
+    });
+  },
+};
