@@ -2,6 +2,7 @@
 // is internal. The base URL must be HTTPS unless it is loopback (the emulator) or the user
 // passed --insecure-http: the key travels in a header. The key is handed to the transport and
 // kept nowhere else.
+import { Masker } from "../mask.js";
 import { VERSION } from "../version.js";
 import { checkBaseUrl } from "./base-url.js";
 import { buildApi } from "./client.js";
@@ -40,6 +41,11 @@ export interface ClientOptions {
   log?: (event: ClientLogEvent) => void;
   /** Largest response body accepted, in bytes (default 50 MB). */
   maxBodyBytes?: number;
+  /**
+   * Secrets to mask out of server text before it is cut short or put into an error (the CLI's
+   * masker: interpolated values, tokens). The key is always added.
+   */
+  masker?: Masker;
 }
 
 export interface ApiClient extends NotificationApi {
@@ -73,6 +79,7 @@ export function createClient(options: ClientOptions): ApiClient {
     random: options.random ?? Math.random,
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
+    masker: (options.masker ?? new Masker()).addCredential(options.apiKey),
   });
   const api = buildApi(new Requester(transport));
   return {

@@ -5,11 +5,12 @@
 import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
 import { NotiformError } from "../errors.js";
+import type { Masker } from "../mask.js";
 import { ApiError, badResponse, NetworkError, parseErrorBody } from "./errors.js";
 import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
-import { maskKey, redactForLog } from "./redaction.js";
+import { redactForLog } from "./redaction.js";
 import {
   backoffDelay,
   isRetryable,
@@ -32,6 +33,8 @@ export interface TransportOptions {
   random: () => number;
   log: ((event: ClientLogEvent) => void) | undefined;
   maxBodyBytes: number;
+  /** Holds at least the key; server text passes through it before it is cut or kept. */
+  masker: Masker;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH";
@@ -235,7 +238,8 @@ export class Transport {
     try {
       return JSON.parse(text);
     } catch {
-      const start = maskKey(text.slice(0, 40), this.options.apiKey);
+      // Mask before cutting: a cut secret is no longer recognisable as one.
+      const start = this.options.masker.mask(text).slice(0, 40);
       throw badResponse(
         { method: call.method, path: call.path, endpoint: call.endpoint, status, attempts: attempt },
         `not JSON (starts with ${JSON.stringify(start)})`,
@@ -251,13 +255,14 @@ export class Transport {
   }
 
   private apiError(call: Call, status: number, text: string, attempt: number): ApiError {
-    const { message, validation } = parseErrorBody(text);
+    // Mask the whole body first: parseErrorBody cuts non-JSON text short.
+    const { message, validation } = parseErrorBody(this.options.masker.mask(text));
     return new ApiError({
       method: call.method,
       path: call.path,
       endpoint: call.endpoint,
       status,
-      serverMessage: maskKey(message, this.options.apiKey),
+      serverMessage: message,
       validation,
       attempts: attempt,
       // A 5xx to a write leaves it unknown whether the write happened; 3xx/4xx are refusals.

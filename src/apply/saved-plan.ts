@@ -8,8 +8,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { NotificationApi, WorkflowOverride } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
-import { type Masker, maskDeep } from "../mask.js";
+import type { Masker } from "../mask.js";
 import { readPackageJson } from "../package-files.js";
+import { maskAction } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { canonicalJson } from "../resources/canonical.js";
@@ -140,7 +141,7 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
     if (now === undefined) moved.push(`${action.id} (now already as desired)`);
     else if (now.live.digest !== action.live.digest)
       moved.push(`${action.id} (changed on the server since the plan)`);
-    else if (canonicalJson(maskDeep(now, input.masker)) !== canonicalJson(action))
+    else if (canonicalJson(maskAction(now, input.masker)) !== canonicalJson(action))
       moved.push(`${action.id} (plans differently now)`);
   }
   if (moved.length > 0) {

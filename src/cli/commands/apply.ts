@@ -9,7 +9,7 @@ import { renderReportJson, renderReportText } from "../../apply/render-report.js
 import { checkPlanTarget, readSavedPlan, refreshSavedPlan } from "../../apply/saved-plan.js";
 import { StateRecorder } from "../../apply/state-recorder.js";
 import { NotiformError } from "../../errors.js";
-import { maskDeep } from "../../mask.js";
+import { maskPlan } from "../../plan/mask-plan.js";
 import type { Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import type { StateFile } from "../../state/model.js";
@@ -94,7 +94,7 @@ interface Prepared {
 async function planNow(args: ApplyArgs, context: CommandContext): Promise<Prepared | undefined> {
   const { session, plan, state } = await preparePlan(args, context);
   try {
-    const visible = maskDeep(plan, context.masker);
+    const visible = maskPlan(plan, context.masker);
     const show = renderPlanText(visible, {
       color: context.terminal.color && args.color,
       verbose: args.verbose,
