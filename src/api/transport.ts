@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
 import { NotiformError } from "../errors.js";
 import type { Masker } from "../mask.js";
+import { visibleText } from "../sanitize.js";
 import { ApiError, badResponse, NetworkError, parseErrorBody } from "./errors.js";
 import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter } from "./limiter.js";
@@ -262,7 +263,8 @@ export class Transport {
       path: call.path,
       endpoint: call.endpoint,
       status,
-      serverMessage: message,
+      // Server text is kept as text: control characters and escape sequences made visible.
+      serverMessage: visibleText(message),
       validation,
       attempts: attempt,
       // A 5xx to a write leaves it unknown whether the write happened; 3xx/4xx are refusals.
