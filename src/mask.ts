@@ -18,6 +18,9 @@ export class Masker {
   private pattern: RegExp | undefined;
   private pieces: RegExp | undefined;
 
+  /** `placeholder`: what a secret is replaced by (export writes one that is valid in any field). */
+  constructor(private readonly placeholder: string = MASK) {}
+
   /** Register values taken from the environment: masked whole, in every form. */
   add(...values: readonly (string | undefined)[]): this {
     for (const value of values) {
@@ -50,7 +53,7 @@ export class Masker {
       const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
       this.pattern = new RegExp(sorted.map(escapeRegExp).join("|"), "g");
     }
-    const masked = text.replace(this.pattern, MASK);
+    const masked = text.replace(this.pattern, this.placeholder);
     return this.credentials.size === 0 ? masked : this.maskPieces(masked);
   }
 
@@ -68,7 +71,7 @@ export class Masker {
     let from = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const end = this.extend(text, match.index, match[0]);
-      out += `${text.slice(from, match.index)}${MASK}`;
+      out += `${text.slice(from, match.index)}${this.placeholder}`;
       from = end;
       pattern.lastIndex = end;
     }

@@ -5,11 +5,13 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { NotiformError } from "../../errors.js";
+import { type KnownSecrets, scrubExport, variablesOf } from "../../export-secrets.js";
 import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
 import { unlessUnsupported } from "../../resources/read-live.js";
 import { writeFileAtomic } from "../../state/state-store.js";
 import { EXIT } from "../exit-codes.js";
-import { openSessionOptionalConfig, type SessionArgs } from "../session.js";
+import type { CommandContext } from "../main.js";
+import { openSessionOptionalConfig, type Session, type SessionArgs } from "../session.js";
 import type { Command } from "./index.js";
 
 interface ExportArgs extends SessionArgs {
@@ -38,13 +40,15 @@ export const exportCommand: Command = {
         unlessUnsupported(client.listAllWorkflows()),
         unlessUnsupported(client.listNotificationGroups()),
       ]);
-      const { files } = exportDocuments({
+      const exported = exportDocuments({
         organization: session.organization.name,
         topics,
         overrides,
         workflows,
         notificationGroups,
       });
+      const { files, warnings, references } = scrubExport(exported.files, knownSecrets(session, context));
+      for (const warning of warnings) context.terminal.err(`warning: ${warning}\n`);
       const dir = resolve(context.cwd, args.dir);
       const existing = [...files.keys()].filter((name) => existsSync(join(dir, name)));
       if (existing.length > 0 && !args.force) {
@@ -64,7 +68,10 @@ export const exportCommand: Command = {
       if (workflows === undefined) notes.push("workflows (the server cannot list them)");
       if (notificationGroups === undefined) notes.push("notification groups (the server cannot list them)");
       context.terminal.err(
-        `Exported ${topics.length} topics, ${overrides.length} overrides, ${workflows?.length ?? 0} workflows and ${notificationGroups?.length ?? 0} notification groups to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
+        (references > 0
+          ? `Wrote ${references} value(s) that came from the environment back as their \${VAR} references.\n`
+          : "") +
+          `Exported ${topics.length} topics, ${overrides.length} overrides, ${workflows?.length ?? 0} workflows and ${notificationGroups?.length ?? 0} notification groups to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
           (notes.length > 0 ? `Not exported: ${notes.join("; ")}.\n` : ""),
       );
       return EXIT.ok;
@@ -73,3 +80,16 @@ export const exportCommand: Command = {
     }
   },
 };
+
+/** The secrets export must not write: the key, partner tokens, and the config's interpolated values. */
+function knownSecrets(session: Session, context: CommandContext): KnownSecrets {
+  const apiKey = context.env[session.desired.apiKeyEnv] ?? "";
+  const tokens = (session.organization.partnerConfigurations ?? []).map((p) => p.accessToken);
+  return {
+    credentials: [
+      { label: `the API key (${session.desired.apiKeyEnv})`, value: apiKey },
+      ...tokens.map((value) => ({ label: "a partner access token", value })),
+    ],
+    variables: variablesOf(session.desired.sensitive, context.env),
+  };
+}
