@@ -22,6 +22,7 @@ export interface SessionArgs {
   "api-url": string | undefined;
   concurrency: number;
   "insecure-http": boolean;
+  "allow-include-outside"?: boolean;
   verbose: boolean;
   state?: string | undefined;
 }
@@ -57,6 +58,7 @@ export async function loadDesired(args: SessionArgs, context: CommandContext) {
     ...(args.env !== undefined ? { env: args.env } : {}),
     vars: context.env,
     cwd: context.cwd,
+    allowIncludeOutside: args["allow-include-outside"] === true,
   }).catch((error: unknown) => {
     if (error instanceof ConfigError) context.masker.add(...error.sensitive);
     throw error;

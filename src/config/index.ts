@@ -5,7 +5,7 @@
 // merged result. Every problem is collected with its position; any error means no result
 // (ConfigError with all of them), never a partial one. Pure apart from reading files.
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import { isMap, isSeq, visit } from "yaml";
@@ -14,6 +14,7 @@ import { canonicalJson } from "../resources/canonical.js";
 import { checkReferences } from "./checks.js";
 import { collectResources, type FileResources, type SECTIONS } from "./collect.js";
 import { didYouMean } from "./did-you-mean.js";
+import { checkIncludePattern, distinctIncludeMatches } from "./include-scope.js";
 import { interpolateFile } from "./interpolate.js";
 import { combine, identityOf, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
@@ -37,6 +38,8 @@ interface Loader {
   problems: Problem[];
   sensitive: Set<string>;
   loaded: Map<string, LoadedFile>;
+  /** Includes must stay inside this directory (the root file's, symlinks resolved) unless allowed. */
+  project: string | undefined;
 }
 
 export async function loadConfig(
@@ -58,6 +61,7 @@ export async function loadConfig(
     problems: [],
     sensitive: new Set(),
     loaded: new Map(),
+    project: options.allowIncludeOutside === true ? undefined : realpathSync(dirname(rootPath)),
   };
   const baseFiles = await loadTree(loader, rootPath, []);
   const root = loader.loaded.get(rootPath);
@@ -215,10 +219,23 @@ async function loadIncludes(
 ): Promise<LoadedFile[]> {
   const out: LoadedFile[] = [];
   for (const [index, pattern] of patterns.entries()) {
-    const matches = (await glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: false }))
+    const refused = checkIncludePattern(pattern, base, loader.project);
+    if (refused !== undefined) {
+      loader.problems.push({
+        severity: "error",
+        rule: "include-outside",
+        message: refused,
+        pos: position(index),
+      });
+      continue;
+    }
+    const globbed = (await glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: false }))
       .map((m) => resolve(m))
       .sort();
-    if (matches.length === 0) {
+    const { matches, problems } = distinctIncludeMatches(pattern, globbed, loader.project, loader.cwd);
+    for (const message of problems)
+      loader.problems.push({ severity: "error", rule: "include-outside", message, pos: position(index) });
+    if (globbed.length === 0) {
       loader.problems.push({
         severity: "warning",
         rule: "include-empty",
