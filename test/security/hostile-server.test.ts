@@ -249,14 +249,14 @@ describe("secret hygiene against a hostile server", () => {
     }
   });
 
-  it("exports interpolated values as their ${VAR} references and stored credentials as REDACTED, with a warning", async () => {
+  it("exports interpolated values as their variable references and stored credentials as REDACTED, with a warning", async () => {
     const topics = await workspace.read("exported/topics.yaml");
-    expect(topics).toContain("${TOPIC_NAME}");
+    expect(topics).toContain(`\${TOPIC_NAME}`);
     expect(topics).toMatch(/name: pasted REDACTED here/);
     expect(topics).toMatch(/name: token=REDACTED/);
     const workflows = await workspace.read("exported/workflows.yaml");
-    expect(workflows).toContain("${PROMO_DESC}");
-    expect(workflows).toContain("${WORKFLOW_NAME}");
+    expect(workflows).toContain(`\${PROMO_DESC}`);
+    expect(workflows).toContain(`\${WORKFLOW_NAME}`);
     const stderr = byName("export")?.stderr ?? "";
     expect(stderr).toMatch(
       /warning: topics\.yaml: topics\[\d+\]\.name held the API key \(NOTIFORM_API_KEY\)/,
