@@ -17,6 +17,7 @@ const NEW_NAME = "Ship `now` | fast";
 const ERROR_MESSAGE = "refused\r\u001b[2K\u001b[1A forged line \u202e";
 
 /** Any control character but the line break, DEL, C1, bidi controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 const CONFIG = `version: 1
