@@ -12,6 +12,7 @@ import { NotiformError } from "../../errors.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import type { Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
+import { visibleText } from "../../sanitize.js";
 import type { StateFile } from "../../state/model.js";
 import { readState } from "../../state/state-store.js";
 import { EXIT } from "../exit-codes.js";
@@ -181,7 +182,7 @@ async function runWithSignals(
       ? silentProgress()
       : // listr2 draws in place: it needs a terminal that says how wide it is.
         context.terminal.isTTY && (context.terminal.width ?? 0) >= 40
-        ? listrProgress(plan)
+        ? listrProgress(plan, (text) => visibleText(context.masker.mask(text)))
         : lineProgress((text) => context.terminal.err(text));
   try {
     const report = await run(progress, stop.signal, abort.signal);
