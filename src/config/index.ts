@@ -177,7 +177,7 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
     return [entry];
   }
   entry.data = data;
-  checkSchema(file, data, loader.problems);
+  checkSchema(file, data, loader.problems, loader.sensitive);
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates are reported too; any error means
   // no result, so nothing of an invalid file can reach the desired state.

@@ -22,13 +22,16 @@ const PROMO = 'Promo "Zq9" \\vX\tñandú-€ K7';
 const TOPIC_NAME = "Tópico 'Wx3' \"Yv\" \\ Rr\tEnd8";
 const WORKFLOW_NAME = 'Wörkflow "Qp5" \\Ns\tMm';
 const TAG = "tag\\Jj4 'ü' \"Hh\"";
-const SECRETS = [API_KEY, ACCESS_TOKEN, OLD_SECRET, PROMO, TOPIC_NAME, WORKFLOW_NAME, TAG];
+/** Longer than the 60 characters a schema error quotes: cut short, it would no longer be masked. */
+const LONG_KEY = 'Long "Bq7" key with spaces \\ and ünïcode, well past sixty characters Zx';
+const SECRETS = [API_KEY, ACCESS_TOKEN, OLD_SECRET, PROMO, TOPIC_NAME, WORKFLOW_NAME, TAG, LONG_KEY];
 const ENV = {
   NOTIFORM_API_KEY: API_KEY,
   PROMO_DESC: PROMO,
   TOPIC_NAME,
   WORKFLOW_NAME,
   TAG,
+  LONG_KEY,
 };
 
 const CONFIG = `version: 1
@@ -108,10 +111,14 @@ beforeAll(async () => {
   );
   emulator = await startEmulator({ seed, port: 0 });
   proxy = await startHostileProxy(emulator.url);
-  workspace = await createWorkspace({ "notiform.yaml": CONFIG });
+  workspace = await createWorkspace({
+    "notiform.yaml": CONFIG,
+    "invalid/notiform.yaml": `version: 1\ntopics:\n  - key: "\${LONG_KEY}"\n    name: Long\n`,
+  });
 
   await run("validate", "validate");
   await run("validate json", "validate", "--output", "json");
+  await run("validate (schema error)", "validate", "--config", "invalid/notiform.yaml");
   await run("whoami", "whoami");
   await run("plan text", "plan");
   await run("plan json", "plan", "--output", "json", "--out", "plan.json");
@@ -193,6 +200,7 @@ describe("secret hygiene against a hostile server", () => {
     const codes = Object.fromEntries(outputs.map((o) => [o.command, o.result.code]));
     expect(codes).toMatchObject({
       validate: 0,
+      "validate (schema error)": 1,
       whoami: 0,
       "plan text": 0,
       "plan json": 0,
@@ -220,6 +228,8 @@ describe("secret hygiene against a hostile server", () => {
     // The plan showed the description change, old value masked; the errors were reported.
     expect(byName("plan text")?.stdout).toMatch(/description: "\*{8}" -> "\*{8}"/);
     expect(byName("apply saved (refused)")?.stderr).toContain("400");
+    const invalid = byName("validate (schema error)");
+    expect(`${invalid?.stdout}${invalid?.stderr}`).toContain("topics[0].key: ");
     expect(byName("plan (HTML error page)")?.stderr).toContain("Bad Request");
     expect(byName("plan (not JSON)")?.stderr).toContain("not JSON");
     expect(byName("plan (401 echo)")?.stderr).toContain("API Key");
