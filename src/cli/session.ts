@@ -10,6 +10,7 @@ import { loadConfig } from "../config/index.js";
 import type { DesiredState } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
+import { visibleText } from "../sanitize.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
 import type { CommandContext } from "./main.js";
 
@@ -114,7 +115,7 @@ export async function openSession(
     if (options.guard && desired.organization !== undefined && organization.name !== desired.organization) {
       throw new NotiformError(
         "ORG_MISMATCH",
-        `the API key reaches organization "${organization.name}", but the config is for "${desired.organization}"`,
+        `the API key reaches organization "${visibleText(organization.name)}", but the config is for "${visibleText(desired.organization)}"`,
         {
           hint: "Check the key (and --env), or the config's organization guard. Nothing was planned or changed.",
         },

@@ -9,7 +9,7 @@ import { type EmulatorHandle, loadSeedFile, startEmulator } from "../../src/emul
 import { type CliResult, runCli } from "../helpers/cli.js";
 import { createWorkspace, WORKFLOW_SHIPPED, type Workspace } from "../helpers/workspace.js";
 
-const ORG = "Acme <img src=x onerror=alert(1)>\u001b[2J\u202e";
+const ORG = "Acme <img src=x onerror=alert(1)>\u001b[2J\u202e\nforged: line";
 const TOPIC_CONTROLS = "Fine\rEVIL\u001b[2J\u001b[1;1H\u001b[31mRED\u009b2J\u202etxt.exe";
 const TOPIC_HTML = "<script>alert(1)</script> **bold** [x](http://example.test)";
 const OLD_NAME = "Old\u001b[Jname\r";
@@ -58,8 +58,12 @@ beforeAll(async () => {
     w._id === WORKFLOW_SHIPPED ? { ...w, name: OLD_NAME } : w,
   );
   emulator = await startEmulator({ seed, port: 0 });
-  workspace = await createWorkspace({ "notiform.yaml": CONFIG });
+  workspace = await createWorkspace({
+    "notiform.yaml": CONFIG,
+    "guarded.yaml": "version: 1\norganization: Acme Inc\n",
+  });
   await run("whoami", "whoami");
+  await run("plan (other organization)", "plan", "--config", "guarded.yaml");
   await run("plan text", "plan");
   await run("plan verbose", "plan", "--verbose");
   await run("plan markdown", "plan", "--output", "markdown");
@@ -88,6 +92,7 @@ describe("server text is shown as text", () => {
   it("ran every command against the hostile names (the checks below are not vacuous)", () => {
     expect(Object.fromEntries([...results].map(([name, r]) => [name, r.code]))).toEqual({
       whoami: 0,
+      "plan (other organization)": 1,
       "plan text": 0,
       "plan verbose": 0,
       "plan markdown": 0,
@@ -106,7 +111,12 @@ describe("server text is shown as text", () => {
   });
 
   it("shows them escaped in text: names, unmanaged lists, the organization, the change, the error", () => {
-    expect(stdout("whoami")).toContain("Acme <img src=x onerror=alert(1)>\\u001b[2J\\u202e");
+    expect(stdout("whoami")).toContain("Acme <img src=x onerror=alert(1)>\\u001b[2J\\u202e\\nforged: line");
+    expect(results.get("plan (other organization)")?.stderr).toContain(
+      'reaches organization "Acme <img src=x onerror=alert(1)>\\u001b[2J\\u202e\\nforged: line"',
+    );
+    for (const [name, result] of results)
+      expect(`${result.stdout}${result.stderr}`, name).not.toMatch(/^forged/m);
     const plan = stdout("plan text");
     expect(plan).toContain("(Fine\\rEVIL\\u001b[2J\\u001b[1;1H\\u001b[31mRED\\u009b2J\\u202etxt.exe)");
     expect(plan).toContain('name: "Old\\u001b[Jname\\r" -> "Ship `now` | fast"');
