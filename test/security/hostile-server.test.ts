@@ -3,7 +3,7 @@
 // and in part) and the config's interpolated values (raw, JSON-escaped, URL-encoded,
 // HTML-escaped) in JSON error bodies, a non-JSON 200 body and HTML error pages. Interpolated
 // values carry quotes, backslashes, tabs and non-ASCII, in a workflow's description, name and
-// tags and a topic's name; the workflow's old description (a previous secret) is read from the
+// tags, a topic's name and a notification group's name; the workflow's old description (a previous secret) is read from the
 // server. Neither the key, nor the token, nor an interpolated value, nor the old secret, nor any
 // 8-character piece of one may appear in stdout, stderr, the plan file, the state file or the
 // exported files.
@@ -22,15 +22,27 @@ const PROMO = 'Promo "Zq9" \\vX\tñandú-€ K7';
 const TOPIC_NAME = "Tópico 'Wx3' \"Yv\" \\ Rr\tEnd8";
 const WORKFLOW_NAME = 'Wörkflow "Qp5" \\Ns\tMm';
 const TAG = "tag\\Jj4 'ü' \"Hh\"";
+const GROUP_NAME = 'Grüppe "Ff2" \\ Tt\tGg';
 /** Longer than the 60 characters a schema error quotes: cut short, it would no longer be masked. */
 const LONG_KEY = 'Long "Bq7" key with spaces \\ and ünïcode, well past sixty characters Zx';
-const SECRETS = [API_KEY, ACCESS_TOKEN, OLD_SECRET, PROMO, TOPIC_NAME, WORKFLOW_NAME, TAG, LONG_KEY];
+const SECRETS = [
+  API_KEY,
+  ACCESS_TOKEN,
+  OLD_SECRET,
+  PROMO,
+  TOPIC_NAME,
+  WORKFLOW_NAME,
+  TAG,
+  GROUP_NAME,
+  LONG_KEY,
+];
 const ENV = {
   NOTIFORM_API_KEY: API_KEY,
   PROMO_DESC: PROMO,
   TOPIC_NAME,
   WORKFLOW_NAME,
   TAG,
+  GROUP_NAME,
   LONG_KEY,
 };
 
@@ -39,6 +51,9 @@ organization: Acme Inc
 topics:
   - key: existing-announcements
     name: \${TOPIC_NAME}
+notificationGroups:
+  - key: billing
+    name: "\${GROUP_NAME}"
 workflows:
   - key: order-shipped
     id: ${WORKFLOW_SHIPPED}
@@ -267,6 +282,7 @@ describe("secret hygiene against a hostile server", () => {
     const workflows = await workspace.read("exported/workflows.yaml");
     expect(workflows).toContain(`\${PROMO_DESC}`);
     expect(workflows).toContain(`\${WORKFLOW_NAME}`);
+    expect(await workspace.read("exported/notification-groups.yaml")).toContain(`\${GROUP_NAME}`);
     const stderr = byName("export")?.stderr ?? "";
     expect(stderr).toMatch(
       /warning: topics\.yaml: topics\[\d+\]\.name held the API key \(NOTIFORM_API_KEY\)/,
