@@ -65,10 +65,11 @@ function describeValue(value: unknown, sensitive: ReadonlySet<string>): string {
   if (value === null || value === undefined) return "nothing";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  // A value holding one from the environment is not quoted: cut at 57 characters, the masker
-  // could no longer recognise it.
+  // A long value holding one from the environment is not quoted: cut at 57 characters, the
+  // masker could no longer recognise it (a whole one is quoted, and masked on output).
   if (
     typeof value === "string" &&
+    value.length > 60 &&
     [...sensitive].some((s) => s.length >= MIN_SECRET_LENGTH && value.includes(s))
   )
     return "a value from the environment (not shown)";
