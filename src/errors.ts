@@ -28,6 +28,7 @@ export type ErrorCode =
   | "CONFIG_NOT_FOUND"
   | "CONFIG_INVALID"
   | "API_KEY_MISSING"
+  | "API_KEY_MALFORMED"
   | "API_AUTH"
   | "API_DEV_ONLY"
   | "API_NOT_FOUND"

@@ -1,14 +1,27 @@
-// Masking of secrets and sensitive values in text. The API key and every value that came from
-// the environment through ${VAR} are registered here; every output port passes text through.
+// Masking of secrets and sensitive values in text. The API key, partner access tokens and every
+// value that came from the environment through ${VAR} are registered here; every output port
+// passes text through. A secret is masked in every form output can give it: raw, escaped as in
+// JSON (how the plan and error messages quote values), URL-encoded, HTML-escaped and YAML
+// single-quoted, so escaping on the way out cannot reveal it. Credentials (the key, tokens) are
+// also masked piecewise: any run of PIECE or more of their characters is masked, because
+// servers echo parts of keys ("key nf_abc… is invalid") and truncation cuts them.
 // Values shorter than MIN_MASKED_LENGTH are not masked: replacing every "1" or "on" in the
 // output would garble it while hiding nothing worth hiding.
 export const MASK = "********";
 const MIN_MASKED_LENGTH = 4;
+/** The shortest run of a credential's characters that is masked on its own. */
+export const PIECE = 8;
 
 export class Masker {
   private readonly secrets = new Set<string>();
+  private readonly credentials = new Set<string>();
   private pattern: RegExp | undefined;
+  private pieces: RegExp | undefined;
 
+  /** `placeholder`: what a secret is replaced by (export writes one that is valid in any field). */
+  constructor(private readonly placeholder: string = MASK) {}
+
+  /** Register values taken from the environment: masked whole, in every form. */
   add(...values: readonly (string | undefined)[]): this {
     return this.addAll(values);
   }
@@ -16,10 +29,20 @@ export class Masker {
   /** add() for a list of any length (spreading a huge list into add() overflows the stack). */
   addAll(values: Iterable<string | undefined>): this {
     for (const value of values) {
-      if (value !== undefined && value.length >= MIN_MASKED_LENGTH && !this.secrets.has(value)) {
-        this.secrets.add(value);
-        this.pattern = undefined;
-      }
+      if (value === undefined || value.length < MIN_MASKED_LENGTH || this.secrets.has(value)) continue;
+      for (const form of formsOf(value)) this.secrets.add(form);
+      this.pattern = undefined;
+    }
+    return this;
+  }
+
+  /** Register a credential (API key, access token): masked whole and piecewise. */
+  addCredential(...values: readonly (string | undefined)[]): this {
+    this.add(...values);
+    for (const value of values) {
+      if (value === undefined || value.length < PIECE || this.credentials.has(value)) continue;
+      this.credentials.add(value);
+      this.pieces = undefined;
     }
     return this;
   }
@@ -35,9 +58,69 @@ export class Masker {
       const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
       this.pattern = new RegExp(sorted.map(escapeRegExp).join("|"), "g");
     }
-    return text.replace(this.pattern, MASK);
+    const masked = text.replace(this.pattern, this.placeholder);
+    return this.credentials.size === 0 ? masked : this.maskPieces(masked);
+  }
+
+  /** Mask every run of at least PIECE characters that also occurs in a credential. */
+  private maskPieces(text: string): string {
+    if (this.pieces === undefined) {
+      const windows = new Set<string>();
+      for (const credential of this.credentials)
+        for (let i = 0; i + PIECE <= credential.length; i += 1) windows.add(credential.slice(i, i + PIECE));
+      this.pieces = new RegExp([...windows].map(escapeRegExp).join("|"), "g");
+    }
+    const pattern = this.pieces;
+    pattern.lastIndex = 0;
+    let out = "";
+    let from = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      const end = this.extend(text, match.index, match[0]);
+      out += `${text.slice(from, match.index)}${this.placeholder}`;
+      from = end;
+      pattern.lastIndex = end;
+    }
+    return out + text.slice(from);
+  }
+
+  /** Where a matched piece ends once grown along the credential it came from (longest run). */
+  private extend(text: string, start: number, piece: string): number {
+    let best = start + piece.length;
+    for (const credential of this.credentials) {
+      for (let at = credential.indexOf(piece); at >= 0; at = credential.indexOf(piece, at + 1)) {
+        let length = piece.length;
+        while (at + length < credential.length && text[start + length] === credential[at + length])
+          length += 1;
+        best = Math.max(best, start + length);
+      }
+    }
+    return best;
   }
 }
+
+/** The forms a value can take in output; each is masked. */
+function formsOf(value: string): string[] {
+  const json = JSON.stringify(value).slice(1, -1);
+  const forms = [
+    value,
+    json,
+    // Serializers that escape everything outside ASCII (JSON with ensure_ascii, some proxies).
+    json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+    encodeURIComponent(value),
+    encodeURIComponent(value).replace(/%20/g, "+"),
+    value.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c),
+    value.replace(/'/g, "''"),
+  ];
+  return forms.filter((form) => form.length >= MIN_MASKED_LENGTH);
+}
+
+const HTML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -2,6 +2,7 @@
 // is internal. The base URL must be HTTPS unless it is loopback (the emulator) or the user
 // passed --insecure-http: the key travels in a header. The key is handed to the transport and
 // kept nowhere else.
+import { Masker } from "../mask.js";
 import { VERSION } from "../version.js";
 import { timerSleep } from "./abortable.js";
 import { checkBaseUrl } from "./base-url.js";
@@ -48,6 +49,11 @@ export interface ClientOptions {
   log?: (event: ClientLogEvent) => void;
   /** Largest response body accepted, in bytes (default 50 MB). */
   maxBodyBytes?: number;
+  /**
+   * Secrets to mask out of server text before it is cut short or put into an error (the CLI's
+   * masker: interpolated values, tokens). The key is always added.
+   */
+  masker?: Masker;
 }
 
 export interface ApiClient extends NotificationApi {
@@ -87,6 +93,7 @@ export function createClient(options: ClientOptions): ApiClient {
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
     maxWaitMs,
+    masker: (options.masker ?? new Masker()).addCredential(options.apiKey),
   });
   const api = buildApi(new Requester(transport), { maxPages: options.maxPages ?? DEFAULT_MAX_PAGES });
   return {

@@ -4,12 +4,15 @@
 // of every failure to ApiError / NetworkError. It never logs a key, a header or an access token.
 import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
+import { NotiformError } from "../errors.js";
+import type { Masker } from "../mask.js";
+import { visibleText } from "../sanitize.js";
 import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 import { ApiError, badResponse, NetworkError, parseErrorBody } from "./errors.js";
 import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter, describeWait } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
-import { maskKey, redactForLog } from "./redaction.js";
+import { redactForLog } from "./redaction.js";
 import {
   backoffDelay,
   isRetryable,
@@ -34,6 +37,8 @@ export interface TransportOptions {
   maxBodyBytes: number;
   /** Longest wait the server may ask for (Retry-After, RateLimit-Reset); longer fails the call. */
   maxWaitMs: number;
+  /** Holds at least the key; server text passes through it before it is cut or kept. */
+  masker: Masker;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH";
@@ -259,7 +264,8 @@ export class Transport {
     try {
       return JSON.parse(text);
     } catch {
-      const start = maskKey(text.slice(0, 40), this.options.apiKey);
+      // Mask before cutting: a cut secret is no longer recognisable as one.
+      const start = this.options.masker.mask(text).slice(0, 40);
       throw badResponse(
         { method: call.method, path: call.path, endpoint: call.endpoint, status, attempts: attempt },
         `not JSON (starts with ${JSON.stringify(start)})`,
@@ -275,13 +281,15 @@ export class Transport {
   }
 
   private apiError(call: Call, status: number, text: string, attempt: number): ApiError {
-    const { message, validation } = parseErrorBody(text);
+    // Mask the whole body first: parseErrorBody cuts non-JSON text short.
+    const { message, validation } = parseErrorBody(this.options.masker.mask(text));
     return new ApiError({
       method: call.method,
       path: call.path,
       endpoint: call.endpoint,
       status,
-      serverMessage: maskKey(message, this.options.apiKey),
+      // Server text is kept as text: control characters and escape sequences made visible.
+      serverMessage: visibleText(message),
       validation,
       attempts: attempt,
       // A 5xx to a write leaves it unknown whether the write happened; 3xx/4xx are refusals.

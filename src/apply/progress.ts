@@ -29,8 +29,12 @@ export function lineProgress(write: (text: string) => void): ProgressView {
 
 const SUBTASK_LIMIT = 30;
 
-/** listr2's default renderer on stderr; each phase task resolves when its actions have finished. */
-export function listrProgress(plan: Plan): ProgressView {
+/**
+ * listr2's default renderer on stderr; each phase task resolves when its actions have finished.
+ * listr2 writes to the terminal itself, past the CLI's terminal port: `show` masks and escapes
+ * every key and message it is given (they may hold interpolated values or server text).
+ */
+export function listrProgress(plan: Plan, show: (text: string) => string = (text) => text): ProgressView {
   const waiters = new Map<string, (failed: string | undefined) => void>();
   // Events may arrive before listr2 has started a task: remember outcomes until it asks.
   const finished = new Map<string, string | undefined>();
@@ -62,7 +66,7 @@ export function listrProgress(plan: Plan): ProgressView {
         }
         return task.newListr(
           actions.map((action) => ({
-            title: `${action.op} ${action.key}`,
+            title: show(`${action.op} ${action.key}`),
             task: () =>
               new Promise<void>((resolve, reject) => {
                 const settle = (failed: string | undefined) =>
@@ -100,7 +104,7 @@ export function listrProgress(plan: Plan): ProgressView {
       );
       const failure =
         result.status === "applied" ? undefined : (result.error?.message ?? result.reason ?? result.status);
-      finished.set(result.id, failure);
+      finished.set(result.id, failure === undefined ? undefined : show(failure));
       waiters.get(result.id)?.(failure);
       if (c.done === c.total) phaseDone.get(kind)?.();
     },

@@ -1,8 +1,10 @@
 // The final apply report: counts, then each failure with the server's message, each skip
-// with its reason, and verification warnings. Text for people, JSON for machines.
+// with its reason, and verification warnings. Text for people, JSON for machines. Messages
+// carry server text: the text forms make its control characters visible.
 
 import { describeKind } from "../plan/render-common.js";
 import { sortKeysDeep } from "../resources/canonical.js";
+import { visibleText as v } from "../sanitize.js";
 import type { ActionResult, ApplyReport } from "./model.js";
 
 export function renderReportText(report: ApplyReport): string {
@@ -18,20 +20,20 @@ export function renderReportText(report: ApplyReport): string {
   if (failures.length > 0) {
     lines.push("", "Failed:");
     for (const result of failures) {
-      lines.push(`  ${label(result)}: ${result.error?.message ?? "failed"}`);
-      if (result.error?.hint) lines.push(`      hint: ${result.error.hint}`);
+      lines.push(`  ${label(result)}: ${v(result.error?.message ?? "failed")}`);
+      if (result.error?.hint) lines.push(`      hint: ${v(result.error.hint)}`);
     }
   }
   const skips = report.results.filter((r) => r.status === "skipped");
   if (skips.length > 0) {
     lines.push("", "Skipped:");
-    for (const result of skips.slice(0, 50)) lines.push(`  ${label(result)}: ${result.reason ?? ""}`);
+    for (const result of skips.slice(0, 50)) lines.push(`  ${label(result)}: ${v(result.reason ?? "")}`);
     if (skips.length > 50) lines.push(`  ... and ${skips.length - 50} more`);
   }
   const warnings = report.results.flatMap((r) => r.warnings);
   if (warnings.length > 0) {
     lines.push("", "Verification warnings (the server did not take these as sent):");
-    for (const warning of warnings) lines.push(`  ${warning}`);
+    for (const warning of warnings) lines.push(`  ${v(warning)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -41,13 +43,13 @@ export function renderReportJson(report: ApplyReport): string {
 }
 
 export function describeResult(result: ActionResult): string {
-  const notes = result.notes.length > 0 ? `; ${result.notes.join("; ")}` : "";
+  const notes = result.notes.length > 0 ? `; ${v(result.notes.join("; "))}` : "";
   if (result.status === "applied")
     return `applied  ${label(result)} (${result.op}, ${result.durationMs} ms${notes})`;
-  if (result.status === "failed") return `failed   ${label(result)}: ${result.error?.message ?? ""}`;
-  return `skipped  ${label(result)}: ${result.reason ?? ""}`;
+  if (result.status === "failed") return `failed   ${label(result)}: ${v(result.error?.message ?? "")}`;
+  return `skipped  ${label(result)}: ${v(result.reason ?? "")}`;
 }
 
 function label(result: ActionResult): string {
-  return `${describeKind(result.kind)} ${result.key}`;
+  return `${describeKind(result.kind)} ${v(result.key)}`;
 }

@@ -7,7 +7,8 @@ import type { NotificationApi } from "../api/types.js";
 import { readBoundedFile } from "../bounded-file.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
-import { type Masker, maskDeep } from "../mask.js";
+import type { Masker } from "../mask.js";
+import { maskAction } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { canonicalJson } from "../resources/canonical.js";
@@ -148,7 +149,7 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
     if (now === undefined) moved.push(`${action.id} (now already as desired)`);
     else if (now.live.digest !== action.live.digest)
       moved.push(`${action.id} (changed on the server since the plan)`);
-    else if (canonicalJson(maskDeep(now, input.masker)) !== canonicalJson(action))
+    else if (canonicalJson(maskAction(now, input.masker)) !== canonicalJson(action))
       moved.push(`${action.id} (plans differently now)`);
   }
   // Bindings are recorded in the state file: never on the plan's word. Each must be what the

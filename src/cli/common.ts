@@ -18,6 +18,7 @@ export interface CommonArgs {
   color: boolean;
   verbose: boolean;
   "insecure-http": boolean;
+  "allow-include-outside": boolean;
   output: "text" | "json" | "markdown";
 }
 
@@ -78,6 +79,12 @@ export function withCommonOptions<T>(yargs: Argv<T>) {
       type: "boolean",
       default: false,
       describe: "Allow plain http:// to a non-loopback host",
+      global: true,
+    })
+    .option("allow-include-outside", {
+      type: "boolean",
+      default: false,
+      describe: "Let include reach files outside the root config file's directory",
       global: true,
     });
 }

@@ -4,6 +4,7 @@
 import yargs from "yargs";
 import { ConfigError, isNotiformError, type NotiformError } from "../errors.js";
 import { Masker } from "../mask.js";
+import { terminalText } from "../sanitize.js";
 import { VERSION } from "../version.js";
 import { commands } from "./commands/index.js";
 import { withCommonOptions } from "./common.js";
@@ -31,9 +32,10 @@ export async function runMain(argv: string[]): Promise<void> {
   const raw = createProcessTerminal({ noColor });
   const terminal: Terminal = {
     ...raw,
-    out: (text) => raw.out(masker.mask(text)),
-    err: (text) => raw.err(masker.mask(text)),
-    prompt: (question) => raw.prompt(masker.mask(question)),
+    // Mask first: escaping could turn a secret into a form the masker must then recognise.
+    out: (text) => raw.out(terminalText(masker.mask(text), raw.color)),
+    err: (text) => raw.err(terminalText(masker.mask(text), raw.color)),
+    prompt: (question) => raw.prompt(terminalText(masker.mask(question), raw.color)),
   };
   const context: CommandContext = { terminal, masker, env: process.env, cwd: process.cwd() };
   const verbose = argv.includes("--verbose") || argv.includes("-v");

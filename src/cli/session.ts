@@ -11,6 +11,7 @@ import { loadConfig } from "../config/index.js";
 import type { DesiredState } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
+import { visibleText } from "../sanitize.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
 import type { CommandContext } from "./main.js";
 
@@ -25,6 +26,7 @@ export interface SessionArgs {
   /** Seconds (--max-wait); absent for callers that do not offer the flag. */
   "max-wait"?: number | undefined;
   "insecure-http": boolean;
+  "allow-include-outside"?: boolean;
   verbose: boolean;
   state?: string | undefined;
 }
@@ -39,6 +41,16 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** What is wrong with a key that cannot be sent as a header value, or undefined when nothing is. */
+export function describeMalformedKey(key: string): string | undefined {
+  if (/[\r\n]$/.test(key)) return "ends with a line break (as read from a file?)";
+  if (/^\s|\s$/.test(key)) return "starts or ends with whitespace";
+  if (/\s/.test(key)) return "contains whitespace";
+  // Control characters, and anything outside printable ASCII (a header cannot carry it as is).
+  if (/[^\x21-\x7e]/.test(key)) return "contains control or non-ASCII characters";
+  return undefined;
+}
+
 /** Which URL a run talks to: --api-url, else the environment's apiUrl, else NOTIFORM_API_URL, else the hosted US API. */
 export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: CommandContext["env"]): string {
   return normalizeUrl(args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL ?? DEFAULT_API_URL);
@@ -50,6 +62,7 @@ export async function loadDesired(args: SessionArgs, context: CommandContext) {
     ...(args.env !== undefined ? { env: args.env } : {}),
     vars: context.env,
     cwd: context.cwd,
+    allowIncludeOutside: args["allow-include-outside"] === true,
   }).catch((error: unknown) => {
     if (error instanceof ConfigError) context.masker.addAll(error.sensitive);
     throw error;
@@ -65,7 +78,19 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
       hint: `Export ${desired.apiKeyEnv}=<your API key>. notiform never takes a key from a flag or a file.`,
     });
   }
-  context.masker.add(apiKey);
+  context.masker.addCredential(apiKey);
+  const malformed = describeMalformedKey(apiKey);
+  if (malformed !== undefined) {
+    // Caught here, before any request: the HTTP layer would refuse the header, which reads as a
+    // network failure and is retried. Name the variable, never the value.
+    throw new NotiformError(
+      "API_KEY_MALFORMED",
+      `the API key in ${desired.apiKeyEnv} is malformed: it ${malformed}`,
+      {
+        hint: `Set ${desired.apiKeyEnv} to the key alone, e.g. export ${desired.apiKeyEnv}="$(tr -d '[:space:]' < keyfile)".`,
+      },
+    );
+  }
   const baseUrl = resolveApiUrl(args, desired, context.env);
   return createClient({
     baseUrl,
@@ -74,6 +99,7 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
     concurrency: args.concurrency,
     ...(args["max-wait"] !== undefined ? { maxWaitMs: args["max-wait"] * 1000 } : {}),
     insecureHttp: args["insecure-http"],
+    masker: context.masker,
     ...(args.verbose ? { log: (event) => context.terminal.err(`${formatClientEvent(event)}\n`) } : {}),
   });
 }
@@ -88,11 +114,12 @@ export async function openSession(
   const client = connect(args, desired, context);
   try {
     const organization = await client.getCurrentOrganization();
-    for (const partner of organization.partnerConfigurations ?? []) context.masker.add(partner.accessToken);
+    for (const partner of organization.partnerConfigurations ?? [])
+      context.masker.addCredential(partner.accessToken);
     if (options.guard && desired.organization !== undefined && organization.name !== desired.organization) {
       throw new NotiformError(
         "ORG_MISMATCH",
-        `the API key reaches organization "${organization.name}", but the config is for "${desired.organization}"`,
+        `the API key reaches organization "${visibleText(organization.name)}", but the config is for "${visibleText(desired.organization)}"`,
         {
           hint: "Check the key (and --env), or the config's organization guard. Nothing was planned or changed.",
         },

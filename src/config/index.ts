@@ -5,7 +5,7 @@
 // merged result. Every problem is collected with its position; any error means no result
 // (ConfigError with all of them), never a partial one. Pure apart from reading files.
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import { isMap, isSeq, visit } from "yaml";
@@ -15,6 +15,7 @@ import type { KindModule } from "../resources/kind.js";
 import { KINDS, type Kind, registry } from "../resources/registry.js";
 import { collectResources, type FileResources } from "./collect.js";
 import { didYouMean } from "./did-you-mean.js";
+import { checkIncludePattern, distinctIncludeMatches } from "./include-scope.js";
 import { interpolateFile } from "./interpolate.js";
 import { combine, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
@@ -38,6 +39,8 @@ interface Loader {
   problems: Problem[];
   sensitive: Set<string>;
   loaded: Map<string, LoadedFile>;
+  /** Includes must stay inside this directory (the root file's, symlinks resolved) unless allowed. */
+  project: string | undefined;
 }
 
 export async function loadConfig(
@@ -59,6 +62,7 @@ export async function loadConfig(
     problems: [],
     sensitive: new Set(),
     loaded: new Map(),
+    project: options.allowIncludeOutside === true ? undefined : realpathSync(dirname(rootPath)),
   };
   const baseFiles = await loadTree(loader, rootPath, []);
   const root = loader.loaded.get(rootPath);
@@ -174,7 +178,7 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
     return [entry];
   }
   entry.data = data;
-  checkSchema(file, data, loader.problems);
+  checkSchema(file, data, loader.problems, loader.sensitive);
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates are reported too; any error means
   // no result, so nothing of an invalid file can reach the desired state.
@@ -216,10 +220,23 @@ async function loadIncludes(
 ): Promise<LoadedFile[]> {
   const out: LoadedFile[] = [];
   for (const [index, pattern] of patterns.entries()) {
-    const matches = (await glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: false }))
+    const refused = checkIncludePattern(pattern, base, loader.project);
+    if (refused !== undefined) {
+      loader.problems.push({
+        severity: "error",
+        rule: "include-outside",
+        message: refused,
+        pos: position(index),
+      });
+      continue;
+    }
+    const globbed = (await glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: false }))
       .map((m) => resolve(m))
       .sort();
-    if (matches.length === 0) {
+    const { matches, problems } = distinctIncludeMatches(pattern, globbed, loader.project, loader.cwd);
+    for (const message of problems)
+      loader.problems.push({ severity: "error", rule: "include-outside", message, pos: position(index) });
+    if (globbed.length === 0) {
       loader.problems.push({
         severity: "warning",
         rule: "include-empty",

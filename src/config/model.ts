@@ -118,4 +118,6 @@ export interface LoadOptions {
   vars: Readonly<Record<string, string | undefined>>;
   /** Directory relative paths are resolved and displayed against (normally process.cwd()). */
   cwd: string;
+  /** Let includes reach files outside the root file's directory (--allow-include-outside). */
+  allowIncludeOutside?: boolean;
 }

@@ -7,14 +7,19 @@ import { validatorOf } from "../schemas.js";
 import { didYouMean } from "./did-you-mean.js";
 import { positionAt, type YamlFile } from "./yaml-file.js";
 
-export function checkSchema(file: YamlFile, data: unknown, problems: Problem[]): boolean {
+export function checkSchema(
+  file: YamlFile,
+  data: unknown,
+  problems: Problem[],
+  sensitive: ReadonlySet<string> = new Set(),
+): boolean {
   const validate = validatorOf("notiform");
   if (validate(data)) return true;
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
     // A property name's own failure (its pattern) is told once, by the propertyNames error.
     if (error.propertyName !== undefined) continue;
-    const problem = toProblem(file, error);
+    const problem = toProblem(file, error, sensitive);
     const id = `${problem.pos.line}:${problem.pos.col}:${problem.message}`;
     if (seen.has(id)) continue;
     seen.add(id);
@@ -39,10 +44,21 @@ export function fieldPath(segments: (string | number)[]): string {
   return out;
 }
 
-function describeValue(value: unknown): string {
+/** Values this short are not masked (src/mask.ts): naming them hides nothing. */
+const MIN_SECRET_LENGTH = 4;
+
+function describeValue(value: unknown, sensitive: ReadonlySet<string>): string {
   if (value === null || value === undefined) return "nothing";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
+  // A long value holding one from the environment is not quoted: cut at 57 characters, the
+  // masker could no longer recognise it (a whole one is quoted, and masked on output).
+  if (
+    typeof value === "string" &&
+    value.length > 60 &&
+    [...sensitive].some((s) => s.length >= MIN_SECRET_LENGTH && value.includes(s))
+  )
+    return "a value from the environment (not shown)";
   if (typeof value === "string")
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   return `${typeof value === "boolean" ? "" : `${typeof value} `}${String(value)}`;
@@ -57,7 +73,7 @@ const ARTICLE: Record<string, string> = {
   array: "a list",
 };
 
-function toProblem(file: YamlFile, error: ErrorObject): Problem {
+function toProblem(file: YamlFile, error: ErrorObject, sensitive: ReadonlySet<string>): Problem {
   const segments = segmentsOf(error.instancePath);
   const where = fieldPath(segments);
   const label = where === "" ? "the file" : where;
@@ -89,7 +105,7 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
         .join(" or ");
       return {
         ...base,
-        message: `${label}: must be ${types}, got ${describeValue(error.data)}`,
+        message: `${label}: must be ${types}, got ${describeValue(error.data, sensitive)}`,
         pos: positionAt(file, segments),
       };
     }
@@ -97,7 +113,7 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
       const custom = (error.parentSchema as { "x-message"?: string } | undefined)?.["x-message"];
       return {
         ...base,
-        message: `${label}: ${custom ?? `must match ${String(params.pattern)}`}, got ${describeValue(error.data)}`,
+        message: `${label}: ${custom ?? `must match ${String(params.pattern)}`}, got ${describeValue(error.data, sensitive)}`,
         pos: positionAt(file, segments),
       };
     }
@@ -112,7 +128,7 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
     case "const":
       return {
         ...base,
-        message: `${label}: must be ${JSON.stringify(params.allowedValue)}, got ${describeValue(error.data)}`,
+        message: `${label}: must be ${JSON.stringify(params.allowedValue)}, got ${describeValue(error.data, sensitive)}`,
         pos: positionAt(file, segments),
       };
     case "uniqueItems":
@@ -120,7 +136,7 @@ function toProblem(file: YamlFile, error: ErrorObject): Problem {
     case "format":
       return {
         ...base,
-        message: `${label}: must be a valid ${String(params.format)}, got ${describeValue(error.data)}`,
+        message: `${label}: must be a valid ${String(params.format)}, got ${describeValue(error.data, sensitive)}`,
         pos: positionAt(file, segments),
       };
     case "propertyNames": {

@@ -1,6 +1,8 @@
 // The pull-request comment: a summary table first, then the changes grouped by kind in
 // collapsible sections, kept under a size budget (GitHub caps comments at 65,536 characters)
-// with a note saying what was cut.
+// with a note saying what was cut. Values from the server or the environment are escaped
+// (src/sanitize.ts): text never turns into HTML or markup, code spans show values exactly.
+import { markdownCode, markdownText } from "../sanitize.js";
 import { KINDS, type Plan, type PlanAction } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine } from "./render-common.js";
 import { formatChange } from "./render-text.js";
@@ -9,10 +11,11 @@ export const MARKDOWN_BUDGET = 60_000;
 
 export function renderPlanMarkdown(plan: Plan, budget: number = MARKDOWN_BUDGET): string {
   const s = plan.summary;
-  const env = plan.target.environment === null ? "" : ` · environment \`${plan.target.environment}\``;
+  const env =
+    plan.target.environment === null ? "" : ` · environment ${markdownText(plan.target.environment)}`;
   const head: string[] = [
     "<!-- notiform-plan -->",
-    `### notiform plan · ${escapeCell(plan.target.organization)}${env}`,
+    `### notiform plan · ${markdownText(plan.target.organization)}${env}`,
     "",
     summaryLine(plan),
     "",
@@ -51,29 +54,14 @@ export function renderPlanMarkdown(plan: Plan, budget: number = MARKDOWN_BUDGET)
   }
   if (plan.warnings.length > 0 && out.length < budget - 2_000) {
     out += "\n**Warnings**\n\n";
-    for (const warning of plan.warnings.slice(0, 20)) out += `- ${escapeInline(warning.message)}\n`;
+    for (const warning of plan.warnings.slice(0, 20)) out += `- ${markdownText(warning.message)}\n`;
   }
   return out;
 }
 
 function renderRow(action: PlanAction): string {
-  const changes = action.changes.map((change) => `\`${escapeCode(formatChange(change))}\``).join("<br>");
+  const changes = action.changes.map((change) => markdownCode(formatChange(change))).join("<br>");
   const note =
-    action.reason === undefined ? "" : `<br>_${escapeInline(action.op)}: ${escapeInline(action.reason)}_`;
-  return `| ${OP_SYMBOL[action.op]} ${action.op} | \`${escapeCode(action.key)}\` | ${changes}${note} |\n`;
-}
-
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ");
-}
-
-function escapeInline(text: string): string {
-  return escapeCell(text).replace(/[<>*_`[\]]/g, (c) => `\\${c}`);
-}
-
-function escapeCode(text: string): string {
-  return text
-    .replace(/`/g, "'")
-    .replace(/\|/g, "\\|")
-    .replace(/[\r\n]+/g, " ");
+    action.reason === undefined ? "" : `<br>_${markdownText(action.op)}: ${markdownText(action.reason)}_`;
+  return `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(action.key)} | ${changes}${note} |\n`;
 }

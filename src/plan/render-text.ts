@@ -1,8 +1,10 @@
 // The human rendering of a plan: a target line, the summary line, then one line per change
 // with field-level old -> new. Colour only when the terminal allows it; --verbose adds a
 // unified diff per changed resource. Renderers only format: they never decide anything.
+// Every embedded value passes through visibleText: names and values may come from the server.
 import { createTwoFilesPatch } from "diff";
 import { canonicalJson, type JsonValue } from "../resources/canonical.js";
+import { visibleText as v } from "../sanitize.js";
 import type { FieldChange, Plan, PlanAction } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine } from "./render-common.js";
 
@@ -24,14 +26,14 @@ const DIM = "\u001b[2m";
 export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   const paint = (code: string, text: string) => (options.color ? `${code}${text}${RESET}` : text);
   const lines: string[] = [];
-  const env = plan.target.environment === null ? "" : `, environment ${plan.target.environment}`;
-  lines.push(`Target: ${plan.target.apiUrl} (organization ${plan.target.organization}${env})`);
+  const env = plan.target.environment === null ? "" : `, environment ${v(plan.target.environment)}`;
+  lines.push(`Target: ${v(plan.target.apiUrl)} (organization ${v(plan.target.organization)}${env})`);
   lines.push(summaryLine(plan));
   if (plan.actions.length > 0) lines.push("");
   for (const action of plan.actions) {
-    const head = `${OP_SYMBOL[action.op]} ${describeKind(action.kind)} ${action.key}`;
+    const head = `${OP_SYMBOL[action.op]} ${describeKind(action.kind)} ${v(action.key)}`;
     const suffix =
-      action.op === "create" || action.op === "update" ? "" : ` (${action.op}: ${action.reason ?? ""})`;
+      action.op === "create" || action.op === "update" ? "" : ` (${action.op}: ${v(action.reason ?? "")})`;
     lines.push(paint(COLORS[action.op], `  ${head}`) + (suffix ? paint(DIM, suffix) : ""));
     for (const change of action.changes) lines.push(`      ${formatChange(change)}`);
     if (options.verbose) lines.push(...indent(unifiedDiff(action), "      "));
@@ -44,7 +46,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     const shown = options.verbose ? plan.unmanaged : plan.unmanaged.slice(0, 20);
     for (const item of shown) {
       lines.push(
-        `    ${describeKind(item.kind)} ${item.key}${item.name === undefined ? "" : ` (${item.name})`}`,
+        `    ${describeKind(item.kind)} ${v(item.key)}${item.name === undefined ? "" : ` (${v(item.name)})`}`,
       );
     }
     if (shown.length < plan.unmanaged.length)
@@ -54,9 +56,9 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     lines.push("", "Warnings:");
     for (const warning of plan.warnings) {
       const where = warning.source
-        ? `${warning.source.file}:${warning.source.line}:${warning.source.col}  `
+        ? `${v(warning.source.file)}:${warning.source.line}:${warning.source.col}  `
         : "";
-      lines.push(`  ${where}${warning.message}`);
+      lines.push(`  ${where}${v(warning.message)}`);
     }
   }
   return `${lines.join("\n")}\n`;
@@ -64,13 +66,15 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
 
 export function formatChange(change: FieldChange): string {
   const next = formatValue(change.new);
-  if (change.unknown === true) return `${change.field}: (unknown) -> ${next}`;
-  if (change.old === undefined) return `${change.field}: ${next}`;
-  return `${change.field}: ${formatValue(change.old)} -> ${next}`;
+  const field = v(change.field);
+  if (change.unknown === true) return `${field}: (unknown) -> ${next}`;
+  if (change.old === undefined) return `${field}: ${next}`;
+  return `${field}: ${formatValue(change.old)} -> ${next}`;
 }
 
+/** A value as JSON (as it is sent), with what JSON leaves raw (C1, bidi controls) escaped too. */
 export function formatValue(value: JsonValue): string {
-  return typeof value === "string" ? JSON.stringify(value) : canonicalJson(value);
+  return v(typeof value === "string" ? JSON.stringify(value) : canonicalJson(value));
 }
 
 function unifiedDiff(action: PlanAction): string[] {
@@ -89,7 +93,10 @@ function unifiedDiff(action: PlanAction): string[] {
     undefined,
     { context: 3 },
   );
-  return patch.split("\n").filter((line) => line !== "" && !line.startsWith("====="));
+  return patch
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("====="))
+    .map((line) => v(line));
 }
 
 function indent(lines: string[], prefix: string): string[] {

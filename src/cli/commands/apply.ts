@@ -12,9 +12,10 @@ import { checkPlanTarget, readSavedPlan, refreshSavedPlan } from "../../apply/sa
 import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
 import { NotiformError, type Problem } from "../../errors.js";
-import { maskDeep } from "../../mask.js";
+import { maskPlan } from "../../plan/mask-plan.js";
 import type { Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
+import { visibleText } from "../../sanitize.js";
 import { withStateLock } from "../../state/lock.js";
 import type { StateFile } from "../../state/model.js";
 import { defaultStatePath, readState } from "../../state/state-store.js";
@@ -167,7 +168,7 @@ async function planNow(
 ): Promise<Prepared | undefined> {
   const { session, plan, state } = await preparePlan(args, context, loaded);
   try {
-    const visible = maskDeep(plan, context.masker);
+    const visible = maskPlan(plan, context.masker);
     const show = renderPlanText(visible, {
       color: context.terminal.color && args.color,
       verbose: args.verbose,
@@ -263,7 +264,7 @@ async function runWithSignals(
       ? silentProgress()
       : // listr2 draws in place: it needs a terminal that says how wide it is.
         context.terminal.isTTY && (context.terminal.width ?? 0) >= 40
-        ? listrProgress(plan)
+        ? listrProgress(plan, (text) => visibleText(context.masker.mask(text)))
         : lineProgress((text) => context.terminal.err(text));
   try {
     const report = await run(progress, stop.signal, abort.signal);

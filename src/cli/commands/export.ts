@@ -5,12 +5,14 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { NotiformError } from "../../errors.js";
+import { type KnownSecrets, scrubExport, variablesOf } from "../../export-secrets.js";
 import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
 import { readLive } from "../../resources/read-live.js";
 import { describeKind, KINDS } from "../../resources/registry.js";
 import { writeFileAtomic } from "../../state/state-store.js";
 import { EXIT } from "../exit-codes.js";
-import { openSessionOptionalConfig, organizationOf, type SessionArgs } from "../session.js";
+import type { CommandContext } from "../main.js";
+import { openSessionOptionalConfig, organizationOf, type Session, type SessionArgs } from "../session.js";
 import type { Command } from "./index.js";
 
 interface ExportArgs extends SessionArgs {
@@ -35,7 +37,10 @@ export const exportCommand: Command = {
       const live = await readLive(session.client, session.desired, organizationOf(session), {
         everything: true,
       });
-      const { files, notExported, counts } = exportDocuments(live);
+      const exported = exportDocuments(live);
+      const { notExported, counts } = exported;
+      const { files, warnings, references } = scrubExport(exported.files, knownSecrets(session, context));
+      for (const warning of warnings) context.terminal.err(`warning: ${warning}\n`);
       const dir = resolve(context.cwd, args.dir);
       const existing = [...files.keys()].filter((name) => existsSync(join(dir, name)));
       if (existing.length > 0 && !args.force) {
@@ -51,11 +56,14 @@ export const exportCommand: Command = {
       for (const [name, document] of files) {
         await writeFileAtomic(join(dir, name), `${EXPORT_HEADER}${stringify(document, { lineWidth: 0 })}`);
       }
-      const exported = KINDS.filter((kind) => counts[kind] > 0)
+      const summary = KINDS.filter((kind) => counts[kind] > 0)
         .map((kind) => `${counts[kind]} ${describeKind(kind, counts[kind])}`)
         .join(", ");
       context.terminal.err(
-        `Exported ${exported || "nothing"} to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
+        (references > 0
+          ? `Wrote ${references} value(s) that came from the environment back as their \${VAR} references.\n`
+          : "") +
+          `Exported ${summary || "nothing"} to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
           (notExported.length > 0 ? `Not exported: ${notExported.join("; ")}.\n` : ""),
       );
       return EXIT.ok;
@@ -64,3 +72,16 @@ export const exportCommand: Command = {
     }
   },
 };
+
+/** The secrets export must not write: the key, partner tokens, and the config's interpolated values. */
+function knownSecrets(session: Session, context: CommandContext): KnownSecrets {
+  const apiKey = context.env[session.desired.apiKeyEnv] ?? "";
+  const tokens = (session.organization.partnerConfigurations ?? []).map((p) => p.accessToken);
+  return {
+    credentials: [
+      { label: `the API key (${session.desired.apiKeyEnv})`, value: apiKey },
+      ...tokens.map((value) => ({ label: "a partner access token", value })),
+    ],
+    variables: variablesOf(session.desired.sensitive, context.env),
+  };
+}

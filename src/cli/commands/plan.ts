@@ -1,7 +1,7 @@
 // `notiform plan`: show what apply would change. Thin: parse flags, prepare the plan, hand it
 // to a renderer, choose the exit code.
 import { resolve } from "node:path";
-import { maskDeep } from "../../mask.js";
+import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
 import { renderPlanMarkdown } from "../../plan/render-markdown.js";
@@ -49,7 +49,7 @@ export const planCommand: Command = {
     try {
       if (args.out !== undefined)
         await writeFileAtomic(resolve(context.cwd, args.out), renderPlanJson(plan, context.masker));
-      const visible = maskDeep(plan, context.masker);
+      const visible = maskPlan(plan, context.masker);
       if (args.output === "json") context.terminal.out(renderPlanJson(plan, context.masker));
       else if (args.output === "markdown") context.terminal.out(renderPlanMarkdown(visible));
       else

@@ -8,6 +8,7 @@ interface ValidateArgs {
   config: string;
   env: string | undefined;
   output: "text" | "json";
+  "allow-include-outside": boolean;
 }
 
 export const validateCommand: Command = {
@@ -26,6 +27,7 @@ export const validateCommand: Command = {
       ...(args.env !== undefined ? { env: args.env } : {}),
       vars: context.env,
       cwd: context.cwd,
+      allowIncludeOutside: args["allow-include-outside"],
     });
     context.masker.addAll(result.sensitive);
     if (args.output === "json") {

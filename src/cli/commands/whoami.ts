@@ -1,4 +1,5 @@
 // `notiform whoami`: which API URL, organization and environment the key reaches.
+import { visibleText } from "../../sanitize.js";
 import { EXIT } from "../exit-codes.js";
 import { openSessionOptionalConfig, type SessionArgs } from "../session.js";
 import type { Command } from "./index.js";
@@ -30,7 +31,7 @@ export const whoamiCommand: Command = {
       if (args.output === "json") context.terminal.out(`${JSON.stringify(facts, null, 2)}\n`);
       else {
         context.terminal.out(
-          `API URL:       ${facts.apiUrl}\nOrganization:  ${facts.organization}${facts.organizationId ? ` (${facts.organizationId})` : ""}\nEnvironment:   ${facts.environment ?? "(none selected)"}\nKey from:      ${facts.apiKeyVariable}\n`,
+          `API URL:       ${facts.apiUrl}\nOrganization:  ${visibleText(facts.organization)}${facts.organizationId ? ` (${visibleText(facts.organizationId)})` : ""}\nEnvironment:   ${facts.environment ?? "(none selected)"}\nKey from:      ${facts.apiKeyVariable}\n`,
         );
       }
       return EXIT.ok;

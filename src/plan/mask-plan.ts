@@ -1,0 +1,25 @@
+// Masking a plan for output (text, markdown, JSON, the --out file). Beyond masking every string,
+// a field whose new value is or contains a secret has its old value masked too: the old value
+// is usually the previous secret (a rotated value read back from the server), which the masker
+// cannot know. The planner stays pure and unmasked; only what is shown or saved is masked.
+import { MASK, type Masker, maskDeep } from "../mask.js";
+import type { FieldChange, Plan, PlanAction } from "./model.js";
+
+export function maskPlan(plan: Plan, masker: Masker): Plan {
+  if (masker.size === 0) return plan;
+  return { ...maskDeep(plan, masker), actions: plan.actions.map((action) => maskAction(action, masker)) };
+}
+
+/** One action as it is shown and saved (apply compares a fresh action with the saved one this way). */
+export function maskAction(action: PlanAction, masker: Masker): PlanAction {
+  if (masker.size === 0) return action;
+  const masked = maskDeep(action, masker);
+  return { ...masked, changes: action.changes.map((change) => maskChange(change, masker)) };
+}
+
+function maskChange(change: FieldChange, masker: Masker): FieldChange {
+  const masked = maskDeep(change, masker);
+  const newHoldsSecret = JSON.stringify(masked.new) !== JSON.stringify(change.new);
+  if (newHoldsSecret && masked.old !== undefined) return { ...masked, old: MASK };
+  return masked;
+}

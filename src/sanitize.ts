@@ -1,0 +1,60 @@
+// Server text reaches people as text. Names, messages and the organization come from the server
+// (or from the environment) and may hold control characters: a carriage return that overwrites
+// a line, escape sequences that move the cursor, clear the screen or recolour, bidi overrides
+// that reorder what is read. Everything that prints such text escapes them to a visible form
+// (\r, \u001b, \u202e: JSON's own escapes, so JSON output stays valid JSON that decodes to the
+// same text). Renderers escape the values they embed; the terminal port escapes
+// whatever else reaches it, keeping only line breaks and notiform's own colours.
+// Markdown adds its own layer: HTML and markdown syntax in a value are escaped so that the
+// comment shows the value, and code spans show it exactly.
+
+/** C0 and C1 controls, DEL, bidi controls and line/paragraph separators (\n separately). */
+const CONTROLS =
+  "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029";
+const UNSAFE = new RegExp(`[\\n${CONTROLS}]`, "g");
+const UNSAFE_BUT_NEWLINE = new RegExp(`[${CONTROLS}]`, "g");
+/** The colour codes notiform itself writes (render-text.ts), let through when colour is on. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching our own escape sequences is the point.
+const OWN_COLOURS = /\x1b\[(?:0|1|2|3[0-7])m/y;
+
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function visible(c: string): string {
+  const named = NAMED[c];
+  if (named !== undefined) return named;
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/** One line of text with every control character made visible (line breaks too). */
+export function visibleText(text: string): string {
+  return text.replace(UNSAFE, visible);
+}
+
+/** Text for the terminal: line breaks kept, other controls escaped, own colours optionally kept. */
+export function terminalText(text: string, keepOwnColours: boolean): string {
+  return text.replace(UNSAFE_BUT_NEWLINE, (c, offset: number) => {
+    if (keepOwnColours && c === "\u001b") {
+      OWN_COLOURS.lastIndex = offset;
+      if (OWN_COLOURS.test(text)) return c;
+    }
+    return visible(c);
+  });
+}
+
+/** Inline markdown text (a heading, a table cell, a list item): shows as written, never as markup. */
+export function markdownText(text: string): string {
+  return visibleText(text).replace(/[\\`*_{}[\]()<>#+\-.!|~&"']/g, (c) => `\\${c}`);
+}
+
+/**
+ * A code span in a table cell showing `text` exactly: a fence longer than any run of backticks
+ * inside, padded when the text starts or ends with a backtick or a space (CommonMark strips one
+ * space each side), and `|` escaped (GFM reads a table cell's pipes before code spans).
+ */
+export function markdownCode(text: string): string {
+  const shown = visibleText(text).replace(/\|/g, "\\|");
+  const longest = (shown.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
+  const fence = "`".repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(shown) ? " " : "";
+  return `${fence}${pad}${shown}${pad}${fence}`;
+}
