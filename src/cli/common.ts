@@ -1,67 +1,46 @@
-// The flags every command shares (DESIGN.md "CLI contract"), declared once.
-import type { Argv } from "yargs";
+// The flags several commands share (DESIGN.md "CLI contract"), declared once as option groups.
+// A command adds only the groups it uses, so its --help lists only flags it honours; argument
+// types are inferred from these declarations (yargs.InferredOptionTypes), never redeclared.
+import type { InferredOptionTypes, Options } from "yargs";
 
-export interface CommonArgs {
-  config: string;
-  env: string | undefined;
-  "api-url": string | undefined;
-  concurrency: number;
-  target: string[];
-  color: boolean;
-  verbose: boolean;
-  "insecure-http": boolean;
-  output: "text" | "json" | "markdown";
-}
+/** Where the config is: every command that reads one. */
+export const CONFIG_OPTIONS = {
+  config: { alias: "c", type: "string", default: "notiform.yaml", describe: "Root config file" },
+  env: { type: "string", describe: "Environment to select (defined under `environments`)" },
+} as const satisfies Record<string, Options>;
 
-export function withCommonOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("config", {
-      alias: "c",
-      type: "string",
-      default: "notiform.yaml",
-      describe: "Root config file",
-      global: true,
-    })
-    .option("env", {
-      type: "string",
-      describe: "Environment to select (defined under `environments`)",
-      global: true,
-    })
-    .option("api-url", {
-      type: "string",
-      describe: "API base URL (overrides the environment's apiUrl and NOTIFORM_API_URL)",
-      global: true,
-    })
-    .option("concurrency", {
-      type: "number",
-      default: 8,
-      describe: "Requests in flight at once (shared by every request of the run)",
-      global: true,
-    })
-    .option("target", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Limit to KIND/KEY (repeatable), e.g. topic/order-updates",
-      global: true,
-    })
-    .option("color", {
-      type: "boolean",
-      default: true,
-      describe: "Colour output on a TTY (--no-color to disable)",
-      global: true,
-    })
-    .option("verbose", {
-      alias: "v",
-      type: "boolean",
-      default: false,
-      describe: "More detail; stack traces on errors",
-      global: true,
-    })
-    .option("insecure-http", {
-      type: "boolean",
-      default: false,
-      describe: "Allow plain http:// to a non-loopback host",
-      global: true,
-    });
-}
+/** How to reach the API: every command that talks to it. */
+export const API_OPTIONS = {
+  "api-url": {
+    type: "string",
+    describe: "API base URL (overrides the environment's apiUrl and NOTIFORM_API_URL)",
+  },
+  concurrency: {
+    type: "number",
+    default: 8,
+    describe: "Requests in flight at once (shared by every request of the run)",
+  },
+  "insecure-http": {
+    type: "boolean",
+    default: false,
+    describe: "Allow plain http:// to a non-loopback host",
+  },
+  verbose: { alias: "v", type: "boolean", default: false, describe: "More detail; stack traces on errors" },
+} as const satisfies Record<string, Options>;
+
+/** What a plan covers and how it is drawn: plan and apply. */
+export const PLAN_OPTIONS = {
+  target: {
+    type: "string",
+    array: true,
+    default: [] as string[],
+    describe: "Limit to KIND/KEY (repeatable), e.g. topic/order-updates",
+  },
+  color: { type: "boolean", default: true, describe: "Colour output on a TTY (--no-color to disable)" },
+  state: { type: "string", describe: "State file (default: notiform[.ENV].state.json beside the config)" },
+} as const satisfies Record<string, Options>;
+
+/** What session.ts needs of a command's flags. */
+export type SessionArgs = InferredOptionTypes<typeof CONFIG_OPTIONS & typeof API_OPTIONS> & {
+  state?: string | undefined;
+};

@@ -7,7 +7,7 @@ import { readLive } from "../resources/read-live.js";
 import type { StateFile } from "../state/model.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
-import type { CommandContext } from "./main.js";
+import type { CommandContext } from "./command.js";
 import { openSession, organizationOf, type Session, type SessionArgs } from "./session.js";
 
 export interface PreparedPlan {

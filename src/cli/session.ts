@@ -11,20 +11,13 @@ import type { DesiredState } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
-import type { CommandContext } from "./main.js";
+import type { CommandContext } from "./command.js";
+import type { SessionArgs } from "./common.js";
 
 export const DEFAULT_API_URL = "https://api.novu.co";
 export const DEFAULT_CONFIG = "notiform.yaml";
 
-export interface SessionArgs {
-  config: string;
-  env: string | undefined;
-  "api-url": string | undefined;
-  concurrency: number;
-  "insecure-http": boolean;
-  verbose: boolean;
-  state?: string | undefined;
-}
+export type { SessionArgs } from "./common.js";
 
 export interface Session {
   desired: DesiredState;

@@ -2,6 +2,7 @@
 // or saved), the confirmation, the engine, the progress view and the report, and maps the
 // outcome to an exit code.
 import { resolve } from "node:path";
+import type { Argv } from "yargs";
 import { executePlan } from "../../apply/execute-plan.js";
 import type { ApplyReport } from "../../apply/model.js";
 import { lineProgress, listrProgress, type ProgressView, silentProgress } from "../../apply/progress.js";
@@ -14,48 +15,42 @@ import type { Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import type { StateFile } from "../../state/model.js";
 import { readState } from "../../state/state-store.js";
+import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
+import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../main.js";
 import { preparePlan } from "../prepare-plan.js";
-import { openSession, organizationOf, type Session, type SessionArgs } from "../session.js";
-import type { Command } from "./index.js";
+import { openSession, organizationOf, type Session } from "../session.js";
 
-interface ApplyArgs extends SessionArgs {
-  plan: string | undefined;
-  target: string[];
-  output: "text" | "json";
-  "auto-approve": boolean;
-  "continue-on-error": boolean;
-  color: boolean;
-}
+const builder = (yargs: Argv) =>
+  yargs
+    .options(CONFIG_OPTIONS)
+    .options(API_OPTIONS)
+    .options(PLAN_OPTIONS)
+    .positional("plan", { type: "string", describe: "A plan saved with `plan --out FILE`" })
+    .option("auto-approve", {
+      type: "boolean",
+      default: false,
+      describe: "Apply without asking (needed without a TTY)",
+    })
+    .option("continue-on-error", {
+      type: "boolean",
+      default: false,
+      describe: "On a failure, skip only what depends on it and carry on",
+    })
+    .option("output", {
+      alias: "o",
+      choices: ["text", "json"] as const,
+      default: "text" as const,
+      describe: "json: print a machine-readable result (per action: status, error, duration)",
+    });
 
-export const applyCommand: Command = {
+type ApplyArgs = ArgsOf<ReturnType<typeof builder>>;
+
+export const applyCommand = defineCommand({
   command: "apply [plan]",
   describe: "Make the server match the config (or apply a saved plan without prompting)",
-  builder: (yargs) =>
-    yargs
-      .positional("plan", { type: "string", describe: "A plan saved with `plan --out FILE`" })
-      .option("auto-approve", {
-        type: "boolean",
-        default: false,
-        describe: "Apply without asking (needed without a TTY)",
-      })
-      .option("continue-on-error", {
-        type: "boolean",
-        default: false,
-        describe: "On a failure, skip only what depends on it and carry on",
-      })
-      .option("output", {
-        alias: "o",
-        choices: ["text", "json"] as const,
-        default: "text" as const,
-        describe: "json: print a machine-readable result (per action: status, error, duration)",
-      })
-      .option("state", {
-        type: "string",
-        describe: "State file (default: notiform[.ENV].state.json beside the config)",
-      }),
-  run: async (args: ApplyArgs, context) => {
+  builder,
+  run: async (args, context) => {
     const prepared = args.plan === undefined ? await planNow(args, context) : await loadSaved(args, context);
     if (prepared === undefined) return EXIT.ok;
     const { session, plan, state } = prepared;
@@ -82,7 +77,7 @@ export const applyCommand: Command = {
       await session.close();
     }
   },
-};
+});
 
 interface Prepared {
   session: Session;

@@ -4,26 +4,10 @@
 import { relative, resolve } from "node:path";
 import { loadSeedFile, startEmulator } from "../../emulator/index.js";
 import { packageFile } from "../../package-files.js";
+import { defineCommand } from "../command.js";
 import { EXIT } from "../exit-codes.js";
-import type { Command } from "./index.js";
 
 const BUNDLED_SEED = packageFile("examples", "emulator-seed.yaml");
-
-interface EmulatorArgs {
-  port: number;
-  host: string;
-  seed: string | undefined;
-  data: string | undefined;
-  latency: number;
-  jitter: number;
-  "error-rate": number;
-  "drop-rate": number;
-  "lost-response-rate": number;
-  "rate-limit": number | undefined;
-  "fault-seed": number;
-  "strict-spec": boolean;
-  flavor: "spec" | "real";
-}
 
 const EPILOG = `Seed file (YAML or JSON, schema: schemas/seed.schema.json):
   organization: {name, _id?, partnerConfigurations?}
@@ -36,7 +20,7 @@ The seed holds what the API cannot create; ids are 24 hex characters. Faults are
 (--fault-seed) so runs repeat. The keys are never printed: read them from the seed.
 Details: docs/emulator.md`;
 
-export const emulatorCommand: Command = {
+export const emulatorCommand = defineCommand({
   command: "emulator",
   describe: "Run the bundled Notification Management API emulator (for demos, tests and rehearsals)",
   builder: (yargs) =>
@@ -81,7 +65,7 @@ export const emulatorCommand: Command = {
         describe: "Answer as the spec says, or as real servers do where they differ",
       })
       .epilog(EPILOG),
-  run: async (args: EmulatorArgs, context) => {
+  run: async (args, context) => {
     const seedFile = args.seed !== undefined ? resolve(context.cwd, args.seed) : BUNDLED_SEED;
     const seed = await loadSeedFile(seedFile);
     const emulator = await startEmulator({
@@ -109,7 +93,7 @@ export const emulatorCommand: Command = {
     context.terminal.err("notiform emulator stopped\n");
     return EXIT.ok;
   },
-};
+});
 
 function waitForStopSignal(): Promise<void> {
   return new Promise((done) => {

@@ -8,27 +8,31 @@ import { NotiformError } from "../../errors.js";
 import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
 import { unlessUnsupported } from "../../resources/read-live.js";
 import { writeFileAtomic } from "../../state/state-store.js";
+import { defineCommand } from "../command.js";
+import { API_OPTIONS, CONFIG_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import { openSessionOptionalConfig, type SessionArgs } from "../session.js";
-import type { Command } from "./index.js";
+import { openSessionOptionalConfig } from "../session.js";
 
-interface ExportArgs extends SessionArgs {
-  dir: string;
-  force: boolean;
-}
-
-export const exportCommand: Command = {
+export const exportCommand = defineCommand({
   command: "export",
   describe: "Write the live state as config files (bootstrap a repository)",
   builder: (yargs) =>
     yargs
+      .options(CONFIG_OPTIONS)
+      .options(API_OPTIONS)
+      .option("output", {
+        alias: "o",
+        choices: ["text", "json"] as const,
+        default: "text" as const,
+        describe: "json: errors as one JSON object on stdout (schemas/error.schema.json)",
+      })
       .option("dir", {
         type: "string",
         default: ".",
         describe: "Directory to write notiform.yaml and its includes into",
       })
       .option("force", { type: "boolean", default: false, describe: "Overwrite files that already exist" }),
-  run: async (args: ExportArgs, context) => {
+  run: async (args, context) => {
     const session = await openSessionOptionalConfig(args, context);
     try {
       const { client } = session;
@@ -72,4 +76,4 @@ export const exportCommand: Command = {
       await session.close();
     }
   },
-};
+});

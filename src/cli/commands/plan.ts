@@ -7,24 +7,19 @@ import { renderPlanJson } from "../../plan/render-json.js";
 import { renderPlanMarkdown } from "../../plan/render-markdown.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { writeFileAtomic } from "../../state/state-store.js";
+import { defineCommand } from "../command.js";
+import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { preparePlan } from "../prepare-plan.js";
-import type { SessionArgs } from "../session.js";
-import type { Command } from "./index.js";
 
-interface PlanArgs extends SessionArgs {
-  target: string[];
-  output: "text" | "json" | "markdown";
-  out: string | undefined;
-  "detailed-exitcode": boolean;
-  color: boolean;
-}
-
-export const planCommand: Command = {
+export const planCommand = defineCommand({
   command: "plan",
   describe: "Show what apply would change (reads the API, writes nothing on the server)",
   builder: (yargs) =>
     yargs
+      .options(CONFIG_OPTIONS)
+      .options(API_OPTIONS)
+      .options(PLAN_OPTIONS)
       .option("output", {
         alias: "o",
         choices: ["text", "json", "markdown"] as const,
@@ -39,12 +34,8 @@ export const planCommand: Command = {
         type: "boolean",
         default: false,
         describe: "Exit 0 when there are no changes, 2 when there are, 1 on error",
-      })
-      .option("state", {
-        type: "string",
-        describe: "State file (default: notiform[.ENV].state.json beside the config)",
       }),
-  run: async (args: PlanArgs, context) => {
+  run: async (args, context) => {
     const { session, plan } = await preparePlan(args, context);
     try {
       if (args.out !== undefined)
@@ -63,4 +54,4 @@ export const planCommand: Command = {
     }
     return args["detailed-exitcode"] && hasChanges(plan) ? EXIT.changes : EXIT.ok;
   },
-};
+});

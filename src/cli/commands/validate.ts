@@ -1,26 +1,21 @@
 // `notiform validate`: offline check of the files, schema, references and interpolation.
 // Exit 0 when valid (warnings allowed), 1 otherwise; every problem as `file:line:col  message`.
 import { renderValidateJson, renderValidateText, validateConfig } from "../../config/validate-config.js";
+import { defineCommand } from "../command.js";
+import { CONFIG_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import type { Command } from "./index.js";
 
-interface ValidateArgs {
-  config: string;
-  env: string | undefined;
-  output: "text" | "json";
-}
-
-export const validateCommand: Command = {
+export const validateCommand = defineCommand({
   command: "validate",
   describe: "Check the config offline: files, schema, references, interpolation",
   builder: (yargs) =>
-    yargs.option("output", {
+    yargs.options(CONFIG_OPTIONS).option("output", {
       alias: "o",
       choices: ["text", "json"] as const,
       default: "text" as const,
       describe: "json: the problems as objects",
     }),
-  run: async (args: ValidateArgs, context) => {
+  run: async (args, context) => {
     const result = await validateConfig({
       configPath: args.config,
       ...(args.env !== undefined ? { env: args.env } : {}),
@@ -37,4 +32,4 @@ export const validateCommand: Command = {
     }
     return result.valid ? EXIT.ok : EXIT.error;
   },
-};
+});
