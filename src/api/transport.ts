@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
 import { NotiformError } from "../errors.js";
-import { ApiError, badResponse, NetworkError, parseErrorBody } from "./errors.js";
+import { ApiError, badResponse, htmlPage, NetworkError, parseErrorBody } from "./errors.js";
 import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
@@ -235,6 +235,8 @@ export class Transport {
     try {
       return JSON.parse(text);
     } catch {
+      const at = { method: call.method, path: call.path, endpoint: call.endpoint, status, attempts: attempt };
+      if (text.trimStart().startsWith("<")) throw htmlPage(at, this.options.baseUrl);
       const start = maskKey(text.slice(0, 40), this.options.apiKey);
       throw badResponse(
         { method: call.method, path: call.path, endpoint: call.endpoint, status, attempts: attempt },

@@ -24,6 +24,12 @@ export async function preparePlan(
   const started = performance.now();
   const session = await openSession(args, context);
   const opened = performance.now();
+  // On stderr too, so it is seen whatever --output is (the plan itself may be JSON or markdown).
+  if (session.desired.organization === undefined) {
+    context.terminal.err(
+      `warning: the config has no \`organization\` guard, so nothing checks that the key reaches the intended organization (it reaches "${session.organization.name}"); add \`organization: ${session.organization.name}\` to the root file.\n`,
+    );
+  }
   try {
     const state = await readState(session.statePath, session.target);
     const organization = organizationOf(session);

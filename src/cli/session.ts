@@ -50,9 +50,15 @@ export async function loadDesired(args: SessionArgs, context: CommandContext) {
 
 export function connect(args: SessionArgs, desired: DesiredState, context: CommandContext): ApiClient {
   const apiKey = context.env[desired.apiKeyEnv];
-  if (apiKey === undefined || apiKey === "") {
-    throw new NotiformError("API_KEY_MISSING", `no API key: the variable ${desired.apiKeyEnv} is not set`, {
-      hint: `Export ${desired.apiKeyEnv}=<your API key>. notiform never takes a key from a flag or a file.`,
+  if (apiKey === undefined || apiKey.trim() === "") {
+    // Set but empty is its own mistake (often a CI secret that does not exist, or a typo in
+    // its name): saying "not set" would send people looking in the wrong place.
+    const state = apiKey === undefined ? "is not set" : "is set but empty";
+    throw new NotiformError("API_KEY_MISSING", `no API key: the variable ${desired.apiKeyEnv} ${state}`, {
+      hint:
+        apiKey === undefined
+          ? `Export ${desired.apiKeyEnv}=<your API key>. notiform never takes a key from a flag or a file.`
+          : `Check where ${desired.apiKeyEnv} gets its value (in CI: that the secret exists under that name and is available to this job).`,
     });
   }
   context.masker.add(apiKey);

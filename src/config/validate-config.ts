@@ -1,6 +1,8 @@
 // `notiform validate` as data: load the config, and turn the outcome (valid, or every problem)
 // into a result the command renders. Offline: no network, no state file.
+
 import { ConfigError, type Problem } from "../errors.js";
+import { count } from "../plural.js";
 import { loadConfig } from "./index.js";
 import type { LoadOptions } from "./model.js";
 
@@ -52,7 +54,7 @@ export function renderValidateText(result: ValidateResult): { out: string; err: 
     };
   }
   const s = result.summary;
-  const out = `${s.files} ${s.files === 1 ? "file" : "files"} valid: ${s.topics} topics, ${s.notificationGroups} notification groups, ${s.workflows} workflows, ${s.overrides} overrides\n`;
+  const out = `${count(s.files, "file")} valid: ${count(s.topics, "topic")}, ${count(s.notificationGroups, "notification group")}, ${count(s.workflows, "workflow")}, ${count(s.overrides, "override")}\n`;
   return { out, err: lines.length > 0 ? `${lines.join("\n")}\n` : "" };
 }
 

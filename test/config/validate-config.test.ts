@@ -24,7 +24,7 @@ describe("validateConfig", () => {
       overrides: 1,
     });
     expect(renderValidateText(result)).toEqual({
-      out: "2 files valid: 1 topics, 1 notification groups, 1 workflows, 1 overrides\n",
+      out: "2 files valid: 1 topic, 1 notification group, 1 workflow, 1 override\n",
       err: 'notiform.yaml:2:22  warning  include "none/*.yaml" matches no file\n',
     });
     expect(JSON.parse(renderValidateJson(result))).toEqual({

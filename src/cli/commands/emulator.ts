@@ -3,6 +3,7 @@
 // holds the keys instead.
 import { relative, resolve } from "node:path";
 import { loadSeedFile, startEmulator } from "../../emulator/index.js";
+import { NotiformError } from "../../errors.js";
 import { packageFile } from "../../package-files.js";
 import { defineCommand } from "../command.js";
 import { EXIT } from "../exit-codes.js";
@@ -82,6 +83,8 @@ export const emulatorCommand = defineCommand({
       faultSeed: args["fault-seed"],
       strictSpec: args["strict-spec"],
       flavor: args.flavor,
+    }).catch((error: unknown) => {
+      throw listenError(error, args.host, args.port);
     });
     const organization = seed.organization?.name ?? "Emulated Organization";
     const seedName = args.seed ?? relative(context.cwd, seedFile);
@@ -105,4 +108,30 @@ function waitForStopSignal(): Promise<void> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+/** A busy or forbidden port is an ordinary mistake, not a bug: name it and say what to do. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EADDRINUSE") {
+    return new NotiformError(
+      "PORT_UNAVAILABLE",
+      `cannot listen on ${host}:${port}: the port is already in use`,
+      {
+        hint: "Stop what holds it (another emulator?), or choose another --port (--port 0 picks a free one).",
+        cause: error,
+      },
+    );
+  }
+  if (code === "EACCES" || code === "EADDRNOTAVAIL") {
+    return new NotiformError(
+      "PORT_UNAVAILABLE",
+      `cannot listen on ${host}:${port}: ${code === "EACCES" ? "permission denied" : "no such local address"}`,
+      {
+        hint: "Choose a port above 1023 and an address of this machine (--host 127.0.0.1).",
+        cause: error,
+      },
+    );
+  }
+  return error;
 }

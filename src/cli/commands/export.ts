@@ -5,6 +5,7 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { NotiformError } from "../../errors.js";
+import { count, listing } from "../../plural.js";
 import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
 import { unlessUnsupported } from "../../resources/read-live.js";
 import { writeFileAtomic } from "../../state/state-store.js";
@@ -68,7 +69,7 @@ export const exportCommand = defineCommand({
       if (workflows === undefined) notes.push("workflows (the server cannot list them)");
       if (notificationGroups === undefined) notes.push("notification groups (the server cannot list them)");
       context.terminal.err(
-        `Exported ${topics.length} topics, ${overrides.length} overrides, ${workflows?.length ?? 0} workflows and ${notificationGroups?.length ?? 0} notification groups to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
+        `Exported ${listing([count(topics.length, "topic"), count(overrides.length, "override"), count(workflows?.length ?? 0, "workflow"), count(notificationGroups?.length ?? 0, "notification group")])} to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
           (notes.length > 0 ? `Not exported: ${notes.join("; ")}.\n` : ""),
       );
       return EXIT.ok;

@@ -1,6 +1,8 @@
 // `notiform plan`: show what apply would change. Thin: parse flags, prepare the plan, hand it
 // to a renderer, choose the exit code.
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { NotiformError } from "../../errors.js";
 import { maskDeep } from "../../mask.js";
 import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
@@ -36,6 +38,8 @@ export const planCommand = defineCommand({
         describe: "Exit 0 when there are no changes, 2 when there are, 1 on error",
       }),
   run: async (args, context) => {
+    // Before any API call: a typo in --out should not cost a whole plan.
+    if (args.out !== undefined) checkOutputDirectory(resolve(context.cwd, args.out), args.out);
     const { session, plan } = await preparePlan(args, context);
     try {
       if (args.out !== undefined)
@@ -55,3 +59,16 @@ export const planCommand = defineCommand({
     return args["detailed-exitcode"] && hasChanges(plan) ? EXIT.changes : EXIT.ok;
   },
 });
+
+function checkOutputDirectory(path: string, given: string): void {
+  const dir = dirname(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new NotiformError(
+      "OUTPUT_DIR_MISSING",
+      `cannot save the plan to ${given}: the directory ${dir} does not exist`,
+      {
+        hint: "Create the directory first, or choose another --out path. Nothing was planned.",
+      },
+    );
+  }
+}
