@@ -57,9 +57,9 @@ describe("--output json on failure", () => {
   });
 
   it("the wrong organization: ORG_MISMATCH, with the interpolated guard masked", async () => {
-    const session = await startCliSession(
-      ACME_BASE.replace("organization: Acme Inc", "organization: ${ORG}"),
-    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a config interpolation, not a template.
+    const guard = "organization: ${ORG}";
+    const session = await startCliSession(ACME_BASE.replace("organization: Acme Inc", guard));
     emulator = session.emulator;
     const result = await runCli(["plan", "--output=json", "--api-url", session.emulator.url], {
       cwd: session.workspace.dir,
