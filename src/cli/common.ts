@@ -25,6 +25,10 @@ export const API_OPTIONS = {
     default: false,
     describe: "Allow plain http:// to a non-loopback host",
   },
+} as const satisfies Record<string, Options>;
+
+/** Every command: main.ts reads it for stack traces on errors; commands may show more with it. */
+export const VERBOSE_OPTIONS = {
   verbose: { alias: "v", type: "boolean", default: false, describe: "More detail; stack traces on errors" },
 } as const satisfies Record<string, Options>;
 
@@ -41,6 +45,8 @@ export const PLAN_OPTIONS = {
 } as const satisfies Record<string, Options>;
 
 /** What session.ts needs of a command's flags. */
-export type SessionArgs = InferredOptionTypes<typeof CONFIG_OPTIONS & typeof API_OPTIONS> & {
+export type SessionArgs = InferredOptionTypes<
+  typeof CONFIG_OPTIONS & typeof API_OPTIONS & typeof VERBOSE_OPTIONS
+> & {
   state?: string | undefined;
 };

@@ -16,7 +16,7 @@ import { renderPlanText } from "../../plan/render-text.js";
 import type { StateFile } from "../../state/model.js";
 import { readState } from "../../state/state-store.js";
 import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
-import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS } from "../common.js";
+import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { preparePlan } from "../prepare-plan.js";
 import { openSession, organizationOf, type Session } from "../session.js";
@@ -25,6 +25,7 @@ const builder = (yargs: Argv) =>
   yargs
     .options(CONFIG_OPTIONS)
     .options(API_OPTIONS)
+    .options(VERBOSE_OPTIONS)
     .options(PLAN_OPTIONS)
     .positional("plan", { type: "string", describe: "A plan saved with `plan --out FILE`" })
     .option("auto-approve", {

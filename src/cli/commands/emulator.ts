@@ -6,6 +6,7 @@ import { loadSeedFile, startEmulator } from "../../emulator/index.js";
 import { NotiformError } from "../../errors.js";
 import { packageFile } from "../../package-files.js";
 import { defineCommand } from "../command.js";
+import { VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 
 const BUNDLED_SEED = packageFile("examples", "emulator-seed.yaml");
@@ -26,6 +27,7 @@ export const emulatorCommand = defineCommand({
   describe: "Run the bundled Notification Management API emulator (for demos, tests and rehearsals)",
   builder: (yargs) =>
     yargs
+      .options(VERBOSE_OPTIONS)
       .option("port", { type: "number", default: 4010, describe: "Port to listen on (0: any free port)" })
       .option("host", { type: "string", default: "127.0.0.1", describe: "Address to listen on" })
       .option("seed", {

@@ -10,7 +10,7 @@ import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
 import { unlessUnsupported } from "../../resources/read-live.js";
 import { writeFileAtomic } from "../../state/state-store.js";
 import { defineCommand } from "../command.js";
-import { API_OPTIONS, CONFIG_OPTIONS } from "../common.js";
+import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { openSessionOptionalConfig } from "../session.js";
 
@@ -21,6 +21,7 @@ export const exportCommand = defineCommand({
     yargs
       .options(CONFIG_OPTIONS)
       .options(API_OPTIONS)
+      .options(VERBOSE_OPTIONS)
       .option("output", {
         alias: "o",
         choices: ["text", "json"] as const,

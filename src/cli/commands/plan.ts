@@ -10,7 +10,7 @@ import { renderPlanMarkdown } from "../../plan/render-markdown.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { writeFileAtomic } from "../../state/state-store.js";
 import { defineCommand } from "../command.js";
-import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS } from "../common.js";
+import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { preparePlan } from "../prepare-plan.js";
 
@@ -21,6 +21,7 @@ export const planCommand = defineCommand({
     yargs
       .options(CONFIG_OPTIONS)
       .options(API_OPTIONS)
+      .options(VERBOSE_OPTIONS)
       .options(PLAN_OPTIONS)
       .option("output", {
         alias: "o",

@@ -2,19 +2,22 @@
 // Exit 0 when valid (warnings allowed), 1 otherwise; every problem as `file:line:col  message`.
 import { renderValidateJson, renderValidateText, validateConfig } from "../../config/validate-config.js";
 import { defineCommand } from "../command.js";
-import { CONFIG_OPTIONS } from "../common.js";
+import { CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 
 export const validateCommand = defineCommand({
   command: "validate",
   describe: "Check the config offline: files, schema, references, interpolation",
   builder: (yargs) =>
-    yargs.options(CONFIG_OPTIONS).option("output", {
-      alias: "o",
-      choices: ["text", "json"] as const,
-      default: "text" as const,
-      describe: "json: the problems as objects",
-    }),
+    yargs
+      .options(CONFIG_OPTIONS)
+      .options(VERBOSE_OPTIONS)
+      .option("output", {
+        alias: "o",
+        choices: ["text", "json"] as const,
+        default: "text" as const,
+        describe: "json: the problems as objects",
+      }),
   run: async (args, context) => {
     const result = await validateConfig({
       configPath: args.config,

@@ -1,7 +1,7 @@
 // `notiform whoami`: which API URL, organization and environment the key reaches.
 
 import { defineCommand } from "../command.js";
-import { API_OPTIONS, CONFIG_OPTIONS } from "../common.js";
+import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { openSessionOptionalConfig } from "../session.js";
 
@@ -12,6 +12,7 @@ export const whoamiCommand = defineCommand({
     yargs
       .options(CONFIG_OPTIONS)
       .options(API_OPTIONS)
+      .options(VERBOSE_OPTIONS)
       .option("output", {
         alias: "o",
         choices: ["text", "json"] as const,
