@@ -59,6 +59,11 @@ export function renderValidateText(result: ValidateResult): { out: string; err: 
 }
 
 export function renderValidateJson(result: ValidateResult): string {
+  return `${JSON.stringify(validateJsonDocument(result), null, 2)}\n`;
+}
+
+/** The document `validate --output json` prints (the CLI adds the error object when invalid). */
+export function validateJsonDocument(result: ValidateResult) {
   const problems = result.problems.map((p) => ({
     severity: p.severity,
     rule: p.rule,
@@ -68,5 +73,5 @@ export function renderValidateJson(result: ValidateResult): string {
     col: p.pos.col,
     field: p.field ?? null,
   }));
-  return `${JSON.stringify({ valid: result.valid, problems, summary: result.summary }, null, 2)}\n`;
+  return { valid: result.valid, problems, summary: result.summary };
 }

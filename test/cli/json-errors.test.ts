@@ -56,6 +56,18 @@ describe("--output json on failure", () => {
     expect(error.problems?.every((p) => p.location.file.endsWith("notiform.yaml"))).toBe(true);
   });
 
+  it("validate on an invalid config: its own result and the error object, in one document", async () => {
+    const workspace = await createWorkspace({
+      "notiform.yaml": "version: 1\norganization: Acme Inc\ntopics:\n  - key: bad key\n    name: A\n",
+    });
+    const result = await runCli(["validate", "-o", "json"], { cwd: workspace.dir });
+    expect(result.code).toBe(1);
+    const error = errorOf(result);
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.problems?.[0]?.location.line).toBe(4);
+    expect(JSON.parse(result.stdout).valid).toBe(false);
+  });
+
   it("the wrong organization: ORG_MISMATCH, with the interpolated guard masked", async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a config interpolation, not a template.
     const guard = "organization: ${ORG}";

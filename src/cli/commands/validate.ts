@@ -1,8 +1,16 @@
 // `notiform validate`: offline check of the files, schema, references and interpolation.
 // Exit 0 when valid (warnings allowed), 1 otherwise; every problem as `file:line:col  message`.
-import { renderValidateJson, renderValidateText, validateConfig } from "../../config/validate-config.js";
+import {
+  renderValidateJson,
+  renderValidateText,
+  validateConfig,
+  validateJsonDocument,
+} from "../../config/validate-config.js";
+import { ConfigError } from "../../errors.js";
+import { maskDeep } from "../../mask.js";
 import { defineCommand } from "../command.js";
 import { CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
+import { errorReport } from "../error-report.js";
 import { EXIT } from "../exit-codes.js";
 
 export const validateCommand = defineCommand({
@@ -26,7 +34,15 @@ export const validateCommand = defineCommand({
       cwd: context.cwd,
     });
     context.masker.add(...result.sensitive);
-    if (args.output === "json") {
+    if (args.output === "json" && !result.valid) {
+      // An invalid config is a failure: besides its own fields (valid, problems, summary), the
+      // document carries the error object every failing command prints (schemas/error.schema.json).
+      const report = {
+        ...validateJsonDocument(result),
+        ...errorReport(new ConfigError(result.problems), false),
+      };
+      context.terminal.out(`${JSON.stringify(maskDeep(report, context.masker), null, 2)}\n`);
+    } else if (args.output === "json") {
       context.terminal.out(renderValidateJson(result));
     } else {
       const { out, err } = renderValidateText(result);
