@@ -125,7 +125,7 @@ function report(env, { summary, outputs }) {
   }
 }
 
-export async function main(env = process.env) {
+async function main(env = process.env) {
   const input = inputs(env);
   if (!COMMANDS.includes(input.command)) {
     process.stderr.write(
@@ -180,6 +180,4 @@ export async function main(env = process.env) {
   return ok ? 0 : 1;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  process.exitCode = await main();
-}
+process.exitCode = await main();

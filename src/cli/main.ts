@@ -60,6 +60,14 @@ export async function runMain(argv: string[]): Promise<void> {
 
 /** A usage mistake; an unknown --flag gets the nearest flag the command knows as a hint. */
 function usageError(message: string, argv: readonly string[], known: readonly string[]): NotiformError {
+  const first = argv[0];
+  const names = commands.map((c) => c.command.split(" ")[0] ?? "");
+  if (first !== undefined && !first.startsWith("-") && !names.includes(first)) {
+    const match = closest(first, names);
+    return new NotiformError("USAGE", `unknown command "${first}"`, {
+      hint: match !== undefined ? `did you mean \`notiform ${match}\`?` : `commands: ${names.join(", ")}`,
+    });
+  }
   const knownSet = new Set(known);
   for (const token of argv) {
     const name = /^--(?:no-)?([^=]+)/.exec(token)?.[1];

@@ -51,6 +51,14 @@ describe("an unknown flag", () => {
     expect(result.stderr).toContain("did you mean --auto-approve?");
   });
 
+  it("an unknown command is named, with the nearest command", async () => {
+    const workspace = await createWorkspace();
+    const result = await runCli(["pla"], { cwd: workspace.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: unknown command "pla"');
+    expect(result.stderr).toContain("did you mean `notiform plan`?");
+  });
+
   it("a flag of another command is refused, not silently accepted", async () => {
     const workspace = await createWorkspace({ "notiform.yaml": ACME_BASE });
     const result = await runCli(["validate", "--api-url", "http://127.0.0.1:9"], { cwd: workspace.dir });
