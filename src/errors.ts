@@ -52,6 +52,8 @@ export type ErrorCode =
   | "PLAN_STALE"
   | "NOT_CONFIRMED"
   | "FILE_EXISTS"
+  | "OUTPUT_DIR_MISSING"
+  | "PORT_UNAVAILABLE"
   | "INTERRUPTED"
   | "CREATE_UNCERTAIN"
   | "INTERNAL";

@@ -95,3 +95,69 @@ describe("GitHub Actions recipes", () => {
     expect(runs).toContain("git add notiform/notiform.state.json");
   });
 });
+
+describe("GitHub Actions recipes: safety", () => {
+  const RECIPES = [
+    "notiform-plan.yml",
+    "notiform-apply.yml",
+    "notiform-action-plan.yml",
+    "notiform-action-apply.yml",
+  ];
+  type Step = { uses?: string; run?: string; if?: string; with?: Record<string, string> };
+  const stepsOf = async (name: string): Promise<Step[]> => {
+    const workflow = parse(await readFile(join(EXAMPLES, "github-actions", name), "utf8"));
+    return Object.values(workflow.jobs as Record<string, { steps: Step[] }>).flatMap((job) => job.steps);
+  };
+
+  it.each(RECIPES)("%s pins every action by a full commit SHA", async (name) => {
+    const uses = (await stepsOf(name)).flatMap((s) => (s.uses ? [s.uses] : []));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const ref of uses) expect(ref).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+  });
+
+  it.each(["notiform-apply.yml", "notiform-action-apply.yml"])(
+    "%s records state through a branch and a pull request, rebased before the push, never pushing main",
+    async (name) => {
+      const text = await readFile(join(EXAMPLES, "github-actions", name), "utf8");
+      const workflow = parse(text);
+      expect(workflow.on.push.paths).toContain("!notiform/*.state.json");
+      const runs = (await stepsOf(name)).map((s) => s.run ?? "").join("\n");
+      expect(runs).toContain("git add notiform/notiform.state.json");
+      const rebase = runs.indexOf("git rebase origin/main");
+      const push = runs.indexOf("git push --force-with-lease origin notiform/state");
+      expect(rebase).toBeGreaterThan(0);
+      expect(push).toBeGreaterThan(rebase);
+      expect(runs).toContain("gh pr create --base main --head notiform/state");
+      expect(runs).not.toMatch(/git push(?! --force-with-lease origin notiform\/state)/);
+    },
+  );
+
+  it("the plain plan recipe explains forked pull requests instead of failing for want of a key", async () => {
+    const steps = await stepsOf("notiform-plan.yml");
+    const fork = steps.find((s) => s.if?.includes("head.repo.full_name != github.repository"));
+    expect(fork?.run).toContain("::notice::");
+    expect(fork?.run).toContain("fork");
+    const planStep = steps.find((s) => s.run?.includes("npx notiform plan"));
+    expect(planStep?.if).toContain("steps.fork.outputs.skip != 'true'");
+  });
+
+  it.each(["notiform-action-plan.yml", "notiform-action-apply.yml"])(
+    "%s uses the notiform Action with inputs it declares and the key from a secret",
+    async (name) => {
+      const action = parse(await readFile(join(EXAMPLES, "..", "action.yml"), "utf8"));
+      const step = (await stepsOf(name)).find((s) => s.uses?.startsWith("notiform/notiform@"));
+      expect(step).toBeDefined();
+      for (const input of Object.keys(step?.with ?? {})) expect(Object.keys(action.inputs)).toContain(input);
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, not a template.
+      expect(step?.with?.["api-key"]).toBe("${{ secrets.NOTIFORM_API_KEY }}");
+      expect(["plan", "apply"]).toContain(step?.with?.command);
+    },
+  );
+
+  it("no recipe runs on pull_request_target (secrets with code from forks)", async () => {
+    for (const name of RECIPES) {
+      const text = await readFile(join(EXAMPLES, "github-actions", name), "utf8");
+      expect(Object.keys(parse(text).on)).not.toContain("pull_request_target");
+    }
+  });
+});

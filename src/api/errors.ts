@@ -24,6 +24,8 @@ export interface ApiErrorFacts {
   /** Whether the endpoint is an observed extension (missing routes mean "unsupported"). */
   extension: boolean;
   apiKeyEnv?: string;
+  /** A hint that replaces the one the code would get (e.g. an HTML page instead of the API). */
+  hint?: string;
 }
 
 const DEV_ONLY = "only allowed in Development environment";
@@ -42,7 +44,7 @@ export class ApiError extends NotiformError {
   constructor(facts: ApiErrorFacts, code: ErrorCode = classifyApiError(facts)) {
     const after = facts.attempts > 1 ? ` (after ${facts.attempts} attempts)` : "";
     super(code, `${facts.method} ${facts.path}: ${facts.status} ${facts.serverMessage}${after}`, {
-      ...hintFor(code, facts),
+      ...(facts.hint !== undefined ? { hint: facts.hint } : hintFor(code, facts)),
     });
     this.name = "ApiError";
     this.method = facts.method;
@@ -111,6 +113,31 @@ export function badResponse(
       // The server answered, so a write reached it; what it did is unknown: read back.
       mayHaveBeenApplied: at.method !== "GET",
       extension: false,
+    },
+    "API_BAD_RESPONSE",
+  );
+}
+
+/**
+ * A 2xx answer that is an HTML page: the URL reaches a web site (a dashboard, a docs page, a
+ * proxy's landing page), not the API. Said plainly, naming the URL, since it is a setup mistake.
+ */
+export function htmlPage(
+  at: { method: string; path: string; endpoint: string; status: number; attempts: number },
+  baseUrl: string,
+): ApiError {
+  return new ApiError(
+    {
+      method: at.method,
+      path: at.path,
+      endpoint: at.endpoint,
+      status: at.status,
+      serverMessage: `${baseUrl} answered with an HTML page, not the API's JSON: it is not the API's base URL`,
+      validation: false,
+      attempts: at.attempts,
+      mayHaveBeenApplied: at.method !== "GET",
+      extension: false,
+      hint: "Set --api-url (or the environment's apiUrl, or NOTIFORM_API_URL) to the API's base URL, e.g. https://api.novu.co or https://eu.api.novu.co, not a dashboard or web page; notiform adds /v1/... itself.",
     },
     "API_BAD_RESPONSE",
   );

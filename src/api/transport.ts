@@ -8,7 +8,7 @@ import { NotiformError } from "../errors.js";
 import type { Masker } from "../mask.js";
 import { visibleText } from "../sanitize.js";
 import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
-import { ApiError, badResponse, NetworkError, parseErrorBody } from "./errors.js";
+import { ApiError, badResponse, htmlPage, NetworkError, parseErrorBody } from "./errors.js";
 import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter, describeWait } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
@@ -264,6 +264,8 @@ export class Transport {
     try {
       return JSON.parse(text);
     } catch {
+      const at = { method: call.method, path: call.path, endpoint: call.endpoint, status, attempts: attempt };
+      if (text.trimStart().startsWith("<")) throw htmlPage(at, this.options.baseUrl);
       // Mask before cutting: a cut secret is no longer recognisable as one.
       const start = this.options.masker.mask(text).slice(0, 40);
       throw badResponse(

@@ -1,5 +1,7 @@
-// The flags every command shares (DESIGN.md "CLI contract"), declared once.
-import type { Argv } from "yargs";
+// The flags several commands share (DESIGN.md "CLI contract"), declared once as option groups.
+// A command adds only the groups it uses, so its --help lists only flags it honours; argument
+// types are inferred from these declarations (yargs.InferredOptionTypes), never redeclared.
+import type { InferredOptionTypes, Options } from "yargs";
 import { integerFlag } from "./numeric-flags.js";
 
 /** Most requests in flight that --concurrency accepts. */
@@ -8,83 +10,62 @@ export const MAX_CONCURRENCY = 256;
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
 export const MAX_MAX_WAIT_SECONDS = 3_600;
 
-export interface CommonArgs {
-  config: string;
-  env: string | undefined;
-  "api-url": string | undefined;
-  concurrency: number;
-  "max-wait": number;
-  target: string[];
-  color: boolean;
-  verbose: boolean;
-  "insecure-http": boolean;
-  "allow-include-outside": boolean;
-  output: "text" | "json" | "markdown";
-}
+/** Where the config is: every command that reads one. */
+export const CONFIG_OPTIONS = {
+  config: { alias: "c", type: "string", default: "notiform.yaml", describe: "Root config file" },
+  env: { type: "string", describe: "Environment to select (defined under `environments`)" },
+  "allow-include-outside": {
+    type: "boolean",
+    default: false,
+    describe: "Let include reach files outside the root config file's directory",
+  },
+} as const satisfies Record<string, Options>;
 
-export function withCommonOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("config", {
-      alias: "c",
-      type: "string",
-      default: "notiform.yaml",
-      describe: "Root config file",
-      global: true,
-    })
-    .option("env", {
-      type: "string",
-      describe: "Environment to select (defined under `environments`)",
-      global: true,
-    })
-    .option("api-url", {
-      type: "string",
-      describe: "API base URL (overrides the environment's apiUrl and NOTIFORM_API_URL)",
-      global: true,
-    })
-    .option("concurrency", {
-      type: "string",
-      default: 8,
-      describe: `Requests in flight at once (shared by every request of the run), 1-${MAX_CONCURRENCY}`,
-      coerce: integerFlag("concurrency", 1, MAX_CONCURRENCY),
-      global: true,
-    })
-    .option("max-wait", {
-      type: "string",
-      default: DEFAULT_MAX_WAIT_SECONDS,
-      describe: `Longest wait (seconds) a server may ask for (Retry-After, RateLimit-Reset) before the run fails, 0-${MAX_MAX_WAIT_SECONDS}`,
-      coerce: integerFlag("max-wait", 0, MAX_MAX_WAIT_SECONDS),
-      global: true,
-    })
-    .option("target", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Limit to KIND/KEY (repeatable), e.g. topic/order-updates",
-      global: true,
-    })
-    .option("color", {
-      type: "boolean",
-      default: true,
-      describe: "Colour output on a TTY (--no-color to disable)",
-      global: true,
-    })
-    .option("verbose", {
-      alias: "v",
-      type: "boolean",
-      default: false,
-      describe: "More detail; stack traces on errors",
-      global: true,
-    })
-    .option("insecure-http", {
-      type: "boolean",
-      default: false,
-      describe: "Allow plain http:// to a non-loopback host",
-      global: true,
-    })
-    .option("allow-include-outside", {
-      type: "boolean",
-      default: false,
-      describe: "Let include reach files outside the root config file's directory",
-      global: true,
-    });
-}
+/** How to reach the API: every command that talks to it. */
+export const API_OPTIONS = {
+  "api-url": {
+    type: "string",
+    describe: "API base URL (overrides the environment's apiUrl and NOTIFORM_API_URL)",
+  },
+  concurrency: {
+    type: "string",
+    default: 8,
+    describe: `Requests in flight at once (shared by every request of the run), 1-${MAX_CONCURRENCY}`,
+    coerce: integerFlag("concurrency", 1, MAX_CONCURRENCY),
+  },
+  "max-wait": {
+    type: "string",
+    default: DEFAULT_MAX_WAIT_SECONDS,
+    describe: `Longest wait (seconds) a server may ask for (Retry-After, RateLimit-Reset) before the run fails, 0-${MAX_MAX_WAIT_SECONDS}`,
+    coerce: integerFlag("max-wait", 0, MAX_MAX_WAIT_SECONDS),
+  },
+  "insecure-http": {
+    type: "boolean",
+    default: false,
+    describe: "Allow plain http:// to a non-loopback host",
+  },
+} as const satisfies Record<string, Options>;
+
+/** Every command: main.ts reads it for stack traces on errors; commands may show more with it. */
+export const VERBOSE_OPTIONS = {
+  verbose: { alias: "v", type: "boolean", default: false, describe: "More detail; stack traces on errors" },
+} as const satisfies Record<string, Options>;
+
+/** What a plan covers and how it is drawn: plan and apply. */
+export const PLAN_OPTIONS = {
+  target: {
+    type: "string",
+    array: true,
+    default: [] as string[],
+    describe: "Limit to KIND/KEY (repeatable), e.g. topic/order-updates",
+  },
+  color: { type: "boolean", default: true, describe: "Colour output on a TTY (--no-color to disable)" },
+  state: { type: "string", describe: "State file (default: notiform[.ENV].state.json beside the config)" },
+} as const satisfies Record<string, Options>;
+
+/** What session.ts needs of a command's flags. */
+export type SessionArgs = InferredOptionTypes<
+  typeof CONFIG_OPTIONS & typeof API_OPTIONS & typeof VERBOSE_OPTIONS
+> & {
+  state?: string | undefined;
+};

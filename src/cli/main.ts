@@ -1,30 +1,21 @@
 // The composition root of the CLI: parse argv with yargs, run one command, and decide the exit.
-// This file is the ONE place that maps outcomes and typed errors to exit codes and messages;
-// it sets process.exitCode and never calls process.exit, so pending output is flushed.
+// Errors become exit codes and messages in ONE place, reportError (error-report.ts), called only
+// from here; this sets process.exitCode and never calls process.exit, so pending output is flushed.
 import yargs from "yargs";
-import { ConfigError, isNotiformError, type NotiformError } from "../errors.js";
+import { closest } from "../config/did-you-mean.js";
+import { NotiformError } from "../errors.js";
 import { Masker } from "../mask.js";
 import { terminalText } from "../sanitize.js";
 import { VERSION } from "../version.js";
+import type { CommandContext } from "./command.js";
 import { commands } from "./commands/index.js";
-import { withCommonOptions } from "./common.js";
+import { reportError } from "./error-report.js";
 import { EXIT } from "./exit-codes.js";
 import { createProcessTerminal, type Terminal } from "./terminal.js";
 
+export type { CommandContext, CommandHandler } from "./command.js";
+export { reportError } from "./error-report.js";
 export { EXIT } from "./exit-codes.js";
-
-/** What every command handler receives besides its parsed flags. */
-export interface CommandContext {
-  terminal: Terminal;
-  /** Register secrets here (API key, interpolated values); every output is passed through it. */
-  masker: Masker;
-  /** Process environment (variables for interpolation and the API key). */
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-}
-
-/** A command handler returns the exit code of its outcome; errors are thrown as NotiformError. */
-export type CommandHandler<A> = (args: A, context: CommandContext) => Promise<number>;
 
 export async function runMain(argv: string[]): Promise<void> {
   const masker = new Masker();
@@ -42,7 +33,7 @@ export async function runMain(argv: string[]): Promise<void> {
   let exitCode: number = EXIT.ok;
 
   try {
-    let parser = withCommonOptions(yargs(argv))
+    let parser = yargs(argv)
       .scriptName("notiform")
       .version(VERSION)
       .usage(
@@ -53,63 +44,63 @@ export async function runMain(argv: string[]): Promise<void> {
       .recommendCommands()
       .wrap(Math.min(110, process.stdout.columns ?? 110))
       .exitProcess(false)
-      .fail((message, error) => {
+      .fail((message, error, usage) => {
         // yargs rethrows a failed flag check (coerce) as its own YError: a usage error too.
         if (error !== undefined && error !== null && error.name !== "YError") throw error;
-        throw new UsageError(message ?? error?.message ?? "invalid usage");
+        throw usageError(message ?? error?.message ?? "invalid usage", argv, knownFlags(usage));
       });
     for (const command of commands) {
-      parser = parser.command(
-        command.command,
-        command.describe,
-        command.builder,
-        async (args: Record<string, unknown>) => {
-          exitCode = await command.run(args, context);
-        },
-      );
+      parser = parser.command(command.command, command.describe, command.builder, async (args) => {
+        exitCode = await command.run(args, context);
+      });
     }
     await parser.parseAsync();
   } catch (error) {
-    exitCode = reportError(error, terminal, verbose);
+    exitCode = reportError(error, context, { json: wantsJson(argv), verbose });
   }
   process.exitCode = exitCode;
 }
 
-class UsageError extends Error {}
-
-/** Render a failure on stderr and choose its exit code. */
-export function reportError(error: unknown, terminal: Terminal, verbose: boolean): number {
-  if (error instanceof UsageError) {
-    terminal.err(`error: ${error.message}\nRun with --help for usage.\n`);
-    return EXIT.error;
+/** A usage mistake; an unknown --flag gets the nearest flag the command knows as a hint. */
+function usageError(message: string, argv: readonly string[], known: readonly string[]): NotiformError {
+  const first = argv[0];
+  const names = commands.map((c) => c.command.split(" ")[0] ?? "");
+  if (first !== undefined && !first.startsWith("-") && !names.includes(first)) {
+    const match = closest(first, names);
+    return new NotiformError("USAGE", `unknown command "${first}"`, {
+      hint: match !== undefined ? `did you mean \`notiform ${match}\`?` : `commands: ${names.join(", ")}`,
+    });
   }
-  if (error instanceof ConfigError) {
-    terminal.err(formatConfigError(error));
-    return EXIT.error;
+  const knownSet = new Set(known);
+  for (const token of argv) {
+    const name = /^--(?:no-)?([^=]+)/.exec(token)?.[1];
+    if (name === undefined || knownSet.has(name) || knownSet.has(token.slice(2).split("=")[0] ?? ""))
+      continue;
+    const match = closest(name, known);
+    if (match !== undefined) {
+      return new NotiformError("USAGE", message, {
+        hint: `--${name} is not an option here; did you mean --${match}?`,
+      });
+    }
   }
-  if (isNotiformError(error)) {
-    terminal.err(formatNotiformError(error, verbose));
-    return error.code === "INTERRUPTED" ? EXIT.interrupted : EXIT.error;
-  }
-  const detail =
-    error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
-  terminal.err(
-    `internal error: ${detail}\nThis is a bug in notiform; please report it with the command you ran${verbose ? "" : " and its --verbose output"}.\n`,
-  );
-  return EXIT.error;
+  return new NotiformError("USAGE", message);
 }
 
-function formatConfigError(error: ConfigError): string {
-  const lines = error.problems.map(
-    (p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}  ${p.severity}  ${p.message}`,
-  );
-  return `${lines.join("\n")}\n${error.message}\n`;
+/**
+ * The long flags the failing command knows. yargs 18 passes its usage object as fail()'s third
+ * argument (typed as Argv by @types/yargs 17); without it, no suggestion is made.
+ */
+function knownFlags(usage: unknown): string[] {
+  const descriptions = (usage as { getDescriptions?: () => Record<string, unknown> }).getDescriptions;
+  return typeof descriptions === "function" ? Object.keys(descriptions.call(usage)) : [];
 }
 
-function formatNotiformError(error: NotiformError, verbose: boolean): string {
-  const where = error.pos ? `${error.pos.file}:${error.pos.line}:${error.pos.col}  ` : "";
-  let text = `error: ${where}${error.message}\n`;
-  if (error.hint) text += `hint: ${error.hint}\n`;
-  if (verbose && error.stack) text += `${error.stack}\n`;
-  return text;
+/** `--output json` (in any spelling yargs accepts), read before parsing so usage errors honour it too. */
+function wantsJson(argv: readonly string[]): boolean {
+  for (const [i, token] of argv.entries()) {
+    if (token === "--") break;
+    if (token === "--output=json" || token === "-o=json" || token === "-ojson") return true;
+    if ((token === "--output" || token === "-o") && argv[i + 1] === "json") return true;
+  }
+  return false;
 }

@@ -9,7 +9,7 @@ import { readLive } from "../resources/read-live.js";
 import type { StateFile } from "../state/model.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
-import type { CommandContext } from "./main.js";
+import type { CommandContext } from "./command.js";
 import { openSession, organizationOf, type Session, type SessionArgs } from "./session.js";
 
 export interface PreparedPlan {
@@ -28,6 +28,12 @@ export async function preparePlan(
   const started = performance.now();
   const session = await openSession(args, context, loaded);
   const opened = performance.now();
+  // On stderr too, so it is seen whatever --output is (the plan itself may be JSON or markdown).
+  if (session.desired.organization === undefined) {
+    context.terminal.err(
+      `warning: the config has no \`organization\` guard, so nothing checks that the key reaches the intended organization (it reaches "${session.organization.name}"); add \`organization: ${session.organization.name}\` to the root file.\n`,
+    );
+  }
   try {
     const state = await readState(session.statePath, session.target);
     const organization = organizationOf(session);

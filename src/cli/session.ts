@@ -13,23 +13,13 @@ import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
 import { visibleText } from "../sanitize.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
-import type { CommandContext } from "./main.js";
+import type { CommandContext } from "./command.js";
+import type { SessionArgs } from "./common.js";
 
 export const DEFAULT_API_URL = "https://api.novu.co";
 export const DEFAULT_CONFIG = "notiform.yaml";
 
-export interface SessionArgs {
-  config: string;
-  env: string | undefined;
-  "api-url": string | undefined;
-  concurrency: number;
-  /** Seconds (--max-wait); absent for callers that do not offer the flag. */
-  "max-wait"?: number | undefined;
-  "insecure-http": boolean;
-  "allow-include-outside"?: boolean;
-  verbose: boolean;
-  state?: string | undefined;
-}
+export type { SessionArgs } from "./common.js";
 
 export interface Session {
   desired: DesiredState;
@@ -56,7 +46,10 @@ export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: Com
   return normalizeUrl(args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL ?? DEFAULT_API_URL);
 }
 
-export async function loadDesired(args: SessionArgs, context: CommandContext) {
+/** The flags that say where the config is (every command that reads one). */
+export type ConfigArgs = Pick<SessionArgs, "config" | "env" | "allow-include-outside">;
+
+export async function loadDesired(args: ConfigArgs, context: CommandContext) {
   const result = await loadConfig({
     configPath: args.config,
     ...(args.env !== undefined ? { env: args.env } : {}),
@@ -73,9 +66,15 @@ export async function loadDesired(args: SessionArgs, context: CommandContext) {
 
 export function connect(args: SessionArgs, desired: DesiredState, context: CommandContext): ApiClient {
   const apiKey = context.env[desired.apiKeyEnv];
-  if (apiKey === undefined || apiKey === "") {
-    throw new NotiformError("API_KEY_MISSING", `no API key: the variable ${desired.apiKeyEnv} is not set`, {
-      hint: `Export ${desired.apiKeyEnv}=<your API key>. notiform never takes a key from a flag or a file.`,
+  if (apiKey === undefined || apiKey.trim() === "") {
+    // Set but empty is its own mistake (often a CI secret that does not exist, or a typo in
+    // its name): saying "not set" would send people looking in the wrong place.
+    const state = apiKey === undefined ? "is not set" : "is set but empty";
+    throw new NotiformError("API_KEY_MISSING", `no API key: the variable ${desired.apiKeyEnv} ${state}`, {
+      hint:
+        apiKey === undefined
+          ? `Export ${desired.apiKeyEnv}=<your API key>. notiform never takes a key from a flag or a file.`
+          : `Check where ${desired.apiKeyEnv} gets its value (in CI: that the secret exists under that name and is available to this job).`,
     });
   }
   context.masker.addCredential(apiKey);

@@ -1,6 +1,8 @@
 // `notiform validate` as data: load the config, and turn the outcome (valid, or every problem)
 // into a result the command renders. Offline: no network, no state file.
+
 import { ConfigError, type Problem } from "../errors.js";
+import { count } from "../plural.js";
 import { describeKind, KINDS, registry } from "../resources/registry.js";
 import { loadConfig } from "./index.js";
 import type { DesiredState, LoadOptions } from "./model.js";
@@ -56,11 +58,16 @@ export function renderValidateText(result: ValidateResult): { out: string; err: 
       return registry[kind].section.shape === "single" ? describeKind(kind) : `${n} ${describeKind(kind, n)}`;
     })
     .join(", ");
-  const out = `${s.files} ${s.files === 1 ? "file" : "files"} valid: ${counts}\n`;
+  const out = `${count(s.files, "file")} valid: ${counts}\n`;
   return { out, err: lines.length > 0 ? `${lines.join("\n")}\n` : "" };
 }
 
 export function renderValidateJson(result: ValidateResult): string {
+  return `${JSON.stringify(validateJsonDocument(result), null, 2)}\n`;
+}
+
+/** The document `validate --output json` prints (the CLI adds the error object when invalid). */
+export function validateJsonDocument(result: ValidateResult) {
   const problems = result.problems.map((p) => ({
     severity: p.severity,
     rule: p.rule,
@@ -70,5 +77,5 @@ export function renderValidateJson(result: ValidateResult): string {
     col: p.pos.col,
     field: p.field ?? null,
   }));
-  return `${JSON.stringify({ valid: result.valid, problems, summary: result.summary }, null, 2)}\n`;
+  return { valid: result.valid, problems, summary: result.summary };
 }

@@ -11,9 +11,12 @@ import type { Flavor } from "./handlers/context.js";
 import { sendJson } from "./http-io.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { DataSaver, loadDataFile } from "./persistence.js";
-import { answerApiRequest, type PipelineState } from "./pipeline.js";
+import { answerApiRequest, type PipelineState, type RequestLogEntry } from "./pipeline.js";
 import { checkSeed, combineSeeds, loadSeedFile, type Seed } from "./seed.js";
 import { dataFromSeed } from "./seed-data.js";
+
+export type { RequestLogEntry } from "./pipeline.js";
+
 import { type EmulatorData, type EmulatorStore, type EnvironmentName, StoreIndex } from "./store.js";
 
 export type { FaultSettings, ScriptedFault, ScriptedKind } from "./faults.js";
@@ -54,21 +57,6 @@ export interface EmulatorOptions {
   /** Seed of the PRNG behind every random fault: the same seed, the same faults. */
   faultSeed?: number;
   now?: () => Date;
-}
-
-export interface RequestLogEntry {
-  method: string;
-  /** The path with its query string. */
-  path: string;
-  /** null: the connection was dropped without an answer. */
-  status: number | null;
-  fault?: string;
-  idempotencyKey?: string;
-  /** The JSON body the request carried, as parsed (for tests that compare what was sent). */
-  body?: unknown;
-  /** performance.now() when the request arrived, and how long it took to answer. */
-  at: number;
-  durationMs?: number;
 }
 
 export interface EmulatorHandle {

@@ -9,9 +9,24 @@ import type { Flavor, HandlerContext } from "./handlers/context.js";
 import { errorBody, HttpError } from "./http-error.js";
 import { header, JSON_TYPE, readBody, sendJson, sendText } from "./http-io.js";
 import type { IdempotencyStore } from "./idempotency.js";
-import type { RequestLogEntry } from "./index.js";
 import { matchRoute } from "./routes.js";
 import type { EmulatorData, EnvironmentName, StoreIndex } from "./store.js";
+
+/** One request as the emulator log records it (the log lives here so index.ts can import it without a cycle). */
+export interface RequestLogEntry {
+  method: string;
+  /** The path with its query string. */
+  path: string;
+  /** null: the connection was dropped without an answer. */
+  status: number | null;
+  fault?: string;
+  idempotencyKey?: string;
+  /** The JSON body the request carried, as parsed (for tests that compare what was sent). */
+  body?: unknown;
+  /** performance.now() when the request arrived, and how long it took to answer. */
+  at: number;
+  durationMs?: number;
+}
 
 export interface PipelineState {
   data(): EmulatorData;

@@ -118,7 +118,7 @@ describe("requests refused before sending (a real server would answer 500 or a l
 
 describe("bad responses", () => {
   it.each([
-    ["not JSON", { status: 200, raw: "<html>oops</html>" }, 'not JSON (starts with "<html>oops</html>")'],
+    ["not JSON", { status: 200, raw: "oops, not json" }, 'not JSON (starts with "oops, not json")'],
     ["no envelope", { status: 200, body: { name: "Acme" } }, "no `data` envelope"],
     ["wrong types", { status: 200, body: { data: { name: 42 } } }, "data.name is a number, expected string"],
     ["a missing field", { status: 200, body: { data: {} } }, "data.name is missing, expected string"],
@@ -139,6 +139,18 @@ describe("bad responses", () => {
       expect(client.stats().failures).toBe(1);
     },
   );
+
+  it("an HTML page is a wrong URL: the message names the base URL and the hint says what it should be", async () => {
+    const { client } = await harness([
+      { status: 200, raw: "<!doctype html><html><body>Dashboard</body></html>" },
+    ]);
+    const error = await failure<ApiError>(client.getCurrentOrganization());
+    expect(error.code).toBe("API_BAD_RESPONSE");
+    expect(error.message).toMatch(
+      /^GET \/v1\/organizations\/me: 200 http:\/\/127\.0\.0\.1:\d+ answered with an HTML page/,
+    );
+    expect(error.hint).toContain("the API's base URL");
+  });
 
   it("checks list items and page fields, naming the index", async () => {
     const topic = { _id: "t1", key: "k", name: "n", subscribers: [] };

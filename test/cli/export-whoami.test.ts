@@ -78,7 +78,8 @@ describe.each([
     expect(files["overrides.yaml"]).toContain(TENANT_1);
     if (!strictSpec) expect(files["workflows.yaml"]).toContain("key: order-shipped");
 
-    const validate = await cli("validate", "--config", "config/notiform.yaml");
+    // validate is offline: it takes no --api-url (each command accepts only its own flags).
+    const validate = await runCli(["validate", "--config", "config/notiform.yaml"], { cwd: target.dir });
     expect(validate.code, validate.stderr).toBe(0);
     const plan = await cli("plan", "--config", "config/notiform.yaml", "--detailed-exitcode");
     expect(plan.stdout).toContain("No changes.");

@@ -60,7 +60,9 @@ beforeAll(async () => {
     ["plan", "--api-url", "http://127.0.0.1:9"],
   ];
   for (const command of commands) {
-    const args = command.includes("--api-url") ? command : [...command, "--api-url", emulator.url];
+    // validate is offline: it takes no --api-url (each command accepts only its own flags).
+    const offline = command.includes("--api-url") || command[0] === "validate";
+    const args = offline ? command : [...command, "--api-url", emulator.url];
     outputs.push({
       command: command.join(" "),
       result: await runCli([...args, "--verbose"], { cwd: workspace.dir, env }),

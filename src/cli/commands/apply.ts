@@ -4,6 +4,7 @@
 // is read, so a second apply waits for (or is refused by) the first rather than planning from
 // a state file about to change.
 import { resolve } from "node:path";
+import type { Argv } from "yargs";
 import { executePlan } from "../../apply/execute-plan.js";
 import type { ApplyReport } from "../../apply/model.js";
 import { lineProgress, listrProgress, type ProgressView, silentProgress } from "../../apply/progress.js";
@@ -19,79 +20,72 @@ import { visibleText } from "../../sanitize.js";
 import { withStateLock } from "../../state/lock.js";
 import type { StateFile } from "../../state/model.js";
 import { defaultStatePath, readState } from "../../state/state-store.js";
+import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
+import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../main.js";
 import { preparePlan } from "../prepare-plan.js";
-import { loadDesired, openSession, organizationOf, type Session, type SessionArgs } from "../session.js";
+import { loadDesired, openSession, organizationOf, type Session } from "../session.js";
 import { PromptAborted } from "../terminal.js";
-import type { Command } from "./index.js";
 
-interface ApplyArgs extends SessionArgs {
-  plan: string | undefined;
-  target: string[];
-  output: "text" | "json";
-  "auto-approve": boolean;
-  "continue-on-error": boolean;
-  color: boolean;
-  "lock-timeout": string;
-}
+const builder = (yargs: Argv) =>
+  yargs
+    .options(CONFIG_OPTIONS)
+    .options(API_OPTIONS)
+    .options(VERBOSE_OPTIONS)
+    .options(PLAN_OPTIONS)
+    .positional("plan", { type: "string", describe: "A plan saved with `plan --out FILE`" })
+    .option("auto-approve", {
+      type: "boolean",
+      default: false,
+      describe: "Apply without asking (needed without a TTY)",
+    })
+    .option("continue-on-error", {
+      type: "boolean",
+      default: false,
+      describe: "On a failure, skip only what depends on it and carry on",
+    })
+    .option("output", {
+      alias: "o",
+      choices: ["text", "json"] as const,
+      default: "text" as const,
+      describe: "json: print a machine-readable result (per action: status, error, duration)",
+    })
+    .option("lock-timeout", {
+      type: "string",
+      default: "0s",
+      describe:
+        "Wait this long (e.g. 30s, 5m) for another apply's lock on the state file instead of refusing",
+    })
+    // A saved plan is applied whole, as reviewed: narrowing it silently would apply less than
+    // asked (Terraform refuses the same combination).
+    .check((argv) => {
+      const targets = argv.target as string[] | undefined;
+      if (argv.plan !== undefined && targets !== undefined && targets.length > 0) {
+        throw new NotiformError(
+          "USAGE",
+          "--target cannot be used with a saved plan: the plan's targets were fixed when it was made",
+          {
+            hint: "Run `notiform plan --target ... --out FILE` and apply that plan, or apply without a plan file.",
+          },
+        );
+      }
+      return true;
+    });
 
+type ApplyArgs = ArgsOf<ReturnType<typeof builder>>;
 type Loaded = { desired: DesiredState; warnings: Problem[] };
 
-export const applyCommand: Command = {
+export const applyCommand = defineCommand({
   command: "apply [plan]",
   describe: "Make the server match the config (or apply a saved plan without prompting)",
-  builder: (yargs) =>
-    yargs
-      .positional("plan", { type: "string", describe: "A plan saved with `plan --out FILE`" })
-      .option("auto-approve", {
-        type: "boolean",
-        default: false,
-        describe: "Apply without asking (needed without a TTY)",
-      })
-      .option("continue-on-error", {
-        type: "boolean",
-        default: false,
-        describe: "On a failure, skip only what depends on it and carry on",
-      })
-      .option("output", {
-        alias: "o",
-        choices: ["text", "json"] as const,
-        default: "text" as const,
-        describe: "json: print a machine-readable result (per action: status, error, duration)",
-      })
-      .option("state", {
-        type: "string",
-        describe: "State file (default: notiform[.ENV].state.json beside the config)",
-      })
-      .option("lock-timeout", {
-        type: "string",
-        default: "0s",
-        describe:
-          "Wait this long (e.g. 30s, 5m) for another apply's lock on the state file instead of refusing",
-      })
-      // A saved plan is applied whole, as reviewed: narrowing it silently would apply less than
-      // asked (Terraform refuses the same combination).
-      .check((argv) => {
-        const targets = argv.target as string[] | undefined;
-        if (argv.plan !== undefined && targets !== undefined && targets.length > 0) {
-          throw new NotiformError(
-            "USAGE",
-            "--target cannot be used with a saved plan: the plan's targets were fixed when it was made",
-            {
-              hint: "Run `notiform plan --target ... --out FILE` and apply that plan, or apply without a plan file.",
-            },
-          );
-        }
-        return true;
-      }),
-  run: async (args: ApplyArgs, context) => {
+  builder,
+  run: async (args, context) => {
     const loaded = await loadDesired(args, context);
     const statePath = args.state ?? defaultStatePath(loaded.desired.rootFile, loaded.desired.environment);
-    const timeoutMs = parseDuration(args["lock-timeout"]);
+    const timeoutMs = parseDuration(args.lockTimeout);
     if (timeoutMs === undefined) {
-      throw new NotiformError("USAGE", `--lock-timeout: not a duration: "${args["lock-timeout"]}"`, {
+      throw new NotiformError("USAGE", `--lock-timeout: not a duration: "${args.lockTimeout}"`, {
         hint: "Use e.g. 30s, 5m or 500ms.",
       });
     }
@@ -103,7 +97,7 @@ export const applyCommand: Command = {
     };
     return withStateLock(statePath, lockOptions, () => applyLocked(args, context, loaded));
   },
-};
+});
 
 async function applyLocked(args: ApplyArgs, context: CommandContext, loaded: Loaded): Promise<number> {
   const prepared =

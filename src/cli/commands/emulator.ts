@@ -3,31 +3,17 @@
 // holds the keys instead.
 import { relative, resolve } from "node:path";
 import { loadSeedFile, startEmulator } from "../../emulator/index.js";
+import { NotiformError } from "../../errors.js";
 import { packageFile } from "../../package-files.js";
+import { defineCommand } from "../command.js";
+import { VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { integerFlag, numberFlag } from "../numeric-flags.js";
-import type { Command } from "./index.js";
 
 /** Longest added latency or jitter accepted (ms): beyond it every request would time out. */
 const MAX_DELAY_MS = 600_000;
 
 const BUNDLED_SEED = packageFile("examples", "emulator-seed.yaml");
-
-interface EmulatorArgs {
-  port: number;
-  host: string;
-  seed: string | undefined;
-  data: string | undefined;
-  latency: number;
-  jitter: number;
-  "error-rate": number;
-  "drop-rate": number;
-  "lost-response-rate": number;
-  "rate-limit": number | undefined;
-  "fault-seed": number;
-  "strict-spec": boolean;
-  flavor: "spec" | "real";
-}
 
 const EPILOG = `Seed file (YAML or JSON, schema: schemas/seed.schema.json):
   organization: {name, _id?, partnerConfigurations?}
@@ -40,11 +26,12 @@ The seed holds what the API cannot create; ids are 24 hex characters. Faults are
 (--fault-seed) so runs repeat. The keys are never printed: read them from the seed.
 Details: docs/emulator.md`;
 
-export const emulatorCommand: Command = {
+export const emulatorCommand = defineCommand({
   command: "emulator",
   describe: "Run the bundled Notification Management API emulator (for demos, tests and rehearsals)",
   builder: (yargs) =>
     yargs
+      .options(VERBOSE_OPTIONS)
       .option("port", {
         type: "string",
         default: 4010,
@@ -109,7 +96,7 @@ export const emulatorCommand: Command = {
         describe: "Answer as the spec says, or as real servers do where they differ",
       })
       .epilog(EPILOG),
-  run: async (args: EmulatorArgs, context) => {
+  run: async (args, context) => {
     const seedFile = args.seed !== undefined ? resolve(context.cwd, args.seed) : BUNDLED_SEED;
     const seed = await loadSeedFile(seedFile);
     const emulator = await startEmulator({
@@ -126,6 +113,8 @@ export const emulatorCommand: Command = {
       faultSeed: args["fault-seed"],
       strictSpec: args["strict-spec"],
       flavor: args.flavor,
+    }).catch((error: unknown) => {
+      throw listenError(error, args.host, args.port);
     });
     const organization = seed.organization?.name ?? "Emulated Organization";
     const seedName = args.seed ?? relative(context.cwd, seedFile);
@@ -137,7 +126,7 @@ export const emulatorCommand: Command = {
     context.terminal.err("notiform emulator stopped\n");
     return EXIT.ok;
   },
-};
+});
 
 function waitForStopSignal(): Promise<void> {
   return new Promise((done) => {
@@ -149,4 +138,30 @@ function waitForStopSignal(): Promise<void> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+/** A busy or forbidden port is an ordinary mistake, not a bug: name it and say what to do. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EADDRINUSE") {
+    return new NotiformError(
+      "PORT_UNAVAILABLE",
+      `cannot listen on ${host}:${port}: the port is already in use`,
+      {
+        hint: "Stop what holds it (another emulator?), or choose another --port (--port 0 picks a free one).",
+        cause: error,
+      },
+    );
+  }
+  if (code === "EACCES" || code === "EADDRNOTAVAIL") {
+    return new NotiformError(
+      "PORT_UNAVAILABLE",
+      `cannot listen on ${host}:${port}: ${code === "EACCES" ? "permission denied" : "no such local address"}`,
+      {
+        hint: "Choose a port above 1023 and an address of this machine (--host 127.0.0.1).",
+        cause: error,
+      },
+    );
+  }
+  return error;
 }

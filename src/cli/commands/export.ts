@@ -10,28 +10,32 @@ import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
 import { readLive } from "../../resources/read-live.js";
 import { describeKind, KINDS } from "../../resources/registry.js";
 import { writeFileAtomic } from "../../state/state-store.js";
+import { type CommandContext, defineCommand } from "../command.js";
+import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../main.js";
-import { openSessionOptionalConfig, organizationOf, type Session, type SessionArgs } from "../session.js";
-import type { Command } from "./index.js";
+import { openSessionOptionalConfig, organizationOf, type Session } from "../session.js";
 
-interface ExportArgs extends SessionArgs {
-  dir: string;
-  force: boolean;
-}
-
-export const exportCommand: Command = {
+export const exportCommand = defineCommand({
   command: "export",
   describe: "Write the live state as config files (bootstrap a repository)",
   builder: (yargs) =>
     yargs
+      .options(CONFIG_OPTIONS)
+      .options(API_OPTIONS)
+      .options(VERBOSE_OPTIONS)
+      .option("output", {
+        alias: "o",
+        choices: ["text", "json"] as const,
+        default: "text" as const,
+        describe: "json: errors as one JSON object on stdout (schemas/error.schema.json)",
+      })
       .option("dir", {
         type: "string",
         default: ".",
         describe: "Directory to write notiform.yaml and its includes into",
       })
       .option("force", { type: "boolean", default: false, describe: "Overwrite files that already exist" }),
-  run: async (args: ExportArgs, context) => {
+  run: async (args, context) => {
     const session = await openSessionOptionalConfig(args, context);
     try {
       const live = await readLive(session.client, session.desired, organizationOf(session), {
@@ -71,7 +75,7 @@ export const exportCommand: Command = {
       await session.close();
     }
   },
-};
+});
 
 /** The secrets export must not write: the key, partner tokens, and the config's interpolated values. */
 function knownSecrets(session: Session, context: CommandContext): KnownSecrets {

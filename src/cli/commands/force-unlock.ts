@@ -6,23 +6,18 @@ import { resolve } from "node:path";
 import { NotiformError } from "../../errors.js";
 import { describeHolder, isProcessAlive, lockPathOf, readLock, removeLock } from "../../state/lock.js";
 import { defaultStatePath } from "../../state/state-store.js";
+import { type CommandContext, defineCommand } from "../command.js";
+import { CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../main.js";
 import { PromptAborted } from "../terminal.js";
-import type { Command } from "./index.js";
 
-interface ForceUnlockArgs {
-  config: string;
-  env: string | undefined;
-  state: string | undefined;
-  force: boolean;
-}
-
-export const forceUnlockCommand: Command = {
+export const forceUnlockCommand = defineCommand({
   command: "force-unlock",
   describe: "Remove the apply lock beside the state file after a crash (says who held it)",
   builder: (yargs) =>
     yargs
+      .options(CONFIG_OPTIONS)
+      .options(VERBOSE_OPTIONS)
       .option("state", {
         type: "string",
         describe: "State file whose lock to remove (default: notiform[.ENV].state.json beside the config)",
@@ -32,7 +27,7 @@ export const forceUnlockCommand: Command = {
         default: false,
         describe: "Remove without asking (needed without a TTY)",
       }),
-  run: async (args: ForceUnlockArgs, context) => {
+  run: async (args, context) => {
     const statePath =
       args.state !== undefined
         ? resolve(context.cwd, args.state)
@@ -56,7 +51,7 @@ export const forceUnlockCommand: Command = {
     else context.terminal.err(`Removed the lock held by ${describeHolder(removed.info)}.\n`);
     return EXIT.ok;
   },
-};
+});
 
 async function confirmRemoval(context: CommandContext): Promise<void> {
   if (!context.terminal.stdinIsTTY) {

@@ -1,30 +1,28 @@
 // `notiform plan`: show what apply would change. Thin: parse flags, prepare the plan, hand it
 // to a renderer, choose the exit code.
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { NotiformError } from "../../errors.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
 import { renderPlanMarkdown } from "../../plan/render-markdown.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { writeFileAtomic } from "../../state/state-store.js";
+import { defineCommand } from "../command.js";
+import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { preparePlan } from "../prepare-plan.js";
-import type { SessionArgs } from "../session.js";
-import type { Command } from "./index.js";
 
-interface PlanArgs extends SessionArgs {
-  target: string[];
-  output: "text" | "json" | "markdown";
-  out: string | undefined;
-  "detailed-exitcode": boolean;
-  color: boolean;
-}
-
-export const planCommand: Command = {
+export const planCommand = defineCommand({
   command: "plan",
   describe: "Show what apply would change (reads the API, writes nothing on the server)",
   builder: (yargs) =>
     yargs
+      .options(CONFIG_OPTIONS)
+      .options(API_OPTIONS)
+      .options(VERBOSE_OPTIONS)
+      .options(PLAN_OPTIONS)
       .option("output", {
         alias: "o",
         choices: ["text", "json", "markdown"] as const,
@@ -39,12 +37,10 @@ export const planCommand: Command = {
         type: "boolean",
         default: false,
         describe: "Exit 0 when there are no changes, 2 when there are, 1 on error",
-      })
-      .option("state", {
-        type: "string",
-        describe: "State file (default: notiform[.ENV].state.json beside the config)",
       }),
-  run: async (args: PlanArgs, context) => {
+  run: async (args, context) => {
+    // Before any API call: a typo in --out should not cost a whole plan.
+    if (args.out !== undefined) checkOutputDirectory(resolve(context.cwd, args.out), args.out);
     const { session, plan } = await preparePlan(args, context);
     try {
       if (args.out !== undefined)
@@ -63,4 +59,17 @@ export const planCommand: Command = {
     }
     return args["detailed-exitcode"] && hasChanges(plan) ? EXIT.changes : EXIT.ok;
   },
-};
+});
+
+function checkOutputDirectory(path: string, given: string): void {
+  const dir = dirname(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new NotiformError(
+      "OUTPUT_DIR_MISSING",
+      `cannot save the plan to ${given}: the directory ${dir} does not exist`,
+      {
+        hint: "Create the directory first, or choose another --out path. Nothing was planned.",
+      },
+    );
+  }
+}

@@ -9,29 +9,23 @@ import { describeKind, KINDS, registry } from "../../resources/registry.js";
 import { withStateLock } from "../../state/lock.js";
 import { ownRecord } from "../../state/model.js";
 import { defaultStatePath, readState } from "../../state/state-store.js";
+import { defineCommand } from "../command.js";
+import { CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { loadDesired } from "../session.js";
-import type { Command } from "./index.js";
 
-interface ResolveArgs {
-  resource: string;
-  id: string | undefined;
-  "not-created": boolean | undefined;
-  config: string;
-  env: string | undefined;
-  state: string | undefined;
-  "api-url": string | undefined;
-  concurrency: number;
-  "insecure-http": boolean;
-  verbose: boolean;
-}
-
-export const resolveCommand: Command = {
+export const resolveCommand = defineCommand({
   command: "resolve <resource>",
   describe: "Say what became of an interrupted create (an uncertain plan action): --id ID or --not-created",
   builder: (yargs) =>
     yargs
-      .positional("resource", { type: "string", describe: "KIND/KEY, as the plan names it" })
+      .options(CONFIG_OPTIONS)
+      .options(VERBOSE_OPTIONS)
+      .positional("resource", {
+        type: "string",
+        demandOption: true,
+        describe: "KIND/KEY, as the plan names it",
+      })
       .option("id", { type: "string", describe: "It was created: the server id to bind it to" })
       .option("not-created", {
         type: "boolean",
@@ -47,7 +41,7 @@ export const resolveCommand: Command = {
           throw new NotiformError("USAGE", "say which: --id ID (it exists) or --not-created (it does not)");
         return true;
       }),
-  run: async (args: ResolveArgs, context) => {
+  run: async (args, context) => {
     const { desired } = await loadDesired(args, context);
     const statePath =
       args.state !== undefined
@@ -93,4 +87,4 @@ export const resolveCommand: Command = {
       return EXIT.ok;
     });
   },
-};
+});

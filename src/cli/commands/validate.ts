@@ -1,27 +1,32 @@
 // `notiform validate`: offline check of the files, schema, references and interpolation.
 // Exit 0 when valid (warnings allowed), 1 otherwise; every problem as `file:line:col  message`.
-import { renderValidateJson, renderValidateText, validateConfig } from "../../config/validate-config.js";
+import {
+  renderValidateJson,
+  renderValidateText,
+  validateConfig,
+  validateJsonDocument,
+} from "../../config/validate-config.js";
+import { ConfigError } from "../../errors.js";
+import { maskDeep } from "../../mask.js";
+import { defineCommand } from "../command.js";
+import { CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
+import { errorReport } from "../error-report.js";
 import { EXIT } from "../exit-codes.js";
-import type { Command } from "./index.js";
 
-interface ValidateArgs {
-  config: string;
-  env: string | undefined;
-  output: "text" | "json";
-  "allow-include-outside": boolean;
-}
-
-export const validateCommand: Command = {
+export const validateCommand = defineCommand({
   command: "validate",
   describe: "Check the config offline: files, schema, references, interpolation",
   builder: (yargs) =>
-    yargs.option("output", {
-      alias: "o",
-      choices: ["text", "json"] as const,
-      default: "text" as const,
-      describe: "json: the problems as objects",
-    }),
-  run: async (args: ValidateArgs, context) => {
+    yargs
+      .options(CONFIG_OPTIONS)
+      .options(VERBOSE_OPTIONS)
+      .option("output", {
+        alias: "o",
+        choices: ["text", "json"] as const,
+        default: "text" as const,
+        describe: "json: the problems as objects",
+      }),
+  run: async (args, context) => {
     const result = await validateConfig({
       configPath: args.config,
       ...(args.env !== undefined ? { env: args.env } : {}),
@@ -30,7 +35,15 @@ export const validateCommand: Command = {
       allowIncludeOutside: args["allow-include-outside"],
     });
     context.masker.addAll(result.sensitive);
-    if (args.output === "json") {
+    if (args.output === "json" && !result.valid) {
+      // An invalid config is a failure: besides its own fields (valid, problems, summary), the
+      // document carries the error object every failing command prints (schemas/error.schema.json).
+      const report = {
+        ...validateJsonDocument(result),
+        ...errorReport(new ConfigError(result.problems), false),
+      };
+      context.terminal.out(`${JSON.stringify(maskDeep(report, context.masker), null, 2)}\n`);
+    } else if (args.output === "json") {
       context.terminal.out(renderValidateJson(result));
     } else {
       const { out, err } = renderValidateText(result);
@@ -39,4 +52,4 @@ export const validateCommand: Command = {
     }
     return result.valid ? EXIT.ok : EXIT.error;
   },
-};
+});

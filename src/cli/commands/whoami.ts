@@ -1,24 +1,25 @@
 // `notiform whoami`: which API URL, organization and environment the key reaches.
 import { visibleText } from "../../sanitize.js";
+import { defineCommand } from "../command.js";
+import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import { openSessionOptionalConfig, type SessionArgs } from "../session.js";
-import type { Command } from "./index.js";
+import { openSessionOptionalConfig } from "../session.js";
 
-interface WhoamiArgs extends SessionArgs {
-  output: "text" | "json";
-}
-
-export const whoamiCommand: Command = {
+export const whoamiCommand = defineCommand({
   command: "whoami",
   describe: "Show the API URL, the organization the key reaches, and the environment",
   builder: (yargs) =>
-    yargs.option("output", {
-      alias: "o",
-      choices: ["text", "json"] as const,
-      default: "text" as const,
-      describe: "Output format",
-    }),
-  run: async (args: WhoamiArgs, context) => {
+    yargs
+      .options(CONFIG_OPTIONS)
+      .options(API_OPTIONS)
+      .options(VERBOSE_OPTIONS)
+      .option("output", {
+        alias: "o",
+        choices: ["text", "json"] as const,
+        default: "text" as const,
+        describe: "Output format",
+      }),
+  run: async (args, context) => {
     const session = await openSessionOptionalConfig(args, context);
     try {
       const facts = {
@@ -39,4 +40,4 @@ export const whoamiCommand: Command = {
       await session.close();
     }
   },
-};
+});

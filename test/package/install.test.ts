@@ -1,0 +1,120 @@
+// The package as users get it: `npm pack` on a clean checkout (no dist/) must build and ship the
+// CLI, and the tarball must install into an empty project and run there. The install is offline:
+// the project gets a lockfile derived from ours, so every dependency comes from npm's cache,
+// which `npm ci` filled. The checkout is copied so packing never rewrites the dist/ other tests run.
+import { spawn } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { ACME_BASE } from "../helpers/workspace.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "src"];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A lockfile for a project depending only on the tarball: our lock's production entries. */
+async function lockFor(tarball: string) {
+  const lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8"));
+  const self = lock.packages[""];
+  const dependency = `file:${tarball}`;
+  const packages: Record<string, unknown> = {
+    "": { name: "consumer", dependencies: { notiform: dependency } },
+  };
+  for (const [path, entry] of Object.entries<{ dev?: boolean; link?: boolean }>(lock.packages)) {
+    if (path !== "" && !entry.dev && !entry.link) packages[path] = entry;
+  }
+  packages["node_modules/notiform"] = {
+    version: self.version,
+    resolved: dependency,
+    license: self.license,
+    dependencies: self.dependencies,
+    bin: self.bin,
+    engines: self.engines,
+  };
+  return { name: "consumer", lockfileVersion: 3, requires: true, packages };
+}
+
+let emulator: EmulatorHandle | undefined;
+let project = "";
+let packed: Run;
+
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), "notiform-pack-"));
+  const checkout = join(dir, "checkout");
+  const manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+  const shipped = (manifest.files as string[]).filter((name) => name !== "dist");
+  for (const name of [...SOURCES, ...shipped])
+    await cp(join(ROOT, name), join(checkout, name), { recursive: true });
+  await symlink(join(ROOT, "node_modules"), join(checkout, "node_modules"), "dir");
+  packed = await run("npm", ["pack", "--pack-destination", dir, "--json"], checkout);
+  const tarball = join(dir, JSON.parse(packed.stdout)[0].filename);
+  project = join(dir, "consumer");
+  await mkdir(project);
+  await writeFile(
+    join(project, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, dependencies: { notiform: `file:${tarball}` } }),
+  );
+  await writeFile(join(project, "package-lock.json"), JSON.stringify(await lockFor(tarball), null, 2));
+  const installed = await run("npm", ["ci", "--offline", "--no-audit", "--no-fund"], project);
+  expect(installed.code, installed.stderr).toBe(0);
+}, 180_000);
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+describe("the packed package", () => {
+  it("builds on pack: the tarball ships the compiled CLI", () => {
+    expect(packed.code, packed.stderr).toBe(0);
+    const files = JSON.parse(packed.stdout)[0].files.map((f: { path: string }) => f.path);
+    expect(files).toContain("dist/cli/main.js");
+    expect(files).toContain("bin/notiform.js");
+    expect(files).toContain("schemas/error.schema.json");
+    expect(files.some((f: string) => f.startsWith("src/") || f.startsWith("test/"))).toBe(false);
+  });
+
+  it("installed into an empty project, `npx notiform --help` runs", async () => {
+    const result = await run("npx", ["--no", "--", "notiform", "--help"], project);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("notiform <command> [options]");
+    expect(result.stdout).toContain("plan");
+  });
+
+  it("installed into an empty project, `npx notiform plan` plans against the emulator", async () => {
+    emulator = await startEmulator({ seedFile: join(ROOT, "examples", "emulator-seed.yaml"), port: 0 });
+    await writeFile(join(project, "notiform.yaml"), ACME_BASE);
+    const result = await run("npx", ["--no", "--", "notiform", "plan", "--api-url", emulator.url], project, {
+      NOTIFORM_API_KEY: emulator.apiKey,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("+ topic order-updates");
+    expect(result.stdout + result.stderr).not.toContain(emulator.apiKey);
+  });
+});
