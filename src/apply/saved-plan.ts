@@ -16,6 +16,7 @@ import type { LiveSnapshot } from "../resources/kind.js";
 import { requestOf } from "../resources/operations.js";
 import { KINDS, type Kind, registry } from "../resources/registry.js";
 import { validatorOf } from "../schemas.js";
+import { type KeyedDigest, keyPlanDigests, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
 
@@ -73,7 +74,12 @@ export async function readSavedPlan(path: string): Promise<Plan> {
 }
 
 /** Refuse a plan made for another target or from another config. */
-export function checkPlanTarget(plan: Plan, target: PlanTarget, desired: DesiredState): void {
+export function checkPlanTarget(
+  plan: Plan,
+  target: PlanTarget,
+  desired: DesiredState,
+  keyed: KeyedDigest,
+): void {
   const moved: string[] = [];
   if (normalizeUrl(plan.target.apiUrl) !== normalizeUrl(target.apiUrl))
     moved.push(`API URL ${plan.target.apiUrl}, not ${target.apiUrl}`);
@@ -87,7 +93,7 @@ export function checkPlanTarget(plan: Plan, target: PlanTarget, desired: Desired
       `the plan was made for ${moved.join(", ")}; nothing was applied`,
     );
   }
-  if (plan.configDigest !== desired.digest) {
+  if (plan.configDigest !== keyed(desired.digest)) {
     throw new NotiformError(
       "PLAN_CONFIG_CHANGED",
       "the config changed since the plan was made; nothing was applied",
@@ -105,6 +111,8 @@ export interface RefreshInput {
   client: NotificationApi;
   organization: LiveSnapshot["organization"];
   masker: Masker;
+  keyed: KeyedDigest;
+  protect: Protect;
 }
 
 /**
@@ -134,14 +142,18 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
     duplicates: {},
   };
 
-  const fresh = planChanges({
-    desired: input.desired,
-    live,
-    state: input.state,
-    target: saved.target,
-    createdBy: saved.createdBy,
-    only: new Set(saved.actions.map((a) => a.id)),
-  });
+  const fresh = keyPlanDigests(
+    planChanges({
+      desired: input.desired,
+      live,
+      state: input.state,
+      target: saved.target,
+      createdBy: saved.createdBy,
+      only: new Set(saved.actions.map((a) => a.id)),
+      protect: input.protect,
+    }),
+    input.keyed,
+  );
   const freshById = new Map(fresh.actions.map((a) => [a.id, a]));
   const moved: string[] = [];
   for (const action of saved.actions) {

@@ -7,7 +7,9 @@
 import { existsSync } from "node:fs";
 import { NotiformError } from "../errors.js";
 import type { Plan } from "../plan/model.js";
+import type { JsonObject } from "../resources/canonical.js";
 import type { StateChange } from "../resources/kind.js";
+import { type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { type CreateIntent, ownRecord, type StateFile, withNullPrototypes } from "../state/model.js";
 import { serializeState, writeFileAtomic } from "../state/state-store.js";
 
@@ -22,8 +24,14 @@ export class StateRecorder {
   /** The last write's failure, until a later write succeeds. */
   failure: NotiformError | undefined;
 
-  /** `path` undefined: keep state in memory only (dry runs, tests of the engine). */
-  constructor(state: StateFile, path: string | undefined) {
+  private readonly protect: Protect;
+
+  /**
+   * `path` undefined: keep state in memory only (dry runs, tests of the engine). `protect`: what
+   * the file keeps of a value that holds a secret (its keyed digest), never the value.
+   */
+  constructor(state: StateFile, path: string | undefined, protect: Protect = unprotected) {
+    this.protect = protect;
     this.state = withNullPrototypes(structuredClone(state));
     this.path = path;
     // A state file that does not exist yet is written at the end of the first apply, so the
@@ -34,11 +42,13 @@ export class StateRecorder {
   /** Merge one change and persist it; resolves once the file on disk holds it. */
   async record(change: StateChange): Promise<void> {
     if (change.section === "notificationGroups") {
-      this.state.notificationGroups[change.key] = { id: change.id, name: change.name };
+      this.state.notificationGroups[change.key] = { id: change.id, name: String(this.protect(change.name)) };
       this.pending.push(`notification group ${change.key} (id ${change.id})`);
     } else {
       const previous = ownRecord(this.state.workflows, change.id)?.values ?? {};
-      this.state.workflows[change.id] = { key: change.key, values: { ...previous, ...change.values } };
+      const values: JsonObject = { ...previous };
+      for (const [field, value] of Object.entries(change.values)) values[field] = this.protect(value);
+      this.state.workflows[change.id] = { key: change.key, values };
       this.pending.push(`workflow ${change.key} (id ${change.id})`);
     }
     try {
@@ -99,7 +109,7 @@ export class StateRecorder {
     let changed = false;
     for (const [key, id] of Object.entries(bindings)) {
       if (ownRecord(this.state.notificationGroups, key)?.id === id) continue;
-      this.state.notificationGroups[key] = { id, name: names.get(key) ?? "" };
+      this.state.notificationGroups[key] = { id, name: String(this.protect(names.get(key) ?? "")) };
       changed = true;
     }
     if (changed) await this.persist();

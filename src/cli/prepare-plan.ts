@@ -6,6 +6,8 @@ import type { Plan, PlanWarning } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
 import type { LiveSnapshot } from "../resources/kind.js";
 import { readLive } from "../resources/read-live.js";
+import { visibleText } from "../sanitize.js";
+import { keyPlanDigests } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
@@ -31,7 +33,7 @@ export async function preparePlan(
   // On stderr too, so it is seen whatever --output is (the plan itself may be JSON or markdown).
   if (session.desired.organization === undefined) {
     context.terminal.err(
-      `warning: the config has no \`organization\` guard, so nothing checks that the key reaches the intended organization (it reaches "${session.organization.name}"); add \`organization: ${session.organization.name}\` to the root file.\n`,
+      `warning: the config has no \`organization\` guard, so nothing checks that the key reaches the intended organization (it reaches "${visibleText(session.organization.name)}"); add \`organization: ${visibleText(session.organization.name)}\` to the root file.\n`,
     );
   }
   try {
@@ -72,8 +74,9 @@ async function planWithCapabilities(
     target: session.target,
     createdBy: `notiform ${VERSION}`,
     targets,
+    protect: session.protect,
   });
-  return withSessionWarnings(plan, session);
+  return withSessionWarnings(keyPlanDigests(plan, session.keyed), session);
 }
 
 /** Config warnings (e.g. an include matching nothing) and a missing organization guard. */
@@ -86,7 +89,7 @@ function withSessionWarnings(plan: Plan, session: Session): Plan {
   if (session.desired.organization === undefined) {
     extra.push({
       code: "no-organization-guard",
-      message: `the config names no organization, so nothing checks that the key reaches the intended one (it reaches "${session.organization.name}")`,
+      message: `the config names no organization, so nothing checks that the key reaches the intended one (it reaches "${visibleText(session.organization.name)}")`,
     });
   }
   return extra.length === 0 ? plan : { ...plan, warnings: [...extra, ...plan.warnings] };

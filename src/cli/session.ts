@@ -12,6 +12,7 @@ import type { DesiredState } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
 import { visibleText } from "../sanitize.js";
+import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
 import type { CommandContext } from "./command.js";
 import type { SessionArgs } from "./common.js";
@@ -28,6 +29,10 @@ export interface Session {
   organization: Organization;
   target: PlanTarget;
   statePath: string;
+  /** Keyed digests under this run's API key: what plans and the state file keep of secrets. */
+  keyed: KeyedDigest;
+  /** What the state file keeps of a value (its keyed digest when it holds an interpolated value). */
+  protect: Protect;
   close(): Promise<void>;
 }
 
@@ -111,6 +116,7 @@ export async function openSession(
 ): Promise<Session> {
   const { desired, warnings } = loaded ?? (await loadDesired(args, context));
   const client = connect(args, desired, context);
+  const keyed = keyedDigest(context.env[desired.apiKeyEnv] ?? "");
   try {
     const organization = await client.getCurrentOrganization();
     for (const partner of organization.partnerConfigurations ?? [])
@@ -132,6 +138,8 @@ export async function openSession(
       organization,
       target: { apiUrl, organization: organization.name, environment: desired.environment ?? null },
       statePath: args.state ?? defaultStatePath(desired.rootFile, desired.environment),
+      keyed,
+      protect: protector(desired.sensitive, keyed),
       close: () => client.close(),
     };
   } catch (error) {

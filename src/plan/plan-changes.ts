@@ -7,6 +7,7 @@ import { sameValue } from "../resources/canonical.js";
 import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../resources/kind.js";
 import { requestOf } from "../resources/operations.js";
 import { describeKind, registry } from "../resources/registry.js";
+import { type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
 import {
   type FieldChange,
@@ -31,6 +32,8 @@ export interface PlanInput {
   targets?: readonly string[];
   /** Only these action ids (re-planning the objects of a saved plan); no unmanaged listing. */
   only?: ReadonlySet<string>;
+  /** What the state file keeps of a value that held a secret (default: the value itself). */
+  protect?: Protect;
 }
 
 const ABSENT = "sha256:absent";
@@ -45,6 +48,7 @@ export function planChanges(input: PlanInput): Plan {
     groupIds,
     groupKeys,
     warnings,
+    protect: input.protect ?? unprotected,
   };
 
   const itemsByKind = new Map<Kind, DesiredItem[]>();

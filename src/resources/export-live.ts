@@ -3,7 +3,7 @@
 // overrides). Output is deterministic: sorted by identity, fixed key order, so exporting twice
 // gives no diff. Defaults are left out, so the files stay short and, applied back, plan to
 // nothing. Secrets never reach here: only names, flags and ids are exported.
-import type { ExportKeys, KindModule, LiveSnapshot } from "./kind.js";
+import type { ExportKeys, KindModule, LiveSnapshot, StateChange } from "./kind.js";
 import { KINDS, type Kind, registry } from "./registry.js";
 
 export interface ExportDocuments {
@@ -13,6 +13,8 @@ export interface ExportDocuments {
   notExported: string[];
   /** Entries exported per kind. */
   counts: Record<Kind, number>;
+  /** The state file the exported config needs (group ids by key). */
+  state: StateChange[];
 }
 
 const SCHEMA_MODELINE =
@@ -25,6 +27,7 @@ export function exportDocuments(live: LiveSnapshot): ExportDocuments {
   const files = new Map<string, Record<string, unknown>>();
   const notExported: string[] = [];
   const counts = {} as Record<Kind, number>;
+  const state: StateChange[] = [];
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
     const section = module.exportSection(live.kinds[kind], keys);
@@ -35,11 +38,12 @@ export function exportDocuments(live: LiveSnapshot): ExportDocuments {
       continue;
     }
     counts[kind] = Array.isArray(section.value) ? section.value.length : 1;
+    for (const change of section.state ?? []) state.push(change);
     files.set(section.file, { [module.section.name]: section.value });
   }
   const root: Record<string, unknown> = { version: 1, organization: live.organization.name };
   if (files.size > 0) root.include = [...files.keys()];
-  return { files: new Map([["notiform.yaml", root], ...files]), notExported, counts };
+  return { files: new Map([["notiform.yaml", root], ...files]), notExported, counts, state };
 }
 
 export { slug } from "./export-keys.js";

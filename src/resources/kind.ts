@@ -13,6 +13,7 @@ import type {
 import type { DesiredState, Resources, Source, SpecByKind } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../plan/model.js";
+import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import type { JsonObject } from "./canonical.js";
 import type { Kind } from "./kinds.js";
@@ -68,6 +69,26 @@ export interface DesiredItem {
   ids: Record<string, string>;
 }
 
+/**
+ * Values recorded in the state file, as the planner may compare them: a keyed digest (a value
+ * that held a secret) stands for the desired value when they match, and is unknown otherwise.
+ */
+export function recordedFields(
+  recorded: JsonObject,
+  desired: JsonObject,
+  protect: Protect,
+): { fields: JsonObject; knownFields: string[] } {
+  const fields: JsonObject = {};
+  for (const [field, value] of Object.entries(recorded)) {
+    if (!isKeyedDigest(value)) fields[field] = value;
+    else {
+      const wanted = desired[field];
+      if (wanted !== undefined && protect(wanted) === value) fields[field] = wanted;
+    }
+  }
+  return { fields, knownFields: Object.keys(fields) };
+}
+
 /** What notiform knows of the live resource. */
 export interface LiveItem {
   origin: "api" | "state";
@@ -89,6 +110,8 @@ export interface PlanContext {
   /** Server group id -> config key, for showing a workflow's group by key. */
   groupKeys: ReadonlyMap<string, string>;
   warnings: PlanWarning[];
+  /** What the state file keeps of a value (its keyed digest when it holds a secret). */
+  protect: Protect;
 }
 
 export type LiveLookup =
@@ -141,7 +164,12 @@ export type ExportKeys = { [K in Kind]: Map<string, string> };
  * undefined when there is nothing to export.
  */
 export type ExportSection =
-  | { file: string; value: unknown[] | Record<string, unknown> }
+  | {
+      file: string;
+      value: unknown[] | Record<string, unknown>;
+      /** What the state file must hold for the exported config to plan back to nothing. */
+      state?: StateChange[];
+    }
   | { notExported: string }
   | undefined;
 

@@ -8,7 +8,16 @@ import type { UnmanagedResource } from "../plan/model.js";
 import { ownRecord } from "../state/model.js";
 import { digestOf } from "./canonical.js";
 import { slug, uniqueKey } from "./export-keys.js";
-import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "./kind.js";
+import {
+  type DesiredItem,
+  type KindModule,
+  type LiveItem,
+  type LiveLookup,
+  type PlanContext,
+  type ReadScope,
+  recordedFields,
+  type StateChange,
+} from "./kind.js";
 import { executeNotificationGroup } from "./notification-group-execute.js";
 import { unlessUnsupported } from "./unsupported.js";
 
@@ -67,7 +76,17 @@ export const notificationGroupKind: KindModule<"notificationGroup"> = {
     }
     const record = ownRecord(context.state.notificationGroups, item.key);
     if (record !== undefined && record.id === id) {
-      return { status: "found", item: liveGroupItem({ _id: record.id, name: record.name }, "state") };
+      const { fields, knownFields } = recordedFields({ name: record.name }, item.fields, context.protect);
+      return {
+        status: "found",
+        item: {
+          origin: "state",
+          serverId: record.id,
+          fields,
+          knownFields,
+          digest: digestOf({ id: record.id, name: record.name }),
+        },
+      };
     }
     return {
       status: "unknown",
@@ -114,14 +133,16 @@ export const notificationGroupKind: KindModule<"notificationGroup"> = {
     if (live === undefined) return { notExported: "notification groups (the server cannot list them)" };
     if (live.length === 0) return undefined;
     const used = new Set<string>();
+    const state: StateChange[] = [];
     const groups = [...live]
       .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
       .map((group) => {
         const key = uniqueKey(slug(group.name) || "group", used);
         keys.notificationGroup.set(group._id, key);
+        state.push({ section: "notificationGroups", key, id: group._id, name: group.name });
         return { key, name: group.name };
       })
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return { file: "notification-groups.yaml", value: groups };
+    return { file: "notification-groups.yaml", value: groups, state };
   },
 };

@@ -9,7 +9,14 @@ import { NotiformError } from "../errors.js";
 import { ownRecord } from "../state/model.js";
 import { digestOf, type JsonObject, type JsonValue } from "./canonical.js";
 import { slug, uniqueKey } from "./export-keys.js";
-import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext } from "./kind.js";
+import {
+  type DesiredItem,
+  type KindModule,
+  type LiveItem,
+  type LiveLookup,
+  type PlanContext,
+  recordedFields,
+} from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
 import { liveWorkflowItem, normalizeTags } from "./workflow-canonical.js";
 import { checkWorkflowReferences } from "./workflow-checks.js";
@@ -68,13 +75,14 @@ export const workflowKind: KindModule<"workflow"> = {
     }
     const record = ownRecord(context.state.workflows, id);
     if (record !== undefined) {
+      const { fields, knownFields } = recordedFields(record.values, item.fields, context.protect);
       return {
         status: "found",
         item: {
           origin: "state",
           serverId: id,
-          fields: record.values,
-          knownFields: Object.keys(record.values),
+          fields,
+          knownFields,
           digest: digestOf({ id, ...record.values }),
         },
       };

@@ -106,13 +106,16 @@ describe("listAllWorkflowOverrides", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("stops when a page brings nothing new (a server ignoring page answers page 0 for ever)", async () => {
+  it("fails clearly when a page brings nothing new (a server ignoring page answers page 0 for ever)", async () => {
     const tenant = { _id: T, identifier: "t1", name: "T" };
     const { client, server } = await harness(() => ({
       status: 200,
       body: { data: [tenant], page: 0, pageSize: 100, hasMore: true },
     }));
-    expect(await client.listAllTenants()).toEqual([tenant]);
+    await expect(client.listAllTenants()).rejects.toMatchObject({
+      code: "API_PAGINATION",
+      message: expect.stringContaining("page 1 holds only items already read"),
+    });
     expect(server.requests.map((r) => r.path)).toEqual([
       "/v1/tenants?page=0&limit=100",
       "/v1/tenants?page=1&limit=100",

@@ -75,7 +75,9 @@ describe("plurals", () => {
     });
     const result = await runCli(["validate"], { cwd: workspace.dir });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("1 file valid: 1 topic, 1 notification group, 0 workflows, 0 overrides");
+    expect(result.stdout).toContain(
+      "1 file valid: 1 notification group, 1 topic, 0 workflows, 0 workflow overrides",
+    );
   });
 
   it("export says 1 override, and every count agrees with its noun", async () => {
@@ -86,7 +88,7 @@ describe("plurals", () => {
     expect(applied.code, applied.stderr).toBe(0);
     const result = await session.cli("export", "--dir", "exported");
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain(", 1 override, ");
+    expect(result.stderr).toContain(", 1 workflow override ");
     const counts = [...result.stderr.matchAll(/(\d+) (topic|override|workflow|notification group)(s?)\b/g)];
     expect(counts).toHaveLength(4);
     for (const [, n, , s] of counts) expect(s === "", `${n} ${s}`).toBe(n === "1");
@@ -100,7 +102,7 @@ describe("a config without an organization guard", () => {
     const plan = await session.cli("plan", "--output", "json");
     expect(plan.code).toBe(0);
     expect(plan.stderr).toContain("warning: the config has no `organization` guard");
-    expect(JSON.parse(plan.stdout).formatVersion).toBe(1);
+    expect(JSON.parse(plan.stdout).formatVersion).toBe(2);
     const apply = await session.cli("apply", "--auto-approve");
     expect(apply.code).toBe(0);
     expect(apply.stderr).toContain("warning: the config has no `organization` guard");

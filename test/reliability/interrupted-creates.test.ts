@@ -33,7 +33,12 @@ async function setup(options: { strictSpec: boolean; groups: number; latencyMs?:
   const handle = emulator;
   const workspace = await createWorkspace({ "notiform.yaml": groupsConfig(options.groups) });
   const env = { NOTIFORM_API_KEY: handle.apiKey };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+  // resolve is offline: it takes no --api-url.
+  const cli = (...args: string[]) =>
+    runCli([...args, ...(args[0] === "resolve" ? [] : ["--api-url", handle.url])], {
+      cwd: workspace.dir,
+      env,
+    });
   return { handle, workspace, cli, env };
 }
 

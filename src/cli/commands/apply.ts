@@ -105,7 +105,7 @@ async function applyLocked(args: ApplyArgs, context: CommandContext, loaded: Loa
   if (prepared === undefined) return EXIT.ok;
   const { session, plan, state } = prepared;
   try {
-    const recorder = new StateRecorder(state, session.statePath);
+    const recorder = new StateRecorder(state, session.statePath, session.protect);
     const names = new Map(session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]));
     await recorder.recordPlanFindings(plan, names);
     const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
@@ -170,7 +170,7 @@ async function planNow(
     if (args.output === "json") context.terminal.err(show);
     else context.terminal.out(show);
     if (plan.actions.length === 0) {
-      const recorder = new StateRecorder(state, session.statePath);
+      const recorder = new StateRecorder(state, session.statePath, session.protect);
       const names = new Map(
         session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]),
       );
@@ -214,7 +214,7 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
   const saved = await readSavedPlan(resolve(context.cwd, args.plan ?? ""));
   const session = await openSession(args, context, loaded);
   try {
-    checkPlanTarget(saved, session.target, session.desired);
+    checkPlanTarget(saved, session.target, session.desired, session.keyed);
     const state = await readState(session.statePath, session.target);
     const organization = organizationOf(session);
     const plan = await refreshSavedPlan({
@@ -224,6 +224,8 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
       client: session.client,
       organization,
       masker: context.masker,
+      keyed: session.keyed,
+      protect: session.protect,
     });
     return { session, plan, state };
   } catch (error) {

@@ -2,14 +2,18 @@
 // organization. Refuses to overwrite any file unless --force, checking all before writing one.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { stringify } from "yaml";
+import { StateRecorder } from "../../apply/state-recorder.js";
 import { NotiformError } from "../../errors.js";
 import { type KnownSecrets, scrubExport, variablesOf } from "../../export-secrets.js";
 import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
 import { readLive } from "../../resources/read-live.js";
 import { describeKind, KINDS } from "../../resources/registry.js";
-import { writeFileAtomic } from "../../state/state-store.js";
+import { protector } from "../../secrets/keyed-digest.js";
+import { withStateLock } from "../../state/lock.js";
+import { emptyState } from "../../state/model.js";
+import { defaultStatePath, writeFileAtomic } from "../../state/state-store.js";
 import { type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
@@ -46,7 +50,10 @@ export const exportCommand = defineCommand({
       const { files, warnings, references } = scrubExport(exported.files, knownSecrets(session, context));
       for (const warning of warnings) context.terminal.err(`warning: ${warning}\n`);
       const dir = resolve(context.cwd, args.dir);
-      const existing = [...files.keys()].filter((name) => existsSync(join(dir, name)));
+      // The state file the exported config needs (group ids by key): without it, a group renamed
+      // right after export would plan as a second group.
+      const statePath = defaultStatePath(join(dir, "notiform.yaml"), session.desired.environment);
+      const existing = [...files.keys(), basename(statePath)].filter((name) => existsSync(join(dir, name)));
       if (existing.length > 0 && !args.force) {
         throw new NotiformError(
           "FILE_EXISTS",
@@ -60,6 +67,19 @@ export const exportCommand = defineCommand({
       for (const [name, document] of files) {
         await writeFileAtomic(join(dir, name), `${EXPORT_HEADER}${stringify(document, { lineWidth: 0 })}`);
       }
+      await withStateLock(statePath, { command: "notiform export" }, async () => {
+        const secrets = [
+          ...session.desired.sensitive,
+          ...knownSecrets(session, context).credentials.map((c) => c.value),
+        ];
+        const recorder = new StateRecorder(
+          emptyState(session.target),
+          statePath,
+          protector(secrets, session.keyed),
+        );
+        for (const change of exported.state) await recorder.record(change);
+        await recorder.persist();
+      });
       const summary = KINDS.filter((kind) => counts[kind] > 0)
         .map((kind) => `${counts[kind]} ${describeKind(kind, counts[kind])}`)
         .join(", ");
@@ -67,7 +87,7 @@ export const exportCommand = defineCommand({
         (references > 0
           ? `Wrote ${references} value(s) that came from the environment back as their \${VAR} references.\n`
           : "") +
-          `Exported ${summary || "nothing"} to ${args.dir}: ${[...files.keys()].join(", ")}\n` +
+          `Exported ${summary || "nothing"} to ${args.dir}: ${[...files.keys(), basename(statePath)].join(", ")}\n` +
           (notExported.length > 0 ? `Not exported: ${notExported.join("; ")}.\n` : ""),
       );
       return EXIT.ok;

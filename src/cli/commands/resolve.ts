@@ -6,6 +6,7 @@ import { resolve as resolvePath } from "node:path";
 import { StateRecorder } from "../../apply/state-recorder.js";
 import { NotiformError } from "../../errors.js";
 import { describeKind, KINDS, registry } from "../../resources/registry.js";
+import { keyedDigest, protector } from "../../secrets/keyed-digest.js";
 import { withStateLock } from "../../state/lock.js";
 import { ownRecord } from "../../state/model.js";
 import { defaultStatePath, readState } from "../../state/state-store.js";
@@ -66,7 +67,11 @@ export const resolveCommand = defineCommand({
           },
         );
       }
-      const recorder = new StateRecorder(state, statePath);
+      // Offline: with the key at hand a secret-bearing name is kept as its keyed digest; without
+      // it, nothing of it is kept (the next plan renames, harmlessly, to the configured name).
+      const apiKey = context.env[desired.apiKeyEnv];
+      const keyed = apiKey === undefined || apiKey === "" ? undefined : keyedDigest(apiKey);
+      const recorder = new StateRecorder(state, statePath, protector(desired.sensitive, keyed));
       if (args.id !== undefined) {
         const binding = registry[intent.kind].stateBinding?.(key, args.id, desired);
         if (binding === undefined) {

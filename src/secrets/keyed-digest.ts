@@ -1,0 +1,59 @@
+// Keyed digests: how a value that came from the environment is compared without being kept.
+// HMAC-SHA256 under a key derived (HKDF) from the API key: the state file and a saved plan can
+// hold one, a reader without the key cannot test guesses against it (an unkeyed sha256 of a
+// six-digit value falls in seconds), and the same key gives the same digest, so plans converge.
+// A new API key makes earlier digests unreadable: those fields plan as unverified once.
+import { createHmac, hkdfSync } from "node:crypto";
+import type { Plan } from "../plan/model.js";
+import { canonicalJson, type JsonValue } from "../resources/canonical.js";
+
+export const KEYED_PREFIX = "hmac-sha256:";
+
+export type KeyedDigest = (text: string) => string;
+
+export function keyedDigest(apiKey: string): KeyedDigest {
+  const key = Buffer.from(hkdfSync("sha256", apiKey, "notiform", "keyed digest v1", 32));
+  return (text) => `${KEYED_PREFIX}${createHmac("sha256", key).update(text).digest("hex")}`;
+}
+
+export function isKeyedDigest(value: unknown): value is string {
+  return typeof value === "string" && value.startsWith(KEYED_PREFIX);
+}
+
+/**
+ * What the state file keeps of a value: the value, or — when it holds any value that came from
+ * the environment — its keyed digest.
+ */
+export type Protect = (value: JsonValue) => JsonValue;
+
+export function protector(sensitive: readonly string[], keyed: KeyedDigest | undefined): Protect {
+  const secrets = sensitive.filter((s) => s !== "");
+  if (secrets.length === 0) return (value) => value;
+  return (value) => {
+    const text = canonicalJson(value);
+    const holds = secrets.some(
+      (secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)),
+    );
+    // Without a key (offline commands) nothing of the value is kept: the next plan re-sends it.
+    if (!holds) return value;
+    return keyed === undefined ? "" : keyed(text);
+  };
+}
+
+/**
+ * A plan as it leaves the process: every digest it carries (the config's, each live object's) is
+ * keyed, so a saved plan says nothing a reader could test guesses of a masked value against.
+ */
+export function keyPlanDigests(plan: Plan, keyed: KeyedDigest): Plan {
+  return {
+    ...plan,
+    configDigest: keyed(plan.configDigest),
+    actions: plan.actions.map((action) => ({
+      ...action,
+      live: { ...action.live, digest: keyed(action.live.digest) },
+    })),
+  };
+}
+
+/** No secrets to protect (tests of the pure core, offline commands). */
+export const unprotected: Protect = (value) => value;
