@@ -6,6 +6,7 @@ import { emulatorCommand } from "./emulator.js";
 import { exportCommand } from "./export.js";
 import { forceUnlockCommand } from "./force-unlock.js";
 import { planCommand } from "./plan.js";
+import { promoteCommand } from "./promote.js";
 import { validateCommand } from "./validate.js";
 import { whoamiCommand } from "./whoami.js";
 
@@ -22,6 +23,7 @@ export const commands: Command[] = [
   validateCommand,
   planCommand,
   applyCommand,
+  promoteCommand,
   exportCommand,
   whoamiCommand,
   forceUnlockCommand,
