@@ -82,8 +82,24 @@ export const promoteCommand: Command = {
         type: "string",
         describe: "State file (default: notiform[.ENV].state.json beside the config)",
       })
-      .conflicts("auto-approve", ["detailed-exitcode", "out"])
-      .conflicts("promotion", ["out", "detailed-exitcode", "all"]),
+      // A preview never promotes, and a saved promotion is promoted as it was saved.
+      .check((argv) => {
+        const preview = argv["detailed-exitcode"] === true || argv.out !== undefined;
+        if (preview && argv["auto-approve"] === true)
+          throw new NotiformError(
+            "USAGE",
+            "--auto-approve cannot be used with --detailed-exitcode or --out: they only preview",
+            {
+              hint: "Preview first, then run `notiform promote --auto-approve` or `notiform promote FILE`.",
+            },
+          );
+        if (argv.promotion !== undefined && (preview || argv.all === true))
+          throw new NotiformError(
+            "USAGE",
+            "a saved promotion is promoted as saved: --out, --detailed-exitcode and --all do not apply to it",
+          );
+        return true;
+      }),
   run: async (args: PromoteArgs, context) => {
     const session = await openSession(args, context);
     try {
