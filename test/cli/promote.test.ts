@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
 import { SEED } from "../helpers/cli-session.js";
+import { type PtyRun, runOnPty } from "../helpers/pty.js";
 import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
 
 const WEEKLY_DIGEST = "64f1c0ffee0000000000a003";
@@ -34,7 +35,10 @@ workflows:
 `;
 
 let emulator: EmulatorHandle | undefined;
+let run: PtyRun | undefined;
 afterEach(async () => {
+  run?.child.stdin?.end();
+  run = undefined;
   await emulator?.close();
   emulator = undefined;
 });
@@ -246,5 +250,59 @@ describe("notiform promote", () => {
     expect(result.stderr.trim().split("\n")).toEqual([
       "error: this server has no promotion (no environments or changes routes: it serves the spec alone); nothing to promote",
     ]);
+  });
+
+  it("masks a value that came from the environment in the preview and the saved file", async () => {
+    const session = await setup();
+    const secret = "s3cr3t-suffix-4711";
+    await session.workspace.write(
+      "notiform.yaml",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} interpolation
+      CONFIG.replace("Order shipped v2", "Order shipped ${SUFFIX}"),
+    );
+    const env = {
+      NOTIFORM_API_KEY_DEVELOPMENT: session.handle.apiKey,
+      SUFFIX: secret,
+    };
+    const args = ["--env", "development", "--api-url", session.handle.url];
+    const applied = await runCli(["apply", "--auto-approve", ...args], { cwd: session.workspace.dir, env });
+    expect(applied.code, applied.stderr).toBe(0);
+    const preview = await runCli(["promote", "--out", "promotion.json", "-o", "json", ...args], {
+      cwd: session.workspace.dir,
+      env,
+    });
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout).toContain("Order shipped ********");
+    expect(preview.stdout + preview.stderr).not.toContain(secret);
+    expect(await session.workspace.read("promotion.json")).not.toContain(secret);
+    // The masked file still promotes: its digests were made from the same masked values.
+    const promoted = await runCli(["promote", "promotion.json", ...args], {
+      cwd: session.workspace.dir,
+      env,
+    });
+    expect(promoted.code, promoted.stderr).toBe(0);
+    expect(promoted.stdout).toContain("2 promoted");
+  });
+
+  it.each([
+    ["yes", 0, "yes\r", "Promotion complete: 2 promoted"],
+    ["Ctrl-C", 130, "\x03", "Aborted; nothing was applied"],
+  ])("asks on a terminal: %s exits %i", async (_name, code, keys, says) => {
+    const session = await setup();
+    await developmentAhead(session);
+    const pty = runOnPty(["promote", "--env", "development", "--api-url", session.handle.url], {
+      cwd: session.workspace.dir,
+      env: { NOTIFORM_API_KEY_DEVELOPMENT: session.handle.apiKey },
+    });
+    run = pty;
+    const timer = setInterval(() => {
+      if (!pty.output().includes("Only 'yes' is accepted")) return;
+      clearInterval(timer);
+      pty.type(keys);
+    }, 5);
+    void pty.exited.then(() => clearInterval(timer));
+    expect(await pty.exited).toBe(code);
+    expect(pty.output()).toContain(says);
+    expect(await session.pending()).toHaveLength(code === 0 ? 1 : 3);
   });
 });
