@@ -19,6 +19,8 @@ export interface ManagedEntities {
   workflows: ReadonlyMap<string, { key: string; identifier?: string }>;
   /** Development notification group id -> config key. */
   groups: ReadonlyMap<string, string>;
+  /** Config entries that could not be resolved to Development ids, said in words. */
+  warnings?: readonly string[];
 }
 
 export interface BuildPromotionInput {
@@ -49,6 +51,7 @@ export function buildPromotion(input: BuildPromotionInput): Promotion {
     entries,
     unmanaged,
     summary: { promote: entries.length, unmanaged: unmanaged.length, pending: described.length },
+    warnings: [...(input.managed.warnings ?? [])].sort(),
   };
 }
 

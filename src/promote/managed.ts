@@ -16,10 +16,13 @@ export async function resolveManagedEntities(
   client: Pick<NotificationApi, "listAllWorkflows">,
 ): Promise<ManagedEntities> {
   const identifiers = await workflowIdentifiers(client);
+  const warnings: string[] = [];
   const workflows = new Map<string, { key: string; identifier?: string }>();
   for (const { spec } of desired.resources.workflow) {
-    const identifier = identifiers.get(spec.id);
+    const identifier = identifiers?.get(spec.id);
     workflows.set(spec.id, { key: spec.key, ...(identifier !== undefined ? { identifier } : {}) });
+    if (identifiers !== undefined && identifier === undefined)
+      warnings.push(`workflow ${spec.key}: Development has no workflow with id ${spec.id}`);
   }
   const groups = new Map<string, string>();
   for (const { spec } of desired.resources.notificationGroup) {
@@ -27,13 +30,17 @@ export async function resolveManagedEntities(
       ? state.notificationGroups[spec.key]
       : undefined;
     if (record !== undefined) groups.set(record.id, spec.key);
+    else
+      warnings.push(
+        `notification group ${spec.key}: the state file has no Development id for it (apply in Development first); its changes show as unmanaged`,
+      );
   }
-  return { workflows, groups };
+  return { workflows, groups, warnings };
 }
 
 async function workflowIdentifiers(
   client: Pick<NotificationApi, "listAllWorkflows">,
-): Promise<Map<string, string>> {
+): Promise<Map<string, string> | undefined> {
   try {
     const all = await client.listAllWorkflows();
     const out = new Map<string, string>();
@@ -43,7 +50,7 @@ async function workflowIdentifiers(
     }
     return out;
   } catch (error) {
-    if (isNotiformError(error) && error.code === "API_UNSUPPORTED") return new Map();
+    if (isNotiformError(error) && error.code === "API_UNSUPPORTED") return undefined;
     throw error;
   }
 }

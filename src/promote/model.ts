@@ -61,6 +61,8 @@ export interface Promotion {
   /** Pending changes the config does not manage, left pending (empty with --all). */
   unmanaged: PromotionEntry[];
   summary: { promote: number; unmanaged: number; pending: number };
+  /** What the config names but could not be matched in Development. */
+  warnings: string[];
 }
 
 export type PromotionStatus = "applied" | "already-promoted" | "failed" | "skipped";

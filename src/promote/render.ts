@@ -44,6 +44,7 @@ export function renderPromotionText(promotion: Promotion, options: { verbose: bo
     if (shown.length < promotion.unmanaged.length)
       lines.push(`    ... and ${promotion.unmanaged.length - shown.length} more (--verbose lists all)`);
   }
+  if (promotion.warnings.length > 0) lines.push("", "Warnings:", ...promotion.warnings.map((w) => `  ${w}`));
   return `${lines.join("\n")}\n`;
 }
 
@@ -91,6 +92,7 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
     if (promotion.unmanaged.length > 200) lines.push(`- ... and ${promotion.unmanaged.length - 200} more`);
     lines.push("", "</details>", "");
   }
+  for (const warning of promotion.warnings) lines.push(`> warning: ${escapeCell(warning)}`, "");
   return `${lines.join("\n")}\n`;
 }
 

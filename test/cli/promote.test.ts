@@ -3,6 +3,7 @@
 // Production-key plan then shows no change for them; unmanaged changes stay pending. Also: saved
 // promotions (stale ones refused), refusals (Production key, spec-only server, no TTY).
 import { readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -304,5 +305,18 @@ describe("notiform promote", () => {
     expect(await pty.exited).toBe(code);
     expect(pty.output()).toContain(says);
     expect(await session.pending()).toHaveLength(code === 0 ? 1 : 3);
+  });
+
+  it("warns, and leaves the group unmanaged, when the state file has no Development id for a config group", async () => {
+    const session = await setup();
+    await developmentAhead(session);
+    await rm(session.workspace.path("notiform.development.state.json"));
+    const result = await session.cli("promote", "--env", "development", "--detailed-exitcode");
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toContain("1 change to promote");
+    expect(result.stdout).toContain("Unmanaged pending changes (not promoted): 2");
+    expect(result.stdout).toContain(
+      "notification group billing: the state file has no Development id for it (apply in Development first)",
+    );
   });
 });
