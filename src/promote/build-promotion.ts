@@ -126,7 +126,9 @@ function describeWorkflowOps(entry: PromotionEntry, ops: readonly ChangeOp[], ma
       const key = typeof op.val === "string" ? managed.groups.get(op.val) : undefined;
       fields.push(fieldOf("group", { ...op, val: key ?? op.val }));
     } else if (field === "steps" && op.op !== "remove") {
-      entry.stepsChanged = Array.isArray(op.val) ? op.val.length : 0;
+      // A first recording adds the (possibly empty) step list: nothing to say when it is empty.
+      const count = Array.isArray(op.val) ? op.val.length : 0;
+      if (count > 0 || op.op === "replace") entry.stepsChanged = count;
     } else if (field === "triggers" && entry.identifier === undefined) {
       const identifier = (op.val as { identifier?: unknown }[] | undefined)?.[0]?.identifier;
       if (typeof identifier === "string") entry.identifier = identifier;

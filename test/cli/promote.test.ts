@@ -122,7 +122,7 @@ describe("notiform promote", () => {
     expect(promoted.stdout).toContain(
       "Promotion complete: 2 promoted, 0 already promoted, 0 failed, 0 skipped.",
     );
-    expect(promoted.stderr).toContain("applied: workflow order-shipped");
+    expect(promoted.stderr).toContain("promoted: workflow order-shipped");
     // Groups before the workflows that use them; only the changes shown were sent.
     const applies = handle.requests.filter((r) => r.method === "POST").map((r) => r.path);
     const groupChange = promotion.entries[0].changeId;
@@ -318,5 +318,21 @@ describe("notiform promote", () => {
     expect(result.stdout).toContain(
       "notification group billing: the state file has no Development id for it (apply in Development first)",
     );
+  });
+
+  it("refuses flag combinations that would promote something other than what was previewed", async () => {
+    const session = await setup();
+    await developmentAhead(session);
+    for (const args of [
+      ["--auto-approve", "--detailed-exitcode"],
+      ["--auto-approve", "--out", "p.json"],
+      ["--target", "workflow/order-shipped", "--auto-approve"],
+      ["p.json", "--all"],
+    ]) {
+      const result = await session.cli("promote", "--env", "development", ...args);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr).toMatch(/^error: /);
+    }
+    expect(await session.pending()).toHaveLength(3);
   });
 });

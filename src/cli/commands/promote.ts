@@ -93,6 +93,11 @@ export const promoteCommand: Command = {
               hint: "Preview first, then run `notiform promote --auto-approve` or `notiform promote FILE`.",
             },
           );
+        if ((argv.target as string[] | undefined)?.length)
+          throw new NotiformError(
+            "USAGE",
+            "--target does not apply to promote: it promotes what the config manages (or --all)",
+          );
         if (argv.promotion !== undefined && (preview || argv.all === true))
           throw new NotiformError(
             "USAGE",
@@ -281,7 +286,8 @@ async function runPromotion(
       onEvent: (event) => {
         if (args.output === "json" || event.type !== "finish") return;
         const r = event.result;
-        context.terminal.err(`${r.status}: ${r.label}${r.error ? ` (${r.error.message})` : ""}\n`);
+        const status = r.status === "applied" ? "promoted" : r.status;
+        context.terminal.err(`${status}: ${r.label}${r.error ? ` (${r.error.message})` : ""}\n`);
       },
     });
     if (args.promotion === undefined) printReport(args, context, report);
