@@ -335,4 +335,28 @@ describe("notiform promote", () => {
     }
     expect(await session.pending()).toHaveLength(3);
   });
+
+  it.each([
+    ["the workflow's", 3, 1, "1 promoted, 0 already promoted, 1 failed, 0 skipped"],
+    ["the group's", 1, 0, "0 promoted, 0 already promoted, 1 failed, 1 skipped"],
+  ])("when %s promotion fails: exit %i", async (_name, code, failing, counts) => {
+    const session = await setup();
+    await developmentAhead(session);
+    const preview = await session.cli("promote", "--env", "development", "--out", "p.json");
+    expect(preview.code, preview.stderr).toBe(0);
+    const entries = JSON.parse(await session.workspace.read("p.json")).entries as { changeId: string }[];
+    const inject = {
+      method: "POST",
+      path: `/v1/changes/${entries[failing]?.changeId}/apply`,
+      times: 1,
+      kind: { status: 400, body: { statusCode: 400, message: "Injected refusal", error: "Bad Request" } },
+    };
+    await session.call("POST", "/__emulator/faults", { inject });
+    const result = await session.cli("promote", "p.json", "--env", "development");
+    expect(result.code, result.stderr).toBe(code);
+    expect(result.stdout).toContain(counts);
+    expect(result.stdout).toContain("Injected refusal");
+    if (failing === 0)
+      expect(result.stdout).toContain("workflow order-shipped: its notification group failed to promote");
+  });
 });
