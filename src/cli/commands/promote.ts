@@ -183,8 +183,12 @@ async function previewNow(
     createdBy: `notiform ${VERSION}`,
     mask: (value) => maskDeep(value, context.masker),
   });
+  // Values were masked as they were read; the config's own handles (keys) are masked here too.
   if (args.out !== undefined)
-    await writeFileAtomic(resolve(context.cwd, args.out), renderPromotionJson(promotion));
+    await writeFileAtomic(
+      resolve(context.cwd, args.out),
+      renderPromotionJson(maskDeep(promotion, context.masker)),
+    );
   show(args, context, promotion);
   if (args.out !== undefined && args.output !== "json")
     context.terminal.err(`Saved the promotion to ${args.out}\n`);
