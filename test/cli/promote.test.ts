@@ -116,6 +116,20 @@ describe("notiform promote", () => {
     expect(promotion.entries[1].identifier).toBe("order-shipped");
     expect(promotion.unmanaged.map((e: { entityId: string }) => e.entityId)).toEqual([WEEKLY_DIGEST]);
 
+    // Before promotion Production is behind: its plan (overlay naming the Production copy the seed
+    // linked to the Development workflow) shows changes, so the empty plan below is not vacuous.
+    const productionCopy = async () => {
+      const listed = await call("GET", "/v1/workflows?page=0&limit=100", undefined, handle.productionApiKey);
+      const all = listed.data as { _id: string; _parentId?: string; name: string; active: boolean }[];
+      return all.find((w) => w._parentId === WORKFLOW_SHIPPED);
+    };
+    const overlay = async (id: string | undefined) =>
+      workspace.write("env/production/workflows.yaml", `workflows:\n  - key: order-shipped\n    id: ${id}\n`);
+    await overlay((await productionCopy())?._id);
+    const behind = await cli("plan", "--env", "production", "--detailed-exitcode");
+    expect(behind.code, behind.stderr).toBe(2);
+    expect(behind.stdout).toContain("order-shipped");
+
     handle.clearRequests();
     const promoted = await cli("promote", "--env", "development", "--auto-approve");
     expect(promoted.code, promoted.stderr).toBe(0);
@@ -130,15 +144,9 @@ describe("notiform promote", () => {
     expect(applies).toEqual([`/v1/changes/${groupChange}/apply`, `/v1/changes/${workflowChange}/apply`]);
 
     // Production's ids are its own: the overlay names the Production workflow promotion wrote.
-    const production = (
-      await call("GET", "/v1/workflows?page=0&limit=100", undefined, handle.productionApiKey)
-    ).data as { _id: string; _parentId?: string; name: string; active: boolean }[];
-    const copy = production.find((w) => w._parentId === WORKFLOW_SHIPPED);
+    const copy = await productionCopy();
     expect(copy).toMatchObject({ name: "Order shipped v2", active: false });
-    await workspace.write(
-      "env/production/workflows.yaml",
-      `workflows:\n  - key: order-shipped\n    id: ${copy?._id}\n`,
-    );
+    await overlay(copy?._id);
     const plan = await cli("plan", "--env", "production", "--detailed-exitcode");
     expect(plan.stdout, plan.stderr).toContain("No changes.");
     expect(plan.code).toBe(0);
