@@ -5,7 +5,14 @@ import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { readPackageJson } from "./package-files.js";
 
-export type SchemaName = "notiform" | "plan" | "state" | "apply-result" | "seed";
+export type SchemaName =
+  | "notiform"
+  | "plan"
+  | "state"
+  | "apply-result"
+  | "seed"
+  | "promotion"
+  | "promotion-result";
 
 const documents = new Map<SchemaName, object>();
 const validators = new Map<SchemaName, ValidateFunction>();

@@ -94,6 +94,26 @@ describe("GitHub Actions recipes", () => {
     expect(runs).toContain("notiform apply --config notiform/notiform.yaml --auto-approve");
     expect(runs).toContain("git add notiform/notiform.state.json");
   });
+
+  it("applies to Development on merge, then promotes to Production behind a protected environment", async () => {
+    const text = await readFile(join(EXAMPLES, "github-actions", "notiform-promote.yml"), "utf8");
+    const workflow = parse(text);
+    expect(workflow.on.push.branches).toEqual(["main"]);
+    const stepsOf = (job: string) =>
+      workflow.jobs[job].steps.map((s: { run?: string }) => s.run ?? "").join("\n");
+    expect(stepsOf("apply-development")).toContain(
+      "notiform apply --config notiform/notiform.yaml --env development --auto-approve",
+    );
+    expect(stepsOf("apply-development")).toContain(
+      "notiform promote --config notiform/notiform.yaml --env development --output markdown --detailed-exitcode",
+    );
+    expect(stepsOf("apply-development")).toContain("GITHUB_STEP_SUMMARY");
+    const promote = workflow.jobs["promote-production"];
+    expect(promote.environment).toBe("production");
+    expect(promote.needs).toBe("apply-development");
+    expect(stepsOf("promote-production")).toContain("notiform promote promotion.json");
+    expect(stepsOf("promote-production")).toContain("--out promotion.json");
+  });
 });
 
 describe("GitHub Actions recipes: safety", () => {

@@ -17,9 +17,8 @@ function shownInvocations(text: string): { command: string; flags: string[] }[] 
   const blocks = [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
   const invocations: { command: string; flags: string[] }[] = [];
   for (const line of blocks.join("\n").split("\n")) {
-    const match = /(?:^|\s)notiform (validate|plan|apply|export|whoami|force-unlock|emulator)\b(.*)$/.exec(
-      line,
-    );
+    const match =
+      /(?:^|\s)notiform (validate|plan|apply|promote|export|whoami|force-unlock|emulator)\b(.*)$/.exec(line);
     if (!match) continue;
     const rest = (match[2] ?? "").split("#")[0] ?? "";
     const flags = [...rest.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]).filter((f) => f !== "--help");

@@ -5,6 +5,7 @@ import { emulatorCommand } from "./emulator.js";
 import { exportCommand } from "./export.js";
 import { forceUnlockCommand } from "./force-unlock.js";
 import { planCommand } from "./plan.js";
+import { promoteCommand } from "./promote.js";
 import { resolveCommand } from "./resolve.js";
 import { validateCommand } from "./validate.js";
 import { whoamiCommand } from "./whoami.js";
@@ -13,6 +14,7 @@ export const commands: Command[] = [
   validateCommand,
   planCommand,
   applyCommand,
+  promoteCommand,
   exportCommand,
   whoamiCommand,
   forceUnlockCommand,

@@ -1,0 +1,116 @@
+// Applying a promotion: POST /v1/changes/{id}/apply for each entry and nothing else, in
+// dependency order (every group before any workflow, so a workflow's group exists in Production
+// when the workflow is copied), a few at a time within a phase under the client's shared limiter
+// and retry rules. A workflow whose group failed here is skipped. A change that 404s is looked up
+// among the promoted ones: promoted meanwhile (e.g. in the dashboard) is not a failure.
+import type { NotificationApi } from "../api/types.js";
+import { isNotiformError } from "../errors.js";
+import {
+  labelOf,
+  PROMOTION_FORMAT_VERSION,
+  type Promotion,
+  type PromotionEntityKind,
+  type PromotionEntry,
+  type PromotionReport,
+  type PromotionResult,
+} from "./model.js";
+
+export type PromotionEvent =
+  | { type: "start"; entry: PromotionEntry }
+  | { type: "finish"; result: PromotionResult };
+
+export interface ExecutePromotionInput {
+  client: Pick<NotificationApi, "applyChange" | "listAllChanges">;
+  promotion: Promotion;
+  concurrency: number;
+  /** First Ctrl-C: start nothing new. */
+  stopSignal?: AbortSignal;
+  /** Second Ctrl-C: abort running requests. */
+  abortSignal?: AbortSignal;
+  onEvent?: (event: PromotionEvent) => void;
+}
+
+const PHASES: PromotionEntityKind[] = ["notificationGroup", "workflow", "other"];
+
+export async function executePromotion(input: ExecutePromotionInput): Promise<PromotionReport> {
+  const results = new Map<string, PromotionResult>();
+  const failedGroups = new Set<string>();
+  let promoted: Promise<Set<string>> | undefined;
+  const promotedIds = () => {
+    promoted ??= input.client
+      .listAllChanges({ promoted: true }, signalOption(input.abortSignal))
+      .then((changes) => new Set(changes.map((c) => c._id)));
+    return promoted;
+  };
+
+  const runOne = async (entry: PromotionEntry): Promise<PromotionResult> => {
+    const base = { changeId: entry.changeId, kind: entry.kind, label: labelOf(entry) };
+    if (input.stopSignal?.aborted || input.abortSignal?.aborted)
+      return { ...base, status: "skipped", reason: "interrupted before it started" };
+    if (entry.groupEntityId !== undefined && failedGroups.has(entry.groupEntityId))
+      return { ...base, status: "skipped", reason: "its notification group failed to promote" };
+    input.onEvent?.({ type: "start", entry });
+    try {
+      await input.client.applyChange(entry.changeId, signalOption(input.abortSignal));
+      return { ...base, status: "applied" };
+    } catch (error) {
+      if (input.abortSignal?.aborted)
+        return {
+          ...base,
+          status: "failed",
+          error: { code: "INTERRUPTED", message: "aborted in flight: it may or may not have been promoted" },
+        };
+      if (!isNotiformError(error)) throw error;
+      if (error.code === "API_NOT_FOUND" && (await promotedIds().catch(() => new Set())).has(entry.changeId))
+        return { ...base, status: "already-promoted", reason: "promoted since the preview" };
+      const message =
+        error.code === "API_NOT_FOUND"
+          ? `change ${entry.changeId} of ${base.label} (Development id ${entry.entityId}) was not found: ${error.message}`
+          : error.message;
+      return { ...base, status: "failed", error: { code: error.code, message } };
+    }
+  };
+
+  for (const phase of PHASES) {
+    const entries = input.promotion.entries.filter((e) => e.kind === phase);
+    await runPool(entries, Math.max(1, input.concurrency), async (entry) => {
+      const result = await runOne(entry);
+      if (result.status === "failed" && entry.kind === "notificationGroup") failedGroups.add(entry.entityId);
+      results.set(entry.changeId, result);
+      input.onEvent?.({ type: "finish", result });
+    });
+  }
+  const ordered = input.promotion.entries.flatMap((e) => {
+    const result = results.get(e.changeId);
+    return result === undefined ? [] : [result];
+  });
+  const count = (status: PromotionResult["status"]) => ordered.filter((r) => r.status === status).length;
+  return {
+    formatVersion: PROMOTION_FORMAT_VERSION,
+    results: ordered,
+    counts: {
+      applied: count("applied"),
+      alreadyPromoted: count("already-promoted"),
+      failed: count("failed"),
+      skipped: count("skipped"),
+    },
+    interrupted: input.stopSignal?.aborted === true || input.abortSignal?.aborted === true,
+  };
+}
+
+function signalOption(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal === undefined ? {} : { signal };
+}
+
+/** At most `limit` items in flight; the list is bounded (one promotion's entries). */
+async function runPool<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await run(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

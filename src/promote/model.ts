@@ -1,0 +1,98 @@
+// The Promotion value: what `notiform promote` shows, saves (`--out`) and applies. Like a plan,
+// one serializable, versioned object is the preview, the saved file and the input of applying;
+// applying promotes its entries and nothing else. schemas/promotion.schema.json mirrors it.
+
+export const PROMOTION_FORMAT_VERSION = 1;
+
+/** What an entry's entity is, as far as notiform understands it. */
+export type PromotionEntityKind = "notificationGroup" | "workflow" | "other";
+
+/** One field Production will receive, as the change's operations say it. */
+export interface PromotedField {
+  /** name, active, tags, critical, preferenceSettings, group, description, ... */
+  field: string;
+  op: "set" | "remove";
+  /** The value (a group is named by its config key when the config has it). */
+  value?: unknown;
+}
+
+export interface PromotionEntry {
+  /** The pending change's `_id`: what is applied. */
+  changeId: string;
+  /** The change's type as the server says it (NotificationTemplate, NotificationGroup, ...). */
+  changeType: string;
+  kind: PromotionEntityKind;
+  /** The Development id of the changed entity. */
+  entityId: string;
+  /** The config key, for a managed entity. */
+  key?: string;
+  /** The workflow's trigger identifier, when known. */
+  identifier?: string;
+  /** The entity's name as the server lists it. */
+  name: string;
+  /** Whether the config manages the entity. */
+  managed: boolean;
+  /** The Development group id a workflow change moves to (applied after that group's change). */
+  groupEntityId?: string;
+  fields: PromotedField[];
+  /** Steps replaced by the change (summarised, never listed). */
+  stepsChanged?: number;
+  /** sha256 of the change's type, entity and operations: a saved promotion refuses when it moved. */
+  digest: string;
+}
+
+export interface PromotionTarget {
+  apiUrl: string;
+  organization: string;
+  /** The config's environment name (--env), when one was selected. */
+  environment: string | null;
+  /** The Development environment's id, as the server named it. */
+  environmentId: string;
+}
+
+export interface Promotion {
+  formatVersion: typeof PROMOTION_FORMAT_VERSION;
+  createdBy: string;
+  target: PromotionTarget;
+  /** --all: unmanaged changes are promoted too. */
+  all: boolean;
+  /** What applying promotes, in dependency order (groups before workflows). */
+  entries: PromotionEntry[];
+  /** Pending changes the config does not manage, left pending (empty with --all). */
+  unmanaged: PromotionEntry[];
+  summary: { promote: number; unmanaged: number; pending: number };
+  /** What the config names but could not be matched in Development. */
+  warnings: string[];
+}
+
+export type PromotionStatus = "applied" | "already-promoted" | "failed" | "skipped";
+
+export interface PromotionResult {
+  changeId: string;
+  kind: PromotionEntityKind;
+  label: string;
+  status: PromotionStatus;
+  reason?: string;
+  error?: { code: string; message: string };
+}
+
+export interface PromotionReport {
+  formatVersion: typeof PROMOTION_FORMAT_VERSION;
+  results: PromotionResult[];
+  counts: { applied: number; alreadyPromoted: number; failed: number; skipped: number };
+  interrupted: boolean;
+}
+
+/** How an entry names itself in text: kind, key or name, identifier. */
+export function labelOf(entry: PromotionEntry): string {
+  const kind =
+    entry.kind === "notificationGroup"
+      ? "notification group"
+      : entry.kind === "workflow"
+        ? "workflow"
+        : `${entry.changeType} change`;
+  const handle = entry.key ?? JSON.stringify(entry.name);
+  const identifier =
+    entry.identifier !== undefined && entry.identifier !== entry.key ? ` (${entry.identifier})` : "";
+  return `${kind} ${handle}${identifier}`;
+}

@@ -1,0 +1,128 @@
+// Renderers of a promotion and of its outcome: text for people, JSON for machines
+// (schemas/promotion.schema.json, schemas/promotion-result.schema.json), markdown for a pull
+// request, a release comment or a job summary. Renderers only format: they decide nothing.
+import { sortKeysDeep } from "../resources/canonical.js";
+import {
+  labelOf,
+  type PromotedField,
+  type Promotion,
+  type PromotionEntry,
+  type PromotionReport,
+} from "./model.js";
+
+export const UNMANAGED_SHOWN = 20;
+
+export function summaryOf(promotion: Promotion): string {
+  const { promote, unmanaged } = promotion.summary;
+  const head =
+    promote === 0
+      ? "Nothing to promote: Production has every change of what the config manages."
+      : `${promote} change${promote === 1 ? "" : "s"} to promote from Development to Production.`;
+  const rest =
+    unmanaged === 0
+      ? ""
+      : ` ${unmanaged} pending change${unmanaged === 1 ? "" : "s"} of resources the config does not manage left pending (--all promotes them).`;
+  return head + rest;
+}
+
+export function renderPromotionText(promotion: Promotion, options: { verbose: boolean }): string {
+  const t = promotion.target;
+  const env = t.environment === null ? "" : `, environment ${t.environment}`;
+  const lines = [
+    `Target: ${t.apiUrl} (organization ${t.organization}${env}) -> Production`,
+    summaryOf(promotion),
+  ];
+  if (promotion.entries.length > 0) lines.push("");
+  for (const entry of promotion.entries) {
+    lines.push(`  ^ ${labelOf(entry)}${entry.managed ? "" : " (not in the config)"}`);
+    for (const detail of detailsOf(entry)) lines.push(`      ${detail}`);
+  }
+  if (promotion.unmanaged.length > 0) {
+    lines.push("", `Unmanaged pending changes (not promoted): ${promotion.unmanaged.length}`);
+    const shown = options.verbose ? promotion.unmanaged : promotion.unmanaged.slice(0, UNMANAGED_SHOWN);
+    for (const entry of shown) lines.push(`    ${labelOf(entry)} [${entry.entityId}]`);
+    if (shown.length < promotion.unmanaged.length)
+      lines.push(`    ... and ${promotion.unmanaged.length - shown.length} more (--verbose lists all)`);
+  }
+  if (promotion.warnings.length > 0) lines.push("", "Warnings:", ...promotion.warnings.map((w) => `  ${w}`));
+  return `${lines.join("\n")}\n`;
+}
+
+/** What Production receives, field by field; steps only as a count. */
+export function detailsOf(entry: PromotionEntry): string[] {
+  const out = entry.fields.map(formatField);
+  if (entry.stepsChanged !== undefined)
+    out.push(`${entry.stepsChanged} step${entry.stepsChanged === 1 ? "" : "s"} changed`);
+  if (out.length === 0) out.push("(no field notiform shows changed)");
+  return out;
+}
+
+function formatField(field: PromotedField): string {
+  return field.op === "remove"
+    ? `${field.field}: (removed)`
+    : `${field.field}: ${JSON.stringify(field.value)}`;
+}
+
+export function renderPromotionJson(promotion: Promotion): string {
+  return `${JSON.stringify(sortKeysDeep(promotion), null, 2)}\n`;
+}
+
+export function renderPromotionMarkdown(promotion: Promotion): string {
+  const t = promotion.target;
+  const env = t.environment === null ? "" : ` · environment \`${escapeCell(t.environment)}\``;
+  const lines = [
+    "<!-- notiform-promote -->",
+    `### notiform promote · ${escapeCell(t.organization)}${env} → Production`,
+    "",
+    summaryOf(promotion),
+    "",
+  ];
+  if (promotion.entries.length > 0) {
+    lines.push("| resource | Production receives |", "|---|---|");
+    for (const entry of promotion.entries)
+      lines.push(`| ${escapeCell(labelOf(entry))} | ${detailsOf(entry).map(escapeCell).join("<br>")} |`);
+    lines.push("");
+  }
+  if (promotion.unmanaged.length > 0) {
+    lines.push(
+      `<details><summary>${promotion.unmanaged.length} unmanaged pending change${promotion.unmanaged.length === 1 ? "" : "s"} (not promoted)</summary>`,
+      "",
+    );
+    for (const entry of promotion.unmanaged.slice(0, 200)) lines.push(`- ${escapeCell(labelOf(entry))}`);
+    if (promotion.unmanaged.length > 200) lines.push(`- ... and ${promotion.unmanaged.length - 200} more`);
+    lines.push("", "</details>", "");
+  }
+  for (const warning of promotion.warnings) lines.push(`> warning: ${escapeCell(warning)}`, "");
+  return `${lines.join("\n")}\n`;
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`).replace(/\r?\n/g, " ");
+}
+
+export function renderPromotionReportText(report: PromotionReport): string {
+  const c = report.counts;
+  const head = report.interrupted
+    ? "Promotion interrupted"
+    : c.failed > 0
+      ? "Promotion finished with failures"
+      : "Promotion complete";
+  const lines = [
+    `${head}: ${c.applied} promoted, ${c.alreadyPromoted} already promoted, ${c.failed} failed, ${c.skipped} skipped.`,
+  ];
+  for (const [status, title] of [
+    ["failed", "Failed:"],
+    ["skipped", "Skipped:"],
+    ["already-promoted", "Already promoted (e.g. in the dashboard):"],
+  ] as const) {
+    const results = report.results.filter((r) => r.status === status);
+    if (results.length === 0) continue;
+    lines.push("", title);
+    for (const r of results) lines.push(`  ${r.label}: ${r.error?.message ?? r.reason ?? ""}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function renderPromotionReportJson(report: PromotionReport): string {
+  return `${JSON.stringify(sortKeysDeep(report), null, 2)}\n`;
+}

@@ -1,0 +1,106 @@
+// A promotion saved with `promote --out FILE`, and whether it may still be applied. It is
+// refused (nothing promoted) when it is not a promotion of a known format, targets another API
+// URL, organization or environment, or when any change it carries moved since: rewritten (its
+// digest differs) or gone. A change promoted meanwhile (found among the promoted ones) is not a
+// reason to refuse: it is reported as already promoted and not sent again.
+import type { Change } from "../api/types.js";
+import { readBoundedFile } from "../bounded-file.js";
+import { NotiformError } from "../errors.js";
+import { validatorOf } from "../schemas.js";
+import { normalizeUrl } from "../state/state-store.js";
+import { digestOfChange } from "./build-promotion.js";
+import {
+  labelOf,
+  PROMOTION_FORMAT_VERSION,
+  type Promotion,
+  type PromotionEntry,
+  type PromotionTarget,
+} from "./model.js";
+
+export async function readSavedPromotion(path: string): Promise<Promotion> {
+  const read = await readBoundedFile(path);
+  if (!read.ok)
+    throw new NotiformError("PROMOTION_INVALID", `cannot read the promotion ${path}: it ${read.reason}`, {
+      pos: { file: path, line: 1, col: 1 },
+    });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(read.bytes.toString("utf8"));
+  } catch (error) {
+    throw new NotiformError(
+      "PROMOTION_INVALID",
+      `the promotion ${path} is not valid JSON (${(error as Error).message}); is it truncated?`,
+      { hint: "Run `notiform promote --out FILE` again." },
+    );
+  }
+  const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
+  if (version !== PROMOTION_FORMAT_VERSION)
+    throw new NotiformError(
+      "PROMOTION_INVALID",
+      `the promotion ${path} has format version ${JSON.stringify(version ?? null)}; this notiform applies version ${PROMOTION_FORMAT_VERSION}`,
+      { hint: "Make the promotion with the same notiform version that applies it." },
+    );
+  const validate = validatorOf("promotion");
+  if (!validate(parsed)) {
+    const problems = (validate.errors ?? [])
+      .slice(0, 3)
+      .map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`);
+    throw new NotiformError(
+      "PROMOTION_INVALID",
+      `the promotion ${path} is not a notiform promotion: ${problems.join("; ")}`,
+    );
+  }
+  return parsed as Promotion;
+}
+
+/** Refuse a promotion made for another server, organization or environment. */
+export function checkPromotionTarget(saved: Promotion, target: PromotionTarget): void {
+  const moved: string[] = [];
+  const s = saved.target;
+  if (normalizeUrl(s.apiUrl) !== normalizeUrl(target.apiUrl))
+    moved.push(`API URL ${s.apiUrl}, not ${target.apiUrl}`);
+  if (s.organization !== target.organization)
+    moved.push(`organization "${s.organization}", not "${target.organization}"`);
+  if (s.environment !== target.environment)
+    moved.push(`environment ${JSON.stringify(s.environment)}, not ${JSON.stringify(target.environment)}`);
+  if (s.environmentId !== target.environmentId)
+    moved.push(`Development environment ${s.environmentId}, not ${target.environmentId}`);
+  if (moved.length > 0)
+    throw new NotiformError("PLAN_TARGET_MISMATCH", `the promotion was made for ${moved.join("; ")}`, {
+      hint: "Promote with the same --env and key the promotion was made with, or make it again.",
+    });
+}
+
+export interface Freshness {
+  /** Entries still pending exactly as saved: what applying sends. */
+  current: PromotionEntry[];
+  /** Entries whose change was promoted since (e.g. in the dashboard). */
+  alreadyPromoted: PromotionEntry[];
+}
+
+/** Pure: compare the saved entries with the changes pending (and promoted) now. */
+export function checkPromotionFresh(
+  saved: Promotion,
+  pending: readonly Change[],
+  promotedIds: ReadonlySet<string>,
+  mask: <T>(value: T) => T,
+): Freshness {
+  const byId = new Map(pending.map((c) => [c._id, c]));
+  const moved: string[] = [];
+  const out: Freshness = { current: [], alreadyPromoted: [] };
+  for (const entry of saved.entries) {
+    const change = byId.get(entry.changeId);
+    if (change !== undefined) {
+      if (digestOfChange(change, mask) === entry.digest) out.current.push(entry);
+      else moved.push(`${labelOf(entry)} (change ${entry.changeId}) changed in Development since`);
+    } else if (promotedIds.has(entry.changeId)) out.alreadyPromoted.push(entry);
+    else moved.push(`${labelOf(entry)} (change ${entry.changeId}) is no longer pending`);
+  }
+  if (moved.length > 0)
+    throw new NotiformError(
+      "PROMOTION_STALE",
+      `the saved promotion is stale, nothing was promoted: ${moved.slice(0, 5).join("; ")}${moved.length > 5 ? `; and ${moved.length - 5} more` : ""}`,
+      { hint: "Run `notiform promote --out FILE` again, review it, and promote that file." },
+    );
+  return out;
+}
