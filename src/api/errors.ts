@@ -78,7 +78,6 @@ export class NetworkError extends NotiformError {
   readonly attempts: number;
   readonly retried: boolean;
   readonly mayHaveBeenApplied: boolean;
-  readonly status = undefined;
 
   constructor(facts: NetworkErrorFacts) {
     const after = facts.attempts > 1 ? ` (after ${facts.attempts} attempts)` : "";

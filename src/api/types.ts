@@ -1,5 +1,5 @@
-// Wire types of the Notification Management API (spec/notification-api.md part 2), plus the
-// observed extensions (spec/observed-behaviour.md). Server-only fields a real server adds
+// Wire types of the Notification Management API (the spec's resources), plus the observed
+// extensions real Novu servers serve beyond the spec. Server-only fields a real server adds
 // (`__v`, `id`, `createdAt`, ...) may be present; code must not rely on them.
 import type { Channel } from "../config/model.js";
 

@@ -1,7 +1,14 @@
 // How a failure is shown: text on stderr for people, or (with --output json) exactly one JSON
 // object on stdout for machines (schemas/error.schema.json). The exit code is the same either
 // way. Secrets are masked structurally, so the JSON stays valid whatever a secret contains.
-import { ConfigError, isNotiformError, type NotiformError, type Position, type Problem } from "../errors.js";
+import {
+  ConfigError,
+  InternalError,
+  isNotiformError,
+  type NotiformError,
+  type Position,
+  type Problem,
+} from "../errors.js";
 import { maskDeep } from "../mask.js";
 import type { CommandContext } from "./command.js";
 import { EXIT } from "./exit-codes.js";
@@ -39,8 +46,13 @@ export function reportError(
   return exitCode;
 }
 
+/** A failure of notiform itself: anything untyped, or an InternalError raised on purpose. */
+function isBug(error: unknown): boolean {
+  return !isNotiformError(error) || error instanceof InternalError;
+}
+
 export function errorReport(error: unknown, verbose: boolean): ErrorReport {
-  if (!isNotiformError(error)) {
+  if (isBug(error) || !isNotiformError(error)) {
     return {
       formatVersion: ERROR_FORMAT_VERSION,
       error: { code: "INTERNAL", message: internalMessage(error, verbose), hint: REPORT_BUG },
@@ -71,7 +83,7 @@ function internalMessage(error: unknown, verbose: boolean): string {
 }
 
 export function errorText(error: unknown, verbose: boolean): string {
-  if (!isNotiformError(error)) {
+  if (isBug(error) || !isNotiformError(error)) {
     return `internal error: ${internalMessage(error, verbose)}\nThis is a bug in notiform; please report it with the command you ran${verbose ? "" : " and its --verbose output"}.\n`;
   }
   if (error.code === "USAGE") {

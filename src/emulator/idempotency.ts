@@ -1,4 +1,4 @@
-// Idempotency-Key as the hosted service implements it (observed-behaviour.md): for POST and PATCH,
+// Idempotency-Key as the hosted service implements it (as observed on it): for POST and PATCH,
 // a replay of a finished request returns the stored answer (Idempotency-Replay: true); the same
 // key while the first is still running is 409 with Retry-After: 1; the same key with another body
 // is 422. Keys are scoped to the credential that sent them. notiform never relies on any of it.

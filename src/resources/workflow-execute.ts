@@ -5,7 +5,7 @@
 // call may have landed (its answer lost, the retry then met the 400).
 import { isUnchangedStatusError } from "../api/errors.js";
 import type { NotificationApi, Workflow } from "../api/types.js";
-import { NotiformError } from "../errors.js";
+import { InternalError } from "../errors.js";
 import type { PlanAction } from "../plan/model.js";
 import type { ExecuteContext, ExecuteResult, ReadScope } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
@@ -33,7 +33,7 @@ export async function executeWorkflow(
     if (op.groupFromAction !== undefined) {
       const groupId = createdIds.get(op.groupFromAction);
       if (groupId === undefined) {
-        throw new NotiformError("INTERNAL", `${op.groupFromAction} produced no id for the workflow's group`);
+        throw new InternalError(`${op.groupFromAction} produced no id for the workflow's group`);
       }
       body.notificationGroupId = groupId;
     }

@@ -1,16 +1,15 @@
 // How the executors read a failed write: the HTTP status, and whether a request that failed
 // may nevertheless have reached the server (its response lost). Both are structured fields of
-// the client's errors; nothing here reads message text.
+// the client's errors (ApiError for an answer, NetworkError for none); nothing reads message text.
+import { ApiError, NetworkError } from "../api/errors.js";
 import { isNotiformError } from "../errors.js";
 
 export function statusOf(error: unknown): number | undefined {
-  if (!isNotiformError(error)) return undefined;
-  const status = (error as { status?: unknown }).status;
-  return typeof status === "number" ? status : undefined;
+  return error instanceof ApiError ? error.status : undefined;
 }
 
 export function mayHaveBeenApplied(error: unknown): boolean {
-  return isNotiformError(error) && (error as { mayHaveBeenApplied?: unknown }).mayHaveBeenApplied === true;
+  return (error instanceof ApiError || error instanceof NetworkError) && error.mayHaveBeenApplied;
 }
 
 export function hasCode(error: unknown, code: string): boolean {

@@ -91,10 +91,6 @@ export function serializeState(state: StateFile): string {
   return `${JSON.stringify(sortKeysDeep(settled), null, 2)}\n`;
 }
 
-export async function writeState(path: string, state: StateFile): Promise<void> {
-  await writeFileAtomic(path, serializeState(state));
-}
-
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, "w", 0o644);

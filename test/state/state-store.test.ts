@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { emptyState } from "../../src/state/model.js";
-import { defaultStatePath, readState, writeState } from "../../src/state/state-store.js";
+import { defaultStatePath, readState, serializeState, writeFileAtomic } from "../../src/state/state-store.js";
 
 const target = { apiUrl: "http://127.0.0.1:4010", organization: "Acme Inc", environment: null };
 let dir: string;
@@ -18,7 +18,7 @@ describe("state file", () => {
     const state = await readState(path, target);
     expect(state).toEqual(emptyState(target));
     state.notificationGroups.billing = { id: "000000000000000000000009", name: "Billing" };
-    await writeState(path, state);
+    await writeFileAtomic(path, serializeState(state));
     expect(await readState(path, target)).toEqual(state);
     expect(await readdir(dir)).toEqual(["notiform.state.json"]);
   });
@@ -47,7 +47,10 @@ describe("state file", () => {
 
   it("refuses a foreign file, naming what differs", async () => {
     const path = join(dir, "notiform.state.json");
-    await writeState(path, emptyState({ ...target, organization: "Other Co", environment: "production" }));
+    await writeFileAtomic(
+      path,
+      serializeState(emptyState({ ...target, organization: "Other Co", environment: "production" })),
+    );
     await expect(readState(path, target)).rejects.toThrow(
       /belongs to organization "Other Co", not "Acme Inc", environment production, not \(none\)/,
     );
