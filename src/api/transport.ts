@@ -4,7 +4,6 @@
 // of every failure to ApiError / NetworkError. It never logs a key, a header or an access token.
 import { randomUUID } from "node:crypto";
 import type { Agent } from "undici";
-import { NotiformError } from "../errors.js";
 import type { Masker } from "../mask.js";
 import { visibleText } from "../sanitize.js";
 import { abortableSleep, interrupted, type Sleep } from "./abortable.js";

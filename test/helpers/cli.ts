@@ -40,3 +40,16 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
     options.onSpawn?.(child);
   });
 }
+
+/** An onSpawn that sends SIGKILL once `when()` holds (polled every millisecond). */
+export function killWhen(when: () => boolean): NonNullable<CliOptions["onSpawn"]> {
+  return (child) => {
+    const timer = setInterval(() => {
+      if (when()) {
+        child.kill("SIGKILL");
+        clearInterval(timer);
+      }
+    }, 1);
+    child.on("close", () => clearInterval(timer));
+  };
+}

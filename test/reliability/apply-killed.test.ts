@@ -3,7 +3,7 @@
 // and the plan after it is empty.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
+import { killWhen, runCli } from "../helpers/cli.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildScaleConfig, scaleSeed } from "./scale-config.js";
 
@@ -31,15 +31,7 @@ describe("apply killed part-way", () => {
     const killed = await runCli(args("apply", "--auto-approve"), {
       cwd: workspace.dir,
       env,
-      onSpawn: (child) => {
-        const timer = setInterval(() => {
-          if (handle.requests.length >= killAt) {
-            child.kill("SIGKILL");
-            clearInterval(timer);
-          }
-        }, 1);
-        child.on("close", () => clearInterval(timer));
-      },
+      onSpawn: killWhen(() => handle.requests.length >= killAt),
     });
     expect(killed.signal).toBe("SIGKILL");
 

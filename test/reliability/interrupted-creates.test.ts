@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
+import { killWhen, runCli } from "../helpers/cli.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 
 let emulator: EmulatorHandle | undefined;
@@ -101,15 +101,7 @@ describe("an interrupted create", () => {
     const killed = await runCli(["apply", "--auto-approve", "--api-url", handle.url], {
       cwd: workspace.dir,
       env,
-      onSpawn: (child) => {
-        const timer = setInterval(() => {
-          if (handle.requests.some((r) => r.method === "POST")) {
-            child.kill("SIGKILL");
-            clearInterval(timer);
-          }
-        }, 1);
-        child.on("close", () => clearInterval(timer));
-      },
+      onSpawn: killWhen(() => handle.requests.some((r) => r.method === "POST")),
     });
     expect(killed.signal).toBe("SIGKILL");
     // The server finishes the create on its own.
@@ -173,15 +165,7 @@ describe("SIGKILL at random points during an apply of hundreds of creates", () =
         const killed = await runCli(["apply", "--auto-approve", "--api-url", handle.url], {
           cwd: workspace.dir,
           env,
-          onSpawn: (child) => {
-            const timer = setInterval(() => {
-              if (handle.requests.length >= killAt) {
-                child.kill("SIGKILL");
-                clearInterval(timer);
-              }
-            }, 1);
-            child.on("close", () => clearInterval(timer));
-          },
+          onSpawn: killWhen(() => handle.requests.length >= killAt),
         });
         if (killed.signal !== "SIGKILL") break;
         // What a user does with an uncertain group: look in the dashboard, then say.

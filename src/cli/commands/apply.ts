@@ -22,11 +22,11 @@ import type { StateFile } from "../../state/model.js";
 import { defaultStatePath, readState } from "../../state/state-store.js";
 import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
+import { confirmOrRefuse } from "../confirm.js";
 import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
 import { preparePlan } from "../prepare-plan.js";
 import { loadDesired, openSession, organizationOf, type Session } from "../session.js";
-import { PromptAborted } from "../terminal.js";
 
 const builder = (yargs: Argv) =>
   yargs
@@ -188,26 +188,13 @@ async function planNow(
   }
 }
 
-async function confirm(context: CommandContext): Promise<void> {
-  if (!context.terminal.stdinIsTTY) {
-    throw new NotiformError(
-      "NOT_CONFIRMED",
-      "refusing to apply without confirmation: there is no terminal to ask",
-      {
-        hint: "Pass --auto-approve (as CI does), or apply a reviewed plan file: notiform apply plan.json",
-      },
-    );
-  }
-  const answer = await context.terminal
-    .prompt("\nApply these changes? Only 'yes' is accepted: ")
-    .catch((error: unknown) => {
-      // Ctrl-C: exit 130 as for any interrupt; Ctrl-D (end of input): exit 1 as for a "no".
-      if (error instanceof PromptAborted)
-        throw new NotiformError(error.code, "Aborted; nothing was applied", { cause: error });
-      throw error;
-    });
-  if (answer.trim() !== "yes")
-    throw new NotiformError("NOT_CONFIRMED", "apply cancelled; nothing was changed");
+function confirm(context: CommandContext): Promise<void> {
+  return confirmOrRefuse(context, {
+    verb: "apply",
+    question: "\nApply these changes? Only 'yes' is accepted: ",
+    hint: "Pass --auto-approve (as CI does), or apply a reviewed plan file: notiform apply plan.json",
+    cancelled: "apply cancelled; nothing was changed",
+  });
 }
 
 async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loaded): Promise<Prepared> {

@@ -34,9 +34,9 @@ import { readState, writeFileAtomic } from "../../state/state-store.js";
 import { VERSION } from "../../version.js";
 import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
+import { confirmOrRefuse } from "../confirm.js";
 import { EXIT } from "../exit-codes.js";
 import { openSession, type Session } from "../session.js";
-import { PromptAborted } from "../terminal.js";
 
 const builder = (yargs: Argv) =>
   yargs
@@ -234,25 +234,13 @@ async function promoteSaved(
   return exitCodeOf(merged);
 }
 
-async function confirm(context: CommandContext): Promise<void> {
-  if (!context.terminal.stdinIsTTY) {
-    throw new NotiformError(
-      "NOT_CONFIRMED",
-      "refusing to promote without confirmation: there is no terminal to ask",
-      {
-        hint: "Pass --auto-approve (as CI does), or promote a reviewed file: notiform promote promotion.json",
-      },
-    );
-  }
-  const answer = await context.terminal
-    .prompt("\nPromote these changes to Production? Only 'yes' is accepted: ")
-    .catch((error: unknown) => {
-      if (error instanceof PromptAborted)
-        throw new NotiformError(error.code, "Aborted; nothing was applied", { cause: error });
-      throw error;
-    });
-  if (answer.trim() !== "yes")
-    throw new NotiformError("NOT_CONFIRMED", "promotion cancelled; nothing was promoted");
+function confirm(context: CommandContext): Promise<void> {
+  return confirmOrRefuse(context, {
+    verb: "promote",
+    question: "\nPromote these changes to Production? Only 'yes' is accepted: ",
+    hint: "Pass --auto-approve (as CI does), or promote a reviewed file: notiform promote promotion.json",
+    cancelled: "promotion cancelled; nothing was promoted",
+  });
 }
 
 /** First Ctrl-C: start nothing new; second: abort requests in flight. Progress on stderr. */
