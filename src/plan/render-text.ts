@@ -36,7 +36,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
       action.op === "create" || action.op === "update" ? "" : ` (${action.op}: ${v(action.reason ?? "")})`;
     lines.push(paint(COLORS[action.op], `  ${head}`) + (suffix ? paint(DIM, suffix) : ""));
     for (const change of action.changes) lines.push(`      ${formatChange(change)}`);
-    if (options.verbose) lines.push(...indent(unifiedDiff(action), "      "));
+    if (options.verbose) for (const line of unifiedDiff(action)) lines.push(`      ${line}`);
   }
   if (plan.unmanaged.length > 0) {
     lines.push(
@@ -97,8 +97,4 @@ function unifiedDiff(action: PlanAction): string[] {
     .split("\n")
     .filter((line) => line !== "" && !line.startsWith("====="))
     .map((line) => v(line));
-}
-
-function indent(lines: string[], prefix: string): string[] {
-  return lines.map((line) => `${prefix}${line}`);
 }

@@ -143,4 +143,21 @@ describe("trust under failure", () => {
       ),
     ).toHaveLength(report.counts.skipped);
   });
+
+  it("refuses a saved plan that creates an override someone created meanwhile", async () => {
+    const session = await startCliSession(
+      `version: 1\norganization: Acme Inc\noverrides:\n  - { workflow: ${WORKFLOW_SHIPPED}, tenant: ${TENANT_1}, active: true }\n`,
+    );
+    emulator = session.emulator;
+    expect((await session.cli("plan", "--out", "plan.json")).code).toBe(0);
+    await api(session.emulator, "POST", "/v1/workflow-overrides", {
+      workflowId: WORKFLOW_SHIPPED,
+      tenantId: TENANT_1,
+      active: false,
+    });
+    const applied = await session.cli("apply", "plan.json");
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain(`override/${WORKFLOW_SHIPPED}@${TENANT_1}`);
+    expect(session.emulator.store("development").overrides).toHaveLength(1);
+  });
 });
