@@ -96,6 +96,23 @@ describe("an interrupted create", () => {
     expect((await cli("resolve", "notificationGroup/g0", "--not-created")).code).toBe(1);
   });
 
+  it("reads back a create whose answer was lost instead of sending it again (groups and topics)", async () => {
+    const { handle, workspace, cli } = await setup({ strictSpec: false, groups: 1 });
+    await workspace.write(
+      "notiform.yaml",
+      `${groupsConfig(1)}topics:\n  - { key: lost-topic, name: Lost topic }\n`,
+    );
+    handle.injectFault({ method: "POST", path: "/v1/notification-groups", kind: "lost-response" });
+    handle.injectFault({ method: "POST", path: "/v1/topics", kind: "lost-response" });
+    const applied = await cli("apply", "--auto-approve", "--output", "json");
+    expect(applied.code, applied.stderr).toBe(0);
+    const notes = JSON.parse(applied.stdout).results.flatMap((r: { notes: string[] }) => r.notes);
+    expect(notes).toEqual(["response lost; read back: created", "response lost; read back: created"]);
+    expect(groupsNamed(handle, "Group 0")).toHaveLength(1);
+    expect(handle.requests.filter((r) => r.method === "POST")).toHaveLength(2);
+    expect(stateOf(workspace).intents ?? {}).toEqual({});
+  });
+
   /** Kill the apply once its group POST has reached the server, before the answer comes back. */
   async function killAfterPost(handle: EmulatorHandle, workspace: Workspace, env: Record<string, string>) {
     const killed = await runCli(["apply", "--auto-approve", "--api-url", handle.url], {
