@@ -76,7 +76,8 @@ export async function readWorkflows(
   const listed = await unlessUnsupported(client.listAllWorkflows(request));
   if (listed !== undefined) return new Map(listed.map((w) => [w._id, w]));
   if (everything) return undefined;
-  return getEach(client, [...new Set(desired.resources.workflow.map((w) => w.spec.id))], request);
+  const ids = desired.resources.workflow.flatMap((w) => (w.spec.id === undefined ? [] : [w.spec.id]));
+  return getEach(client, [...new Set(ids)], request);
 }
 
 /** The workflows a saved plan's actions touch, read one by one (undefined: no read extension). */

@@ -17,6 +17,9 @@ export interface WorkflowRecord {
   values: JsonObject;
 }
 
+/** The sections of `identifiers`: portable names resolved to this environment's server ids. */
+export type IdentifierSection = "workflows" | "tenants";
+
 export interface StateFile {
   formatVersion: typeof STATE_FORMAT_VERSION;
   target: { apiUrl: string; organization: string; environment: string | null };
@@ -24,6 +27,13 @@ export interface StateFile {
   notificationGroups: Record<string, GroupRecord>;
   /** Workflow server id -> last applied values. */
   workflows: Record<string, WorkflowRecord>;
+  /**
+   * The server environment the file was applied against (GET /v1/environments/me): a file is
+   * refused with a key that reaches another one. Absent in older files and on spec-only servers.
+   */
+  serverEnvironment?: { id: string; name: string };
+  /** Identifier -> server id as last resolved in this environment (used where the server cannot look up). */
+  identifiers?: Partial<Record<IdentifierSection, Record<string, string>>>;
 }
 
 export function emptyState(target: StateFile["target"]): StateFile {
@@ -46,7 +56,20 @@ export function withNullPrototypes(state: StateFile): StateFile {
     for (const key of Object.keys(record)) out[key] = record[key] as T;
     return out;
   };
-  return { ...state, notificationGroups: copy(state.notificationGroups), workflows: copy(state.workflows) };
+  const out: StateFile = {
+    ...state,
+    notificationGroups: copy(state.notificationGroups),
+    workflows: copy(state.workflows),
+  };
+  if (state.identifiers !== undefined) {
+    const identifiers: StateFile["identifiers"] = {};
+    for (const section of ["workflows", "tenants"] as const) {
+      const record = state.identifiers[section];
+      if (record !== undefined) identifiers[section] = copy(record);
+    }
+    out.identifiers = identifiers;
+  }
+  return out;
 }
 
 /** A record's own entry only: never something inherited from Object.prototype. */

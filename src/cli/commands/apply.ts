@@ -13,15 +13,15 @@ import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
 import { NotiformError, type Problem } from "../../errors.js";
 import { maskDeep } from "../../mask.js";
-import type { Plan } from "../../plan/model.js";
+import { hasChanges, type Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { withStateLock } from "../../state/lock.js";
 import type { StateFile } from "../../state/model.js";
-import { defaultStatePath, readState } from "../../state/state-store.js";
+import { checkStateEnvironment, defaultStatePath, readState } from "../../state/state-store.js";
 import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../main.js";
-import { preparePlan } from "../prepare-plan.js";
+import { preparePlan, resolveSession } from "../prepare-plan.js";
 import { loadDesired, openSession, organizationOf, type Session, type SessionArgs } from "../session.js";
 import { PromptAborted } from "../terminal.js";
 import type { Command } from "./index.js";
@@ -113,6 +113,7 @@ async function applyLocked(args: ApplyArgs, context: CommandContext, loaded: Loa
     const recorder = new StateRecorder(state, session.statePath);
     const names = new Map(session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]));
     await recorder.recordBindings(plan.bindings.notificationGroups, names);
+    await recorder.recordEnvironment(session.serverEnvironment, plan.bindings.identifiers);
     const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
       executePlan({
         client: session.client,
@@ -174,12 +175,13 @@ async function planNow(
     });
     if (args.output === "json") context.terminal.err(show);
     else context.terminal.out(show);
-    if (plan.actions.length === 0) {
+    if (!hasChanges(plan)) {
       const recorder = new StateRecorder(state, session.statePath);
       const names = new Map(
         session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]),
       );
       await recorder.recordBindings(plan.bindings.notificationGroups, names);
+      await recorder.recordEnvironment(session.serverEnvironment, plan.bindings.identifiers);
       if (args.output === "json") context.terminal.out(renderReportJson(emptyReport()));
       else context.terminal.out("No changes. Nothing to apply.\n");
       await session.close();
@@ -221,6 +223,8 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
   try {
     checkPlanTarget(saved, session.target, session.desired);
     const state = await readState(session.statePath, session.target);
+    checkStateEnvironment(session.statePath, state, session.serverEnvironment);
+    await resolveSession(session, state);
     const organization = organizationOf(session);
     const plan = await refreshSavedPlan({
       saved,

@@ -10,6 +10,7 @@ import { readLive } from "../../resources/read-live.js";
 import { describeKind, KINDS } from "../../resources/registry.js";
 import { writeFileAtomic } from "../../state/state-store.js";
 import { EXIT } from "../exit-codes.js";
+import { environmentOption } from "../prepare-plan.js";
 import { openSessionOptionalConfig, organizationOf, type SessionArgs } from "../session.js";
 import type { Command } from "./index.js";
 
@@ -34,6 +35,7 @@ export const exportCommand: Command = {
     try {
       const live = await readLive(session.client, session.desired, organizationOf(session), {
         everything: true,
+        ...environmentOption(session),
       });
       const { files, notExported, counts } = exportDocuments(live);
       const dir = resolve(context.cwd, args.dir);

@@ -1,0 +1,61 @@
+// The override kind's resolve step: `tenant` is the tenant's identifier (the same in every
+// environment), resolved to this environment's tenant id through GET /v1/tenants/{identifier}
+// where served, else from the state file's record. A tenant that does not exist is an error at
+// plan time, at the entry. Configs from before identifiers named the tenant by its 24-hex id:
+// such a value the server does not know as an identifier is still taken as the id. With a key
+// of an environment where overrides cannot be written, nothing is resolved (they are not applicable).
+import type { NotificationApi } from "../api/types.js";
+import type { Desired, DesiredState, OverrideSpec } from "../config/model.js";
+import type { Problem } from "../errors.js";
+import { ownRecord } from "../state/model.js";
+import { isDevelopmentOnlyBlocked, type ResolveContext, type ResolveResult } from "./kind.js";
+import { lookUpEach, resolveProblem } from "./resolve-identifiers.js";
+
+const HEX_ID = /^[0-9a-fA-F]{24}$/;
+
+export async function resolveTenants(
+  client: NotificationApi,
+  desired: DesiredState,
+  { state, environment, signal }: ResolveContext,
+): Promise<ResolveResult<"override">> {
+  const entries = desired.resources.override;
+  const wanted = entries.flatMap(({ spec }) =>
+    spec.tenantId === undefined && spec.tenant !== undefined ? [spec.tenant] : [],
+  );
+  if (wanted.length === 0 || isDevelopmentOnlyBlocked(environment)) return { entries, problems: [] };
+  const request = signal ? { signal } : {};
+  const lookups = await lookUpEach(wanted, (identifier) => client.getTenant(identifier, request));
+  const recorded = state.identifiers?.tenants ?? {};
+  const problems: Problem[] = [];
+  const ids: Record<string, string> = Object.create(null);
+  const resolved = entries.map((entry): Desired<OverrideSpec> => {
+    const { spec, source } = entry;
+    const tenant = spec.tenant;
+    if (spec.tenantId !== undefined || tenant === undefined) return entry;
+    const lookup = lookups.get(tenant) ?? "missing";
+    const legacyId = HEX_ID.test(tenant) ? tenant : undefined;
+    let tenantId: string | undefined;
+    if (typeof lookup === "object") {
+      tenantId = lookup.id;
+      ids[tenant] = tenantId;
+    } else if (lookup === "unsupported") {
+      tenantId = ownRecord(recorded, tenant) ?? legacyId;
+    } else {
+      tenantId = legacyId;
+    }
+    if (tenantId === undefined) {
+      const pos = source.fields.tenant ?? source.pos;
+      problems.push(
+        resolveProblem(
+          lookup === "missing"
+            ? `override of workflow "${spec.workflow}": no tenant with identifier "${tenant}" in this environment`
+            : `override of workflow "${spec.workflow}": the server cannot look up tenants by identifier and the state file has no record of "${tenant}": add its id (tenantId: <24 hex>) to this entry in this environment's overlay`,
+          pos,
+        ),
+      );
+      return entry;
+    }
+    return { spec: { ...spec, tenantId }, source };
+  });
+  return { entries: resolved, record: { section: "tenants", ids }, problems };
+}
