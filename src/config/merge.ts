@@ -27,7 +27,7 @@ function isIdentifiable(kind: Kind, spec: unknown): boolean {
 }
 
 /**
- * After layering: every entry is identifiable and has the fields the schema requires (an
+ * After layering: every entry has the fields the schema requires (an
  * overlay file may leave them to the base, so the file-level schema check of overlays does not
  * require them); then each kind fills in what may be left out. `label` names the environment.
  */
@@ -38,19 +38,12 @@ export function completeResources(resources: Resources, problems: Problem[], lab
     const into = out[kind] as Desired<unknown>[];
     for (const item of resources[kind] as Desired<unknown>[]) {
       const entry = item.spec as Record<string, unknown>;
-      const missing = module.section.identityFields
-        .map((field) => (typeof field === "string" ? [field] : field))
-        .filter((names) => !names.some((name) => typeof entry[name] === "string"))
-        .concat(
-          requiredOf(kind)
-            .filter((name) => entry[name] === undefined)
-            .map((name) => [name]),
-        );
-      for (const names of missing) {
+      const missing = requiredOf(kind).filter((name) => entry[name] === undefined);
+      for (const name of missing) {
         problems.push({
           severity: "error",
           rule: "schema",
-          message: `${module.label.one}${label}: missing required field ${names.map((n) => `"${n}"`).join(" or ")}`,
+          message: `${module.label.one} "${module.identity(item.spec as never)}"${label}: missing required field "${name}"`,
           pos: item.source.pos,
         });
       }
@@ -72,6 +65,24 @@ function requiredOf(kind: Kind): string[] {
   return schema.$defs[ref.replace("#/$defs/", "")]?.required ?? [];
 }
 
+/**
+ * An identity that may be given by either of two fields (a workflow's key or identifier, an
+ * override's tenant or tenantId) cannot be required by the schema: told here when neither is.
+ */
+function reportAlternatives(kind: Kind, item: Desired<unknown>, problems: Problem[]): void {
+  if (!isObject(item.spec)) return;
+  const entry = item.spec;
+  for (const field of registry[kind].section.identityFields) {
+    if (typeof field === "string" || field.some((name) => entry[name] !== undefined)) continue;
+    problems.push({
+      severity: "error",
+      rule: "schema",
+      message: `${registry[kind].section.name} entry: missing required field ${field.map((n) => `"${n}"`).join(" or ")}`,
+      pos: item.source.pos,
+    });
+  }
+}
+
 /** Concatenate files' resources, reporting an identity defined twice. */
 export function combine(files: Resources[], problems: Problem[]): Resources {
   const out = emptyResources();
@@ -81,7 +92,10 @@ export function combine(files: Resources[], problems: Problem[]): Resources {
     for (const file of files) {
       for (const item of file[kind] as Desired<unknown>[]) {
         // Entries of a file that failed the schema come here only to find duplicates.
-        if (!isIdentifiable(kind, item.spec)) continue;
+        if (!isIdentifiable(kind, item.spec)) {
+          reportAlternatives(kind, item, problems);
+          continue;
+        }
         const id = identityOf(kind, item.spec);
         const first = seen.get(id);
         if (first !== undefined) {

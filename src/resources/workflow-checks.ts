@@ -9,6 +9,14 @@ import type { Problem } from "../errors.js";
 export function checkWorkflowReferences(resources: Resources, problems: Problem[]): void {
   const byId = new Map<string, { key: string; pos: string }>();
   for (const { spec, source } of resources.workflow) {
+    if (spec.id === undefined && spec.identifier === undefined) {
+      problems.push({
+        severity: "error",
+        rule: "workflow-unnamed",
+        message: `workflow "${spec.key}": give its trigger identifier (identifier:) or, in an environment's overlay, its id (id:)`,
+        pos: source.pos,
+      });
+    }
     if (spec.id === undefined) continue;
     const other = byId.get(spec.id.toLowerCase());
     if (other !== undefined) {

@@ -73,7 +73,8 @@ export const overrideKind: KindModule<"override"> = {
         fields,
         source,
         dependsOn: workflows.has(spec.workflow) ? [`workflow/${spec.workflow}`] : [],
-        ids: { workflowId, tenantId: spec.tenantId ?? "" },
+        // Unresolved (not looked up): an old config's 24-hex tenant is its id.
+        ids: { workflowId, tenantId: spec.tenantId ?? legacyTenantId(spec.tenant) ?? "" },
       };
     });
   },
@@ -217,6 +218,10 @@ export const overrideKind: KindModule<"override"> = {
     return { file: "overrides.yaml", value: overrides };
   },
 };
+
+function legacyTenantId(tenant: string | undefined): string | undefined {
+  return tenant !== undefined && /^[0-9a-fA-F]{24}$/.test(tenant) ? tenant : undefined;
+}
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
