@@ -2,14 +2,15 @@
 // environment), resolved to this environment's tenant id through GET /v1/tenants/{identifier}
 // where served, else from the state file's record. A tenant that does not exist is an error at
 // plan time, at the entry. Configs from before identifiers named the tenant by its 24-hex id:
-// such a value the server does not know as an identifier is still taken as the id. With a key
+// such a value is still taken as the id, without a lookup. With a key
 // of an environment where overrides cannot be written, nothing is resolved (they are not applicable).
 import type { NotificationApi } from "../api/types.js";
 import type { Desired, DesiredState, OverrideSpec } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import { ownRecord } from "../state/model.js";
 import { isDevelopmentOnlyBlocked, type ResolveContext, type ResolveResult } from "./kind.js";
-import { lookUpEach, resolveProblem } from "./resolve-identifiers.js";
+import { type Lookup, lookUpEach, resolveProblem } from "./resolve-identifiers.js";
+import { unlessUnsupported } from "./unsupported.js";
 
 const HEX_ID = /^[0-9a-fA-F]{24}$/;
 
@@ -20,11 +21,12 @@ export async function resolveTenants(
 ): Promise<ResolveResult<"override">> {
   const entries = desired.resources.override;
   const wanted = entries.flatMap(({ spec }) =>
-    spec.tenantId === undefined && spec.tenant !== undefined ? [spec.tenant] : [],
+    spec.tenantId === undefined && spec.tenant !== undefined && !HEX_ID.test(spec.tenant)
+      ? [spec.tenant]
+      : [],
   );
   if (wanted.length === 0 || isDevelopmentOnlyBlocked(environment)) return { entries, problems: [] };
-  const request = signal ? { signal } : {};
-  const lookups = await lookUpEach(wanted, (identifier) => client.getTenant(identifier, request));
+  const lookups = await lookUpTenants(client, wanted, signal);
   const recorded = state.identifiers?.tenants ?? {};
   const problems: Problem[] = [];
   const ids: Record<string, string> = Object.create(null);
@@ -32,16 +34,15 @@ export async function resolveTenants(
     const { spec, source } = entry;
     const tenant = spec.tenant;
     if (spec.tenantId !== undefined || tenant === undefined) return entry;
+    // Configs from before identifiers named the tenant by its id: a 24-hex value still is one.
+    if (HEX_ID.test(tenant)) return { spec: { ...spec, tenantId: tenant }, source };
     const lookup = lookups.get(tenant) ?? "missing";
-    const legacyId = HEX_ID.test(tenant) ? tenant : undefined;
     let tenantId: string | undefined;
     if (typeof lookup === "object") {
       tenantId = lookup.id;
       ids[tenant] = tenantId;
     } else if (lookup === "unsupported") {
-      tenantId = ownRecord(recorded, tenant) ?? legacyId;
-    } else {
-      tenantId = legacyId;
+      tenantId = ownRecord(recorded, tenant);
     }
     if (tenantId === undefined) {
       const pos = source.fields.tenant ?? source.pos;
@@ -58,4 +59,29 @@ export async function resolveTenants(
     return { spec: { ...spec, tenantId }, source };
   });
   return { entries: resolved, record: { section: "tenants", ids }, problems };
+}
+
+/** Up to this many identifiers are looked up one GET each; more, through the tenant list. */
+const ONE_BY_ONE = 20;
+
+async function lookUpTenants(
+  client: NotificationApi,
+  identifiers: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<Map<string, Lookup>> {
+  const request = signal ? { signal } : {};
+  const unique = [...new Set(identifiers)];
+  if (unique.length > ONE_BY_ONE) {
+    const tenants = await unlessUnsupported(client.listAllTenants(request));
+    if (tenants !== undefined) {
+      const ids = new Map(tenants.map((t) => [t.identifier, t._id]));
+      return new Map(
+        unique.map((identifier) => {
+          const id = ids.get(identifier);
+          return [identifier, id === undefined ? "missing" : { id }];
+        }),
+      );
+    }
+  }
+  return lookUpEach(unique, (identifier) => client.getTenant(identifier, request));
 }

@@ -198,11 +198,7 @@ function exportWorkflow(key: string, workflow: Workflow, groupKeys: ReadonlyMap<
   // The trigger identifier is the same in every environment; the id is not.
   const identifier = workflow.triggers?.[0]?.identifier;
   const entry: Record<string, unknown> =
-    identifier === undefined || identifier === ""
-      ? { key, id: workflow._id }
-      : key === identifier
-        ? { identifier }
-        : { key, identifier };
+    identifier === undefined || identifier === "" ? { key, id: workflow._id } : { key, identifier };
   entry.name = workflow.name;
   entry.active = workflow.active;
   if (workflow.description !== undefined && workflow.description !== "")
