@@ -6,7 +6,7 @@
 // of an environment where overrides cannot be written, nothing is resolved (they are not applicable).
 import type { NotificationApi } from "../api/types.js";
 import type { Desired, DesiredState, OverrideSpec } from "../config/model.js";
-import type { Problem } from "../errors.js";
+import { isNotiformError, type Problem } from "../errors.js";
 import { ownRecord } from "../state/model.js";
 import { isDevelopmentOnlyBlocked, type ResolveContext, type ResolveResult } from "./kind.js";
 import { type Lookup, lookUpEach, resolveProblem } from "./resolve-identifiers.js";
@@ -27,6 +27,12 @@ export async function resolveTenants(
   );
   if (wanted.length === 0 || isDevelopmentOnlyBlocked(environment)) return { entries, problems: [] };
   const lookups = await lookUpTenants(client, wanted, signal);
+  const missing = [...lookups.values()].some((lookup) => lookup === "missing");
+  // A key whose environment the server does not name may be a Production key: its tenants are
+  // not Development's, and its overrides are not applicable anyway. Asked only when it matters.
+  if (missing && environment === undefined && (await overridesRefused(client, signal))) {
+    return { entries, problems: [] };
+  }
   const recorded = state.identifiers?.tenants ?? {};
   const problems: Problem[] = [];
   const ids: Record<string, string> = Object.create(null);
@@ -84,4 +90,15 @@ async function lookUpTenants(
     }
   }
   return lookUpEach(unique, (identifier) => client.getTenant(identifier, request));
+}
+
+/** Whether the server refuses this key every override route (a Production key's 401). */
+async function overridesRefused(client: NotificationApi, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await client.listWorkflowOverrides({ page: 0, limit: 1 }, signal ? { signal } : {});
+    return false;
+  } catch (error) {
+    if (isNotiformError(error) && error.code === "API_DEV_ONLY") return true;
+    throw error;
+  }
 }

@@ -198,6 +198,32 @@ overrides:
   });
 });
 
+describe("a server that does not say which environment a key reaches", () => {
+  it("takes a Development-only 401 on the override read as 'not readable' and goes on with the plan", async () => {
+    const { handle, cli } = await setup(CONFIG.replace(/\n {4}serverEnvironment: \w+/g, ""));
+    handle.injectFault({
+      method: "GET",
+      path: "/v1/environments/me",
+      times: 10,
+      kind: {
+        status: 404,
+        body: { statusCode: 404, message: "Cannot GET /v1/environments/me", error: "Not Found" },
+      },
+    });
+    const plan = await cli(["plan", "--env", "production", "--detailed-exitcode", "--output", "json"]);
+    expect(plan.code, plan.stderr).toBe(2);
+    const actions = JSON.parse(plan.stdout).actions as { id: string; op: string; reason?: string }[];
+    expect(actions.find((a) => a.id === "override/order-shipped@tenant-one")).toMatchObject({
+      op: "not-applicable",
+      reason: DEVELOPMENT_ONLY,
+    });
+    // The read was tried, and answered 401: that is the only way to know here.
+    expect(handle.requests.some((r) => r.path.startsWith("/v1/workflow-overrides") && r.status === 401)).toBe(
+      true,
+    );
+  });
+});
+
 describe("a spec-only server (--strict-spec)", () => {
   it("points at every entry that needs an id in this environment's overlay, in one run", async () => {
     const { cli } = await setup(
