@@ -77,14 +77,15 @@ export async function loadConfig(
   // A duplicate is real whatever else is wrong, so it is always reported. References are checked
   // only when every file loaded: a file that failed would make its resources look missing.
   const base = combine(resourcesOf(baseFiles), loader.problems);
-  const resources = await layered(loader, base, overlayFiles, "");
+  const baseErrors = loader.problems.some((p) => p.severity === "error");
+  const resources = layered(loader, base, overlayFiles, "", baseErrors, 0);
   if (options.env === undefined && options.allEnvironments === true && root?.data !== undefined) {
     // validate without --env: every environment layered over the base, each problem naming it.
     const environments = root.data.environments;
     for (const [name, value] of Object.entries(isRecord(environments) ? environments : {})) {
       const from = loader.problems.length;
       const files = await loadOverlay(loader, root, name, isRecord(value) ? value : {});
-      await layered(loader, base, files, ` (environment ${name})`);
+      layered(loader, base, files, ` (environment ${name})`, baseErrors, from);
       for (const problem of loader.problems.slice(from)) {
         if (!problem.message.includes(`(environment ${name})`))
           problem.message = `${problem.message} (environment ${name})`;
@@ -156,14 +157,19 @@ async function loadOverlay(
   }
 }
 
-/** Overlay files over the base; then completeness and cross-references of the result. */
-async function layered(
+/**
+ * Overlay files over the base; then completeness and cross-references of the result, unless the
+ * base or this overlay's files (their problems from index `from` on) already failed.
+ */
+function layered(
   loader: Loader,
   base: ReturnType<typeof combine>,
   files: LoadedFile[],
   label: string,
-): Promise<ReturnType<typeof combine>> {
-  const errorsSoFar = loader.problems.some((p) => p.severity === "error");
+  baseErrors: boolean,
+  from: number,
+): ReturnType<typeof combine> {
+  const errorsSoFar = baseErrors || loader.problems.slice(from).some((p) => p.severity === "error");
   const overlay = combine(resourcesOf(files), loader.problems);
   const resources = completeResources(layer(base, overlay), errorsSoFar ? [] : loader.problems, label);
   if (!errorsSoFar) {
