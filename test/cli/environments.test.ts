@@ -28,6 +28,9 @@ workflows:
   - key: digest
     identifier: weekly-digest
     active: true
+  - identifier: password-reset
+    active: false
+    tags: [accounts]
 overrides:
   - workflow: order-shipped
     tenant: tenant-one
@@ -73,6 +76,7 @@ describe("one config, Development and Production", () => {
     const production = handle.store("production");
     const devShipped = development.workflows.find((w) => w.triggers[0]?.identifier === "order-shipped");
     const prodShipped = production.workflows.find((w) => w.triggers[0]?.identifier === "order-shipped");
+    const prodReset = production.workflows.find((w) => w.triggers[0]?.identifier === "password-reset");
     expect(prodShipped?._id).not.toBe(devShipped?._id);
 
     const plan = await cli(["plan", "--env", "development", "--detailed-exitcode"]);
@@ -98,9 +102,20 @@ describe("one config, Development and Production", () => {
     handle.clearRequests();
     const prodPlan = await cli(["plan", "--env", "production", "--detailed-exitcode", "--output", "json"]);
     expect(prodPlan.code, prodPlan.stderr).toBe(2);
-    const actions = JSON.parse(prodPlan.stdout).actions as { id: string; op: string; reason?: string }[];
+    const planned = JSON.parse(prodPlan.stdout);
+    const actions = planned.actions as { id: string; op: string; reason?: string; requests: unknown[] }[];
     const byId = new Map(actions.map((a) => [a.id, a]));
     expect(byId.get("workflow/order-shipped")?.op).toBe("update");
+    // Tags may change with a Production key, the status may not: the PUT alone, and a warning.
+    expect(byId.get("workflow/password-reset")?.requests).toEqual([
+      { method: "PUT", path: `/v1/workflows/${prodReset?._id}`, body: { tags: ["accounts"] } },
+    ]);
+    expect(planned.warnings).toContainEqual(
+      expect.objectContaining({
+        code: "development-only",
+        message: expect.stringContaining("password-reset"),
+      }),
+    );
     expect(byId.get("workflow/digest")).toMatchObject({ op: "not-applicable", reason: DEVELOPMENT_ONLY });
     expect(byId.get("override/order-shipped@tenant-one")).toMatchObject({
       op: "not-applicable",
@@ -113,9 +128,13 @@ describe("one config, Development and Production", () => {
     expect(prodApply.code, prodApply.stdout + prodApply.stderr).toBe(0);
     expect(prodShipped?.name).toBe("Order shipped (v2)");
     expect(production.overrides).toEqual([]);
-    expect(writes(handle).map((r) => `${r.method} ${r.path}`)).toEqual([
-      `PUT /v1/workflows/${prodShipped?._id}`,
-    ]);
+    expect(prodApply.stdout).not.toContain("the server kept");
+    expect(
+      writes(handle)
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual([`PUT /v1/workflows/${prodShipped?._id}`, `PUT /v1/workflows/${prodReset?._id}`].sort());
+    expect(prodReset?.active).toBe(true);
     // Only not-applicable actions are left: shown, but not counted as changes.
     const settled = await cli(["plan", "--env", "production", "--detailed-exitcode"]);
     expect(settled.code, settled.stderr).toBe(0);
