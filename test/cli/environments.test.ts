@@ -6,6 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { validatorOf } from "../../src/schemas.js";
+import { checkStateShape } from "../../src/state/state-schema.js";
 import { runCli } from "../helpers/cli.js";
 import { SEED } from "../helpers/cli-session.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
@@ -144,6 +146,22 @@ describe("one config, Development and Production", () => {
     expect(prodState.identifiers.workflows["order-shipped"]).toBe(prodShipped?._id);
   });
 
+  it("saves a plan made by identifier that follows the plan schema, and applies it, recording the identifiers", async () => {
+    const { handle, workspace, cli } = await setup();
+    const saved = await cli(["plan", "--env", "development", "--out", "plan.json"]);
+    expect(saved.code, saved.stderr).toBe(0);
+    const plan = JSON.parse(await readFile(workspace.path("plan.json"), "utf8"));
+    const validate = validatorOf("plan");
+    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+    expect(plan.bindings.identifiers.tenants).toEqual({ "tenant-one": "650000000000000000000001" });
+    const applied = await cli(["apply", "plan.json", "--env", "development"]);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(handle.store("development").overrides).toHaveLength(1);
+    const state = await stateOf(workspace, "notiform.development.state.json");
+    expect(state.identifiers.tenants["tenant-one"]).toBe("650000000000000000000001");
+    expect(checkStateShape(state)).toEqual([]);
+  });
+
   it("exports with a Production key, leaving overrides out with a note, and plans back to zero", async () => {
     const { handle, cli, workspace } = await setup();
     const production = { NOTIFORM_API_KEY: handle.productionApiKey ?? "" };
@@ -267,6 +285,48 @@ overrides:
       /notiform\.yaml:6:17 +error +workflow "weekly-digest": .*this environment's overlay/,
     );
     expect(result.stderr).toMatch(/notiform\.yaml:9:13 +error +override .*add its id \(tenantId: <24 hex>\)/);
+  });
+
+  it("uses the state file's recorded resolutions where the server cannot look identifiers up", async () => {
+    const { cli, workspace, handle } = await setup(
+      `version: 1
+organization: Acme Inc
+workflows:
+  - identifier: order-shipped
+    name: Order shipped (v4)
+overrides:
+  - workflow: order-shipped
+    tenant: tenant-one
+`,
+      { strictSpec: true },
+    );
+    await workspace.write(
+      "notiform.state.json",
+      JSON.stringify({
+        formatVersion: 1,
+        target: { apiUrl: handle.url.replace(/\/+$/, ""), organization: "Acme Inc", environment: null },
+        notificationGroups: {},
+        workflows: {},
+        identifiers: {
+          workflows: { "order-shipped": "64f1c0ffee0000000000a001" },
+          tenants: { "tenant-one": "650000000000000000000001" },
+        },
+      }),
+    );
+    const plan = await cli(["plan", "--output", "json"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const requests = JSON.parse(plan.stdout).actions.flatMap((a: { requests: unknown[] }) => a.requests);
+    expect(requests).toContainEqual({
+      method: "PUT",
+      path: "/v1/workflows/64f1c0ffee0000000000a001",
+      body: { name: "Order shipped (v4)" },
+    });
+    expect(requests).toContainEqual(
+      expect.objectContaining({
+        path: "/v1/workflow-overrides",
+        body: expect.objectContaining({ tenantId: "650000000000000000000001" }),
+      }),
+    );
   });
 
   it("plans with the ids an environment's overlay gives", async () => {
