@@ -51,12 +51,12 @@ const topics = new Map<string, Topic>(
     { _id: t.spec.key, ...ids, key: t.spec.key, name: t.spec.name, subscribers: [] },
   ]),
 );
-const workflowIdByKey = new Map(desired.resources.workflow.map((w) => [w.spec.key, w.spec.id]));
+const workflowIdByKey = new Map(desired.resources.workflow.map((w) => [w.spec.key, w.spec.id ?? ""]));
 const workflows = new Map<string, Workflow>(
   desired.resources.workflow.map((w) => [
-    w.spec.id,
+    w.spec.id ?? "",
     {
-      _id: w.spec.id,
+      _id: w.spec.id ?? "",
       ...ids,
       name: w.spec.name ?? "",
       active: w.spec.active ?? true,
@@ -75,11 +75,12 @@ const workflows = new Map<string, Workflow>(
 const overrides = new Map<string, WorkflowOverride>();
 for (const o of desired.resources.override) {
   const workflowId = workflowIdByKey.get(o.spec.workflow) ?? o.spec.workflow;
-  overrides.set(`${workflowId}:${o.spec.tenant}`, {
-    _id: `${workflowId}${o.spec.tenant}`,
+  const tenantId = o.spec.tenantId ?? o.spec.tenant ?? "";
+  overrides.set(`${workflowId}:${tenantId}`, {
+    _id: `${workflowId}${tenantId}`,
     ...ids,
     _workflowId: workflowId,
-    _tenantId: o.spec.tenant,
+    _tenantId: tenantId,
     active: o.spec.active ?? false,
     preferenceSettings: { email: true, sms: true, in_app: true, chat: true, push: true },
     deleted: false,

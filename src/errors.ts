@@ -41,6 +41,7 @@ export type ErrorCode =
   | "NETWORK"
   | "INSECURE_URL"
   | "ORG_MISMATCH"
+  | "ENVIRONMENT_MISMATCH"
   | "WORKFLOW_NOT_FOUND"
   | "STATE_INVALID"
   | "STATE_FOREIGN"

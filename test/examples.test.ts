@@ -27,6 +27,7 @@ describe("examples validate", () => {
   it.each([
     ["basic", []],
     ["multi-file", []],
+    ["environments", []],
     ["environments", ["--env", "development"]],
     ["environments", ["--env", "production"]],
   ])("%s %s", async (example, extra) => {
@@ -60,16 +61,32 @@ describe("examples plan and apply against the emulator", () => {
     },
   );
 
-  it("environments: the development overlay plans and applies with its own key variable and state file", async () => {
+  it("environments: each environment plans and applies with its own key, state file and ids", async () => {
     emulator = await startEmulator({ seedFile: join(EXAMPLES, "emulator-seed.yaml"), port: 0 });
     const workspace = await copyOf("environments");
-    const env = { NOTIFORM_API_KEY_DEVELOPMENT: emulator.apiKey };
-    const args = ["--env", "development", "--api-url", emulator.url];
-    const apply = await runCli(["apply", "--auto-approve", ...args], { cwd: workspace.dir, env });
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-    expect(await workspace.read("notiform.development.state.json")).toContain('"environment": "development"');
-    const again = await runCli(["plan", "--detailed-exitcode", ...args], { cwd: workspace.dir, env });
-    expect(again.code).toBe(0);
+    const env = {
+      NOTIFORM_API_KEY_DEVELOPMENT: emulator.apiKey,
+      NOTIFORM_API_KEY_PRODUCTION: emulator.productionApiKey ?? "",
+    };
+    for (const name of ["development", "production"]) {
+      const args = ["--env", name, "--api-url", emulator.url];
+      const apply = await runCli(["apply", "--auto-approve", ...args], { cwd: workspace.dir, env });
+      expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+      const state = JSON.parse(await workspace.read(`notiform.${name}.state.json`));
+      expect(state.target.environment).toBe(name);
+      expect(state.serverEnvironment.id).toBe(emulator.store(name as "development").environmentId);
+      const again = await runCli(["plan", "--detailed-exitcode", ...args], { cwd: workspace.dir, env });
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+    }
+    // Both environments' copies of the workflow got the base's tags, each by its own id.
+    for (const name of ["development", "production"] as const) {
+      const shipped = emulator
+        .store(name)
+        .workflows.find((w) => w.triggers[0]?.identifier === "order-shipped");
+      expect(shipped?.tags).toEqual(["orders"]);
+    }
+    expect(emulator.store("development").overrides).toHaveLength(1);
+    expect(emulator.store("production").overrides).toHaveLength(0);
   });
 });
 

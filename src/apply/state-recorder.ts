@@ -115,6 +115,25 @@ export class StateRecorder {
     if (changed) await this.persist();
   }
 
+  /**
+   * Record the server environment the key reaches and the identifiers resolved in it, so the
+   * file is refused with another environment's key and a spec-only server can plan by identifier.
+   */
+  async recordEnvironment(
+    environment: StateFile["serverEnvironment"],
+    identifiers: StateFile["identifiers"] = {},
+  ): Promise<void> {
+    if (environment !== undefined) this.state.serverEnvironment = { ...environment };
+    for (const section of ["workflows", "tenants"] as const) {
+      const ids = identifiers[section];
+      if (ids === undefined) continue;
+      const into = this.state.identifiers?.[section] ?? Object.create(null);
+      for (const [identifier, id] of Object.entries(ids)) into[identifier] = id;
+      this.state.identifiers = { ...this.state.identifiers, [section]: into };
+    }
+    await this.persist();
+  }
+
   /** Write now (or join the queued write) unless the file already holds this state. */
   persist(): Promise<void> {
     if (this.path === undefined) return Promise.resolve();

@@ -4,12 +4,13 @@ import type { DesiredState } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import type { Plan, PlanWarning } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
-import type { LiveSnapshot } from "../resources/kind.js";
+import type { LiveSnapshot, ServerEnvironment } from "../resources/kind.js";
 import { readLive } from "../resources/read-live.js";
+import { type ResolvedIdentifiers, resolveDesired } from "../resources/resolve-desired.js";
 import { visibleText } from "../sanitize.js";
 import { keyPlanDigests } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
-import { readState } from "../state/state-store.js";
+import { checkStateEnvironment, readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
 import type { CommandContext } from "./command.js";
 import { openSession, organizationOf, type Session, type SessionArgs } from "./session.js";
@@ -38,10 +39,12 @@ export async function preparePlan(
   }
   try {
     const state = await readState(session.statePath, session.target);
+    checkStateEnvironment(session.statePath, state, session.serverEnvironment);
     const organization = organizationOf(session);
-    const live = await readLive(session.client, session.desired, organization);
+    const resolved = await resolveSession(session, state);
+    const live = await readLive(session.client, session.desired, organization, environmentOption(session));
     const read = performance.now();
-    const plan = await planWithCapabilities(session, live, state, args.target);
+    const plan = withIdentifiers(await planWithCapabilities(session, live, state, args.target), resolved);
     if (args.verbose) {
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
       const stats = session.client.stats();
@@ -54,6 +57,29 @@ export async function preparePlan(
     await session.close();
     throw error;
   }
+}
+
+/**
+ * Identifiers resolved to this environment's ids (workflows, tenants): the session's desired
+ * state carries the ids from here on, so the planner, a saved plan's refresh and apply see them.
+ */
+export async function resolveSession(session: Session, state: StateFile): Promise<ResolvedIdentifiers> {
+  const { desired, identifiers } = await resolveDesired(session.client, session.desired, {
+    state,
+    ...(session.serverEnvironment !== undefined ? { environment: session.serverEnvironment } : {}),
+  });
+  session.desired = desired;
+  return identifiers;
+}
+
+export function environmentOption(session: Session): { environment?: ServerEnvironment } {
+  return session.serverEnvironment !== undefined ? { environment: session.serverEnvironment } : {};
+}
+
+/** The plan's bindings with the identifiers resolved for it (apply records them in state). */
+export function withIdentifiers(plan: Plan, identifiers: ResolvedIdentifiers): Plan {
+  if (Object.keys(identifiers).length === 0) return plan;
+  return { ...plan, bindings: { ...plan.bindings, identifiers } };
 }
 
 /**

@@ -11,6 +11,8 @@ import { loadConfig } from "../config/index.js";
 import type { DesiredState } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
+import type { ServerEnvironment } from "../resources/kind.js";
+import { unlessUnsupported } from "../resources/unsupported.js";
 import { visibleText } from "../sanitize.js";
 import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
@@ -27,6 +29,8 @@ export interface Session {
   configWarnings: Problem[];
   client: ApiClient;
   organization: Organization;
+  /** The server environment the key reaches; undefined where the server does not say. */
+  serverEnvironment?: ServerEnvironment;
   target: PlanTarget;
   statePath: string;
   /** Keyed digests under this run's API key: what plans and the state file keep of secrets. */
@@ -130,12 +134,29 @@ export async function openSession(
         },
       );
     }
+    const serverEnvironment = await currentEnvironment(client);
+    const guard = desired.serverEnvironment;
+    if (
+      options.guard &&
+      guard !== undefined &&
+      serverEnvironment !== undefined &&
+      serverEnvironment.name !== guard
+    ) {
+      throw new NotiformError(
+        "ENVIRONMENT_MISMATCH",
+        `the API key reaches the ${serverEnvironment.name} environment, but the config${desired.environment !== undefined ? `'s environment ${desired.environment}` : ""} is for ${guard}`,
+        {
+          hint: "Check the key (and --env), or the config's serverEnvironment guard. Nothing was planned or changed.",
+        },
+      );
+    }
     const apiUrl = resolveApiUrl(args, desired, context.env);
     return {
       desired,
       configWarnings: warnings,
       client,
       organization,
+      ...(serverEnvironment !== undefined ? { serverEnvironment } : {}),
       target: { apiUrl, organization: organization.name, environment: desired.environment ?? null },
       statePath: args.state ?? defaultStatePath(desired.rootFile, desired.environment),
       keyed,
@@ -146,6 +167,12 @@ export async function openSession(
     await client.close();
     throw error;
   }
+}
+
+/** GET /v1/environments/me where the server serves it (an extension; spec-only servers do not). */
+async function currentEnvironment(client: ApiClient): Promise<ServerEnvironment | undefined> {
+  const environment = await unlessUnsupported(client.getCurrentEnvironment());
+  return environment === undefined ? undefined : { id: environment._id, name: environment.name };
 }
 
 /**

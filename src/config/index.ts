@@ -17,7 +17,7 @@ import { collectResources, type FileResources } from "./collect.js";
 import { didYouMean } from "./did-you-mean.js";
 import { checkIncludePattern, distinctIncludeMatches } from "./include-scope.js";
 import { interpolateFile } from "./interpolate.js";
-import { combine, layer } from "./merge.js";
+import { combine, completeResources, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
 import { checkSchema } from "./schema-check.js";
 import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "./yaml-file.js";
@@ -41,6 +41,8 @@ interface Loader {
   loaded: Map<string, LoadedFile>;
   /** Includes must stay inside this directory (the root file's, symlinks resolved) unless allowed. */
   project: string | undefined;
+  /** Loading an environment's overlay files (see checkSchema). */
+  overlay: boolean;
 }
 
 export async function loadConfig(
@@ -63,6 +65,7 @@ export async function loadConfig(
     sensitive: new Set(),
     loaded: new Map(),
     project: options.allowIncludeOutside === true ? undefined : realpathSync(dirname(rootPath)),
+    overlay: false,
   };
   const baseFiles = await loadTree(loader, rootPath, []);
   const root = loader.loaded.get(rootPath);
@@ -72,33 +75,39 @@ export async function loadConfig(
   let overlayFiles: LoadedFile[] = [];
   if (options.env !== undefined && root !== undefined && root.data !== undefined) {
     environment = selectEnvironment(root, options.env, loader.problems);
-    if (environment !== undefined) {
-      const includes = globsOf(environment.include);
-      const position = (index: number) =>
-        positionAt(root.file, ["environments", options.env ?? "", "include", index]);
-      overlayFiles = await loadIncludes(loader, dirname(rootPath), includes, position, [rootPath]);
-    }
+    if (environment !== undefined) overlayFiles = await loadOverlay(loader, root, options.env, environment);
   }
 
-  if (root !== undefined) root.file.doc = undefined;
-  const errorsSoFar = loader.problems.some((p) => p.severity === "error");
   // A duplicate is real whatever else is wrong, so it is always reported. References are checked
   // only when every file loaded: a file that failed would make its resources look missing.
   const base = combine(resourcesOf(baseFiles), loader.problems);
-  const overlay = combine(resourcesOf(overlayFiles), loader.problems);
-  const resources = layer(base, overlay);
-  if (!errorsSoFar) {
-    for (const kind of KINDS) registry[kind].checkReferences?.(resources, loader.problems);
+  const baseErrors = loader.problems.some((p) => p.severity === "error");
+  const resources = layered(loader, base, overlayFiles, "", baseErrors, 0);
+  if (options.env === undefined && options.allEnvironments === true && root?.data !== undefined) {
+    // validate without --env: every environment layered over the base, each problem naming it.
+    const environments = root.data.environments;
+    for (const [name, value] of Object.entries(isRecord(environments) ? environments : {})) {
+      const from = loader.problems.length;
+      const files = await loadOverlay(loader, root, name, isRecord(value) ? value : {});
+      layered(loader, base, files, ` (environment ${name})`, baseErrors, from);
+      for (const problem of loader.problems.slice(from)) {
+        if (!problem.message.includes(`(environment ${name})`))
+          problem.message = `${problem.message} (environment ${name})`;
+      }
+    }
   }
+  if (root !== undefined) root.file.doc = undefined;
 
   const problems = sortProblems(loader.problems);
   if (problems.some((p) => p.severity === "error"))
     throw new ConfigError(problems, undefined, [...loader.sensitive]);
 
   const organization = stringOf(environment?.organization) ?? stringOf(rootData.organization);
+  const serverEnvironment = stringOf(environment?.serverEnvironment) ?? stringOf(rootData.serverEnvironment);
   const apiUrl = stringOf(environment?.apiUrl);
   const desired: DesiredState = {
     ...(organization !== undefined ? { organization } : {}),
+    ...(serverEnvironment !== undefined ? { serverEnvironment } : {}),
     ...(options.env !== undefined ? { environment: options.env } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     apiKeyEnv: stringOf(environment?.apiKeyEnv) ?? DEFAULT_API_KEY_ENV,
@@ -124,12 +133,57 @@ export function digestOf(desired: DesiredState): string {
   }
   const canonical = canonicalJson({
     organization: desired.organization ?? null,
+    // Only when set, so digests of configs without the guard stay as they were.
+    ...(desired.serverEnvironment !== undefined ? { serverEnvironment: desired.serverEnvironment } : {}),
     environment: desired.environment ?? null,
     apiUrl: desired.apiUrl ?? null,
     apiKeyEnv: desired.apiKeyEnv,
     ...sections,
   });
   return createHash("sha256").update(canonical).digest("hex");
+}
+
+/** An environment's include files: overlays, checked as such (see checkSchema). */
+async function loadOverlay(
+  loader: Loader,
+  root: LoadedFile,
+  name: string,
+  environment: Record<string, unknown>,
+): Promise<LoadedFile[]> {
+  const position = (index: number) => positionAt(root.file, ["environments", name, "include", index]);
+  loader.overlay = true;
+  try {
+    return await loadIncludes(loader, dirname(root.file.path), globsOf(environment.include), position, [
+      root.file.path,
+    ]);
+  } finally {
+    loader.overlay = false;
+  }
+}
+
+/**
+ * Overlay files over the base; then completeness and cross-references of the result, unless the
+ * base or this overlay's files (their problems from index `from` on) already failed.
+ */
+function layered(
+  loader: Loader,
+  base: ReturnType<typeof combine>,
+  files: LoadedFile[],
+  label: string,
+  baseErrors: boolean,
+  from: number,
+): ReturnType<typeof combine> {
+  const errorsSoFar = baseErrors || loader.problems.slice(from).some((p) => p.severity === "error");
+  const overlay = combine(resourcesOf(files), loader.problems);
+  const resources = completeResources(layer(base, overlay), errorsSoFar ? [] : loader.problems, label);
+  if (!errorsSoFar) {
+    for (const kind of KINDS) registry[kind].checkReferences?.(resources, loader.problems);
+  }
+  return resources;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Load a file and, depth first, what it includes. `chain`: the files that included it, root first. */
@@ -178,7 +232,7 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
     return [entry];
   }
   entry.data = data;
-  checkSchema(file, data, loader.problems, loader.sensitive);
+  checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates are reported too; any error means
   // no result, so nothing of an invalid file can reach the desired state.

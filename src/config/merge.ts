@@ -5,6 +5,7 @@
 import type { Problem } from "../errors.js";
 import type { KindModule } from "../resources/kind.js";
 import { KINDS, type Kind, registry } from "../resources/registry.js";
+import { schemaOf } from "../schemas.js";
 import { emptyResources } from "./collect.js";
 import type { Desired, Resources } from "./model.js";
 import { where } from "./where.js";
@@ -20,7 +21,66 @@ export function identityOf(kind: Kind, spec: unknown): string {
 function isIdentifiable(kind: Kind, spec: unknown): boolean {
   if (spec === null || typeof spec !== "object") return false;
   const entry = spec as Record<string, unknown>;
-  return registry[kind].section.identityFields.every((field) => typeof entry[field] === "string");
+  return registry[kind].section.identityFields.every((field) =>
+    (typeof field === "string" ? [field] : field).some((name) => typeof entry[name] === "string"),
+  );
+}
+
+/**
+ * After layering: every entry has the fields the schema requires (an
+ * overlay file may leave them to the base, so the file-level schema check of overlays does not
+ * require them); then each kind fills in what may be left out. `label` names the environment.
+ */
+export function completeResources(resources: Resources, problems: Problem[], label: string): Resources {
+  const out = emptyResources();
+  for (const kind of KINDS) {
+    const module = registry[kind] as KindModule<Kind>;
+    const into = out[kind] as Desired<unknown>[];
+    for (const item of resources[kind] as Desired<unknown>[]) {
+      const entry = item.spec as Record<string, unknown>;
+      const missing = requiredOf(kind).filter((name) => entry[name] === undefined);
+      for (const name of missing) {
+        problems.push({
+          severity: "error",
+          rule: "schema",
+          message: `${module.label.one} "${module.identity(item.spec as never)}"${label}: missing required field "${name}"`,
+          pos: item.source.pos,
+        });
+      }
+      if (missing.length > 0) continue;
+      into.push(module.complete ? { ...item, spec: module.complete(item.spec as never) } : item);
+    }
+  }
+  return out;
+}
+
+/** The fields the schema requires of a kind's entries. */
+function requiredOf(kind: Kind): string[] {
+  const schema = schemaOf("notiform") as {
+    properties: Record<string, { items?: { $ref?: string }; $ref?: string }>;
+    $defs: Record<string, { required?: string[] }>;
+  };
+  const section = schema.properties[registry[kind].section.name];
+  const ref = section?.items?.$ref ?? section?.$ref ?? "";
+  return schema.$defs[ref.replace("#/$defs/", "")]?.required ?? [];
+}
+
+/**
+ * An identity that may be given by either of two fields (a workflow's key or identifier, an
+ * override's tenant or tenantId) cannot be required by the schema: told here when neither is.
+ */
+function reportAlternatives(kind: Kind, item: Desired<unknown>, problems: Problem[]): void {
+  if (!isObject(item.spec)) return;
+  const entry = item.spec;
+  for (const field of registry[kind].section.identityFields) {
+    if (typeof field === "string" || field.some((name) => entry[name] !== undefined)) continue;
+    problems.push({
+      severity: "error",
+      rule: "schema",
+      message: `${registry[kind].section.name} entry: missing required field ${field.map((n) => `"${n}"`).join(" or ")}`,
+      pos: item.source.pos,
+    });
+  }
 }
 
 /** Concatenate files' resources, reporting an identity defined twice. */
@@ -32,7 +92,10 @@ export function combine(files: Resources[], problems: Problem[]): Resources {
     for (const file of files) {
       for (const item of file[kind] as Desired<unknown>[]) {
         // Entries of a file that failed the schema come here only to find duplicates.
-        if (!isIdentifiable(kind, item.spec)) continue;
+        if (!isIdentifiable(kind, item.spec)) {
+          reportAlternatives(kind, item, problems);
+          continue;
+        }
         const id = identityOf(kind, item.spec);
         const first = seen.get(id);
         if (first !== undefined) {
@@ -65,7 +128,7 @@ export function layer(base: Resources, overlay: Resources): Resources {
     for (const item of overlay[kind] as Desired<unknown>[]) {
       const id = identityOf(kind, item.spec);
       const under = merged.get(id);
-      merged.set(id, under === undefined ? item : mergeItem(under, item));
+      merged.set(id, under === undefined ? withoutNulls(item) : mergeItem(under, item));
     }
     // A loop, not push(...): a section can hold more entries than the stack has room for.
     const into = out[kind] as Desired<unknown>[];
@@ -74,6 +137,10 @@ export function layer(base: Resources, overlay: Resources): Resources {
   return out;
 }
 
+/**
+ * An overlay entry over its base entry: the fields it gives win (preferenceSettings channel by
+ * channel), and a field it sets to null is not managed in this environment (left out).
+ */
 function mergeItem(under: Desired<unknown>, over: Desired<unknown>): Desired<unknown> {
   const a = under.spec as Record<string, unknown>;
   const b = over.spec as Record<string, unknown>;
@@ -81,10 +148,25 @@ function mergeItem(under: Desired<unknown>, over: Desired<unknown>): Desired<unk
   if (isObject(a.preferenceSettings) && isObject(b.preferenceSettings)) {
     spec.preferenceSettings = { ...a.preferenceSettings, ...b.preferenceSettings };
   }
-  return {
+  return withoutNulls({
     spec,
     source: { pos: over.source.pos, fields: { ...under.source.fields, ...over.source.fields } },
-  };
+  });
+}
+
+/** The entry without its null fields (one level down too: a preferenceSettings channel). */
+function withoutNulls(item: Desired<unknown>): Desired<unknown> {
+  if (!isObject(item.spec)) return item;
+  const spec: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(item.spec)) {
+    if (value === null) continue;
+    // Free-form `data` keeps its nulls: only the channel switches are fields of their own.
+    spec[field] =
+      field === "preferenceSettings" && isObject(value)
+        ? Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== null))
+        : value;
+  }
+  return { ...item, spec };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -23,11 +23,16 @@ export interface NotificationGroupSpec {
 /**
  * A workflow is referenced, never created. Fields left out are not managed: notiform neither
  * compares nor sends them. `notificationGroup` names a notificationGroups key of this config.
+ * Ids differ per environment and trigger identifiers do not, so an entry names its workflow by
+ * `identifier` (resolved per environment before planning) and/or `id`.
  */
 export interface WorkflowSpec {
+  /** Defaults to `identifier` (the loader fills it in). */
   key: string;
-  /** The server `_id` (24 hex). */
-  id: string;
+  /** The trigger identifier: the same in every environment. */
+  identifier?: string;
+  /** The server `_id` (24 hex) in this environment: given, or resolved from `identifier`. */
+  id?: string;
   name?: string;
   active?: boolean;
   description?: string;
@@ -45,8 +50,10 @@ export interface WorkflowSpec {
 export interface OverrideSpec {
   /** A workflow key of this config, or a raw 24-hex workflow id. */
   workflow: string;
-  /** The tenant's internal id (24 hex). */
-  tenant: string;
+  /** The tenant's identifier (portable across environments); or, for old configs, its 24-hex id. */
+  tenant?: string;
+  /** The tenant's server `_id` in this environment: given, or resolved from `tenant`. */
+  tenantId?: string;
   active?: boolean;
   preferenceSettings?: Partial<PreferenceSettings>;
 }
@@ -89,6 +96,8 @@ export interface Desired<T> {
 export interface DesiredState {
   /** The organization guard in effect: the environment's, else the root's. */
   organization?: string;
+  /** Server environment guard ("Development", "Production"): the environment's, else the root's. */
+  serverEnvironment?: string;
   /** The --env name, when one was selected. */
   environment?: string;
   /** The environment's apiUrl, when it sets one. */
@@ -120,4 +129,6 @@ export interface LoadOptions {
   cwd: string;
   /** Let includes reach files outside the root file's directory (--allow-include-outside). */
   allowIncludeOutside?: boolean;
+  /** Without `env`: also layer every environment over the base and check it (validate). */
+  allEnvironments?: boolean;
 }

@@ -7,25 +7,45 @@ import { validatorOf } from "../schemas.js";
 import { didYouMean } from "./did-you-mean.js";
 import { positionAt, type YamlFile } from "./yaml-file.js";
 
+/**
+ * `sensitive`: values from the environment, never quoted cut short in a message. `overlay`: the
+ * file is an environment's include, layered over the base: its entries may leave out required
+ * fields (the base gives them; checked after layering) and may set a field to null (not managed
+ * in that environment).
+ */
 export function checkSchema(
   file: YamlFile,
   data: unknown,
   problems: Problem[],
   sensitive: ReadonlySet<string> = new Set(),
+  overlay = false,
 ): boolean {
   const validate = validatorOf("notiform");
   if (validate(data)) return true;
   const seen = new Set<string>();
+  let reported = false;
   for (const error of validate.errors ?? []) {
     // A property name's own failure (its pattern) is told once, by the propertyNames error.
     if (error.propertyName !== undefined) continue;
+    if (overlay && allowedInOverlay(error)) continue;
+    reported = true;
     const problem = toProblem(file, error, sensitive);
     const id = `${problem.pos.line}:${problem.pos.col}:${problem.message}`;
     if (seen.has(id)) continue;
     seen.add(id);
     problems.push(problem);
   }
-  return false;
+  return !reported;
+}
+
+/** An entry's missing required field, or a field of an entry (or a channel) set to null. */
+function allowedInOverlay(error: ErrorObject): boolean {
+  const segments = segmentsOf(error.instancePath);
+  const single = segments[0] === "branding";
+  if (!single && typeof segments[1] !== "number") return false;
+  const depth = single ? 1 : 2;
+  if (error.keyword === "required") return segments.length === depth;
+  return error.keyword === "type" && error.data === null && segments.length > depth;
 }
 
 function segmentsOf(instancePath: string): (string | number)[] {

@@ -85,7 +85,11 @@ export interface Plan {
   actions: PlanAction[];
   unmanaged: UnmanagedResource[];
   /** Group key -> server id matched at plan time (state or a unique name); apply records them. */
-  bindings: { notificationGroups: Record<string, string> };
+  bindings: {
+    notificationGroups: Record<string, string>;
+    /** Identifiers resolved to this environment's ids at plan time (apply records them in state). */
+    identifiers?: { workflows?: Record<string, string>; tenants?: Record<string, string> };
+  };
   /**
    * Interrupted creates (state file intents) this plan found settled: the resource exists (and
    * is bound above) or certainly does not (and is planned as a create). Apply forgets them.
@@ -95,7 +99,10 @@ export interface Plan {
   summary: PlanSummary;
 }
 
-/** Actions that change the server (everything but not-applicable, which sends nothing). */
+/**
+ * Actions that change the server: everything but not-applicable, which is shown and sends
+ * nothing (a Development-only change with a Production key would otherwise be pending forever).
+ */
 export function hasChanges(plan: Plan): boolean {
-  return plan.actions.length > 0;
+  return plan.actions.some((action) => action.op !== "not-applicable");
 }

@@ -1,6 +1,5 @@
-// Which Development entities the config manages: the one place that resolves config workflows
-// and notification groups to Development ids. Workflows: by their configured `id` today (when
-// workflows gain trigger identifiers, resolve them to Development ids here and nowhere else).
+// Which Development entities the config manages, as Development ids. Workflows: by their `id`,
+// which the caller has resolved from trigger identifiers first (resolveSession, as for a plan).
 // Notification groups: through the state file (group key -> id), as apply recorded them.
 // Trigger identifiers are looked up only to name workflows; a server without the workflow list
 // extension leaves them unnamed rather than failing.
@@ -19,6 +18,7 @@ export async function resolveManagedEntities(
   const warnings: string[] = [];
   const workflows = new Map<string, { key: string; identifier?: string }>();
   for (const { spec } of desired.resources.workflow) {
+    if (spec.id === undefined) continue; // unresolvable identifiers were reported by resolveSession
     const identifier = identifiers?.get(spec.id);
     workflows.set(spec.id, { key: spec.key, ...(identifier !== undefined ? { identifier } : {}) });
     if (identifiers !== undefined && identifier === undefined)

@@ -42,6 +42,8 @@ export function exportDocuments(live: LiveSnapshot): ExportDocuments {
     files.set(section.file, { [module.section.name]: section.value });
   }
   const root: Record<string, unknown> = { version: 1, organization: live.organization.name };
+  // The environment guard: the exported config is for the environment the key reached.
+  if (live.environment !== undefined) root.serverEnvironment = live.environment.name;
   if (files.size > 0) root.include = [...files.keys()];
   return { files: new Map([["notiform.yaml", root], ...files]), notExported, counts, state };
 }

@@ -10,14 +10,41 @@ import type {
   Workflow,
   WorkflowOverride,
 } from "../api/types.js";
-import type { DesiredState, Resources, Source, SpecByKind } from "../config/model.js";
+import type { Desired, DesiredState, Resources, Source, SpecByKind } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../plan/model.js";
 import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
-import type { StateFile } from "../state/model.js";
+import type { IdentifierSection, StateFile } from "../state/model.js";
 import type { JsonObject } from "./canonical.js";
 import type { Kind } from "./kinds.js";
 import type { OperationByKind } from "./operations.js";
+
+/** The server environment the key reaches, where the server says (GET /v1/environments/me). */
+export interface ServerEnvironment {
+  id: string;
+  name: string;
+}
+
+/** Development-only writes (workflow status, overrides) with a key of another environment. */
+export const DEVELOPMENT_ONLY = "Development-only: reaches Production by promotion";
+
+/** Whether the key reaches an environment where Development-only writes are refused. */
+export function isDevelopmentOnlyBlocked(environment: ServerEnvironment | undefined): boolean {
+  return environment !== undefined && environment.name !== "Development";
+}
+
+export interface ResolveContext {
+  state: StateFile;
+  environment?: ServerEnvironment;
+  signal?: AbortSignal;
+}
+
+export interface ResolveResult<K extends Kind> {
+  entries: Desired<SpecByKind[K]>[];
+  /** identifier -> id, recorded in the state file's `identifiers` section under this name. */
+  record?: { section: IdentifierSection; ids: Record<string, string> };
+  problems: Problem[];
+}
 
 /** What each kind reads from the server. */
 export interface LiveByKind {
@@ -31,6 +58,10 @@ export interface LiveByKind {
     byPair: Map<string, WorkflowOverride>;
     /** Whether the server serves PUT /v1/workflow-overrides/{id} (observed extension). */
     canUpdate: boolean;
+    /** Why overrides could not be read (a Production key): every override is then not applicable. */
+    unreadable?: string;
+    /** Tenant id -> identifier, where the tenant list was read (export). */
+    tenantIdentifiers?: Map<string, string>;
   };
   branding: {
     /** The organization's branding as GET /v1/organizations/me shows it. */
@@ -43,6 +74,8 @@ export interface LiveByKind {
 /** Everything read from the server for one plan. */
 export interface LiveSnapshot {
   organization: { id?: string; name: string };
+  /** undefined: the server does not say which environment the key reaches. */
+  environment?: ServerEnvironment;
   kinds: { [K in Kind]: LiveByKind[K] };
   /**
    * Identities found more than once on the server, by kind (no unique index: racing creates,
@@ -152,6 +185,7 @@ export interface ExecuteResult {
 export interface ReadScope {
   desired: DesiredState;
   everything: boolean;
+  environment?: ServerEnvironment;
   signal?: AbortSignal;
 }
 
@@ -177,13 +211,31 @@ export interface KindModule<K extends Kind> {
   kind: K;
   /**
    * The config section: its YAML name, whether it is a list of entries or one mapping, and the
-   * text fields an entry's identity is made of (an entry without them cannot be identified).
+   * text fields an entry's identity is made of (an entry without them cannot be identified); a
+   * list of fields there means any one of them will do (a workflow's key or identifier).
    */
-  section: { name: string; shape: "list" | "single"; identityFields: readonly string[] };
+  section: {
+    name: string;
+    shape: "list" | "single";
+    identityFields: readonly (string | readonly string[])[];
+  };
   /** "topic" / "topics", for people. */
   label: { one: string; many: string };
   /** An entry's identity: duplicates, overlays, digests and targets use it. */
   identity(spec: SpecByKind[K]): string;
+  /** The entry with what the config may leave out filled in (a workflow's key), after layering. */
+  complete?(spec: SpecByKind[K]): SpecByKind[K];
+  /**
+   * Before planning (I/O edge): turn portable names (identifiers) into this environment's server
+   * ids, from the server where it can look them up, else from the state file's record. Returns
+   * the entries with ids filled in, what to record in the state file, and an error for every
+   * entry that cannot be resolved, at its position.
+   */
+  resolve?(
+    client: NotificationApi,
+    desired: DesiredState,
+    context: ResolveContext,
+  ): Promise<ResolveResult<K>>;
   /** Checks that need the other kinds (references, duplicates by server id), after the schema passed. */
   checkReferences?(resources: Resources, problems: Problem[]): void;
 

@@ -3,13 +3,15 @@
 // config does not manage is not read: a plan of topics costs only topic pages.
 import type { NotificationApi } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
-import type { LiveSnapshot } from "./kind.js";
+import type { LiveSnapshot, ServerEnvironment } from "./kind.js";
 import { KINDS, type Kind, registry } from "./registry.js";
 
 export interface ReadLiveOptions {
   signal?: AbortSignal;
   /** Read everything the server lets us read, whatever the config names (export). */
   everything?: boolean;
+  /** The server environment the key reaches, where known: Development-only kinds are not read elsewhere. */
+  environment?: ServerEnvironment;
 }
 
 export async function readLive(
@@ -22,6 +24,7 @@ export async function readLive(
     desired,
     everything: options.everything === true,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.environment ? { environment: options.environment } : {}),
   };
   const reads = await Promise.all(KINDS.map((kind) => registry[kind].readLive(client, scope)));
   const kinds = {} as Record<Kind, unknown>;
@@ -33,6 +36,7 @@ export async function readLive(
   });
   return {
     organization,
+    ...(options.environment ? { environment: options.environment } : {}),
     kinds: kinds as LiveSnapshot["kinds"],
     duplicates,
   };

@@ -9,6 +9,15 @@ import type { Problem } from "../errors.js";
 export function checkWorkflowReferences(resources: Resources, problems: Problem[]): void {
   const byId = new Map<string, { key: string; pos: string }>();
   for (const { spec, source } of resources.workflow) {
+    if (spec.id === undefined && spec.identifier === undefined) {
+      problems.push({
+        severity: "error",
+        rule: "workflow-unnamed",
+        message: `workflow "${spec.key}": give its trigger identifier (identifier:) or, in an environment's overlay, its id (id:)`,
+        pos: source.pos,
+      });
+    }
+    if (spec.id === undefined) continue;
     const other = byId.get(spec.id.toLowerCase());
     if (other !== undefined) {
       problems.push({
@@ -19,6 +28,21 @@ export function checkWorkflowReferences(resources: Resources, problems: Problem[
       });
     } else {
       byId.set(spec.id.toLowerCase(), { key: spec.key, pos: where(source.fields.id ?? source.pos) });
+    }
+  }
+  const byIdentifier = new Map<string, string>();
+  for (const { spec, source } of resources.workflow) {
+    if (spec.identifier === undefined) continue;
+    const other = byIdentifier.get(spec.identifier);
+    if (other !== undefined) {
+      problems.push({
+        severity: "error",
+        rule: "duplicate-workflow-identifier",
+        message: `workflows ${other} and "${spec.key}" have the same identifier ${spec.identifier}`,
+        pos: source.fields.identifier ?? source.pos,
+      });
+    } else {
+      byIdentifier.set(spec.identifier, `"${spec.key}" (${where(source.fields.identifier ?? source.pos)})`);
     }
   }
   const groupKeys = new Set(resources.notificationGroup.map((g) => g.spec.key));

@@ -37,7 +37,11 @@ export async function executeWorkflow(
       }
       body.notificationGroupId = groupId;
     }
-    return resultOf(await client.updateWorkflow(op.workflowId, body, options), action.key, groupKeys);
+    const result = resultOf(await client.updateWorkflow(op.workflowId, body, options), action.key, groupKeys);
+    // This PUT does not set `active` (the status call does, Development only): its answer's
+    // status verifies nothing, and with a Production key no status call follows.
+    if (result.fields !== undefined) delete result.fields.active;
+    return result;
   }
   try {
     return resultOf(
@@ -76,7 +80,8 @@ export async function readWorkflows(
   const listed = await unlessUnsupported(client.listAllWorkflows(request));
   if (listed !== undefined) return new Map(listed.map((w) => [w._id, w]));
   if (everything) return undefined;
-  return getEach(client, [...new Set(desired.resources.workflow.map((w) => w.spec.id))], request);
+  const ids = desired.resources.workflow.flatMap((w) => (w.spec.id === undefined ? [] : [w.spec.id]));
+  return getEach(client, [...new Set(ids)], request);
 }
 
 /** The workflows a saved plan's actions touch, read one by one (undefined: no read extension). */

@@ -9,7 +9,9 @@ import type { Problem } from "../errors.js";
 const HEX_ID = /^[0-9a-fA-F]{24}$/;
 
 export function checkOverrideReferences(resources: Resources, problems: Problem[]): void {
-  const workflowIds = new Map(resources.workflow.map((w) => [w.spec.key, w.spec.id.toLowerCase()]));
+  const workflowIds = new Map(
+    resources.workflow.map((w) => [w.spec.key, w.spec.id?.toLowerCase() ?? `key:${w.spec.key}`]),
+  );
   const pairs = new Map<string, string>();
   for (const { spec, source } of resources.override) {
     let workflowId = workflowIds.get(spec.workflow);
@@ -25,13 +27,14 @@ export function checkOverrideReferences(resources: Resources, problems: Problem[
       }
       workflowId = spec.workflow.toLowerCase();
     }
-    const pair = `${workflowId}/${spec.tenant.toLowerCase()}`;
+    const tenant = spec.tenantId ?? spec.tenant ?? "";
+    const pair = `${workflowId}/${tenant.toLowerCase()}`;
     const first = pairs.get(pair);
     if (first !== undefined) {
       problems.push({
         severity: "error",
         rule: "duplicate-override",
-        message: `two overrides for workflow "${spec.workflow}" and tenant ${spec.tenant}: ${first} and ${where(source.pos)}`,
+        message: `two overrides for workflow "${spec.workflow}" and tenant ${tenant}: ${first} and ${where(source.pos)}`,
         pos: source.pos,
       });
     } else {

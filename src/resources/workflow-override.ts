@@ -4,12 +4,23 @@
 // PUT extension — on a server without it an update is "not applicable", said at plan time.
 import type { WorkflowOverride } from "../api/types.js";
 import { CHANNELS, type DesiredState } from "../config/model.js";
+import { isNotiformError } from "../errors.js";
 import type { UnmanagedResource } from "../plan/model.js";
 import { digestOf, type JsonObject } from "./canonical.js";
 import { duplicatesOf } from "./duplicates.js";
-import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext } from "./kind.js";
+import {
+  DEVELOPMENT_ONLY,
+  type DesiredItem,
+  isDevelopmentOnlyBlocked,
+  type KindModule,
+  type LiveItem,
+  type LiveLookup,
+  type PlanContext,
+} from "./kind.js";
+import { unlessUnsupported } from "./unsupported.js";
 import { checkOverrideReferences } from "./workflow-override-checks.js";
 import { executeOverride, findOverrides, overrideLookupKey } from "./workflow-override-execute.js";
+import { resolveTenants } from "./workflow-override-resolve.js";
 
 export { overrideLookupKey } from "./workflow-override-execute.js";
 
@@ -42,30 +53,35 @@ function byPair(overrides: readonly WorkflowOverride[]): Map<string, WorkflowOve
 
 export const overrideKind: KindModule<"override"> = {
   kind: "override",
-  section: { name: "overrides", shape: "list", identityFields: ["workflow", "tenant"] },
+  section: { name: "overrides", shape: "list", identityFields: ["workflow", ["tenant", "tenantId"]] },
   label: { one: "workflow override", many: "workflow overrides" },
-  identity: (spec) => `${spec.workflow} / tenant ${spec.tenant}`,
+  identity: (spec) => `${spec.workflow} / tenant ${spec.tenant ?? spec.tenantId}`,
+  resolve: resolveTenants,
   checkReferences: checkOverrideReferences,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
-    const idsByKey = new Map(desired.resources.workflow.map((w) => [w.spec.key, w.spec.id]));
+    const workflows = new Map(desired.resources.workflow.map((w) => [w.spec.key, w.spec.id ?? ""]));
     return desired.resources.override.map(({ spec, source }) => {
-      const workflowId = idsByKey.get(spec.workflow) ?? spec.workflow;
+      const workflowId = workflows.get(spec.workflow) ?? spec.workflow;
       const fields: JsonObject = { active: spec.active ?? false };
       for (const channel of CHANNELS) {
         fields[`preferenceSettings.${channel}`] = spec.preferenceSettings?.[channel] ?? true;
       }
       return {
-        key: `${spec.workflow}@${spec.tenant}`,
+        // The tenant as the config names it: its identifier ("order-shipped@acme-eu").
+        key: `${spec.workflow}@${spec.tenant ?? spec.tenantId}`,
         fields,
         source,
-        dependsOn: idsByKey.has(spec.workflow) ? [`workflow/${spec.workflow}`] : [],
-        ids: { workflowId, tenantId: spec.tenant },
+        dependsOn: workflows.has(spec.workflow) ? [`workflow/${spec.workflow}`] : [],
+        // Unresolved (not looked up): an old config's 24-hex tenant is its id.
+        ids: { workflowId, tenantId: spec.tenantId ?? legacyTenantId(spec.tenant) ?? "" },
       };
     });
   },
 
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup {
+    const unreadable = context.live.kinds.override.unreadable;
+    if (unreadable !== undefined) return { status: "unknown", reason: unreadable };
     const override = context.live.kinds.override.byPair.get(
       overrideLookupKey(item.ids.workflowId ?? "", item.ids.tenantId ?? ""),
     );
@@ -73,6 +89,8 @@ export const overrideKind: KindModule<"override"> = {
   },
 
   operationsFor(op, item, live, changes, context) {
+    const unreadable = context.live.kinds.override.unreadable;
+    if (unreadable !== undefined) return { notApplicable: unreadable };
     if (op === "create" || live === undefined) {
       const preferenceSettings: JsonObject = {};
       for (const channel of CHANNELS)
@@ -115,23 +133,50 @@ export const overrideKind: KindModule<"override"> = {
 
   unmanaged(context: PlanContext, managedKeys: ReadonlySet<string>): UnmanagedResource[] {
     const keysById = new Map(context.desired.resources.workflow.map((w) => [w.spec.id, w.spec.key]));
+    const managed = new Set(
+      overrideKind
+        .desiredItems(context.desired)
+        .filter((item) => managedKeys.has(item.key))
+        .map((item) => overrideLookupKey(item.ids.workflowId ?? "", item.ids.tenantId ?? "")),
+    );
+    const tenants = context.live.kinds.override.tenantIdentifiers;
     const out: UnmanagedResource[] = [];
     for (const override of context.live.kinds.override.byPair.values()) {
+      if (managed.has(overrideLookupKey(override._workflowId, override._tenantId))) continue;
       const workflow = keysById.get(override._workflowId) ?? override._workflowId;
-      const key = `${workflow}@${override._tenantId}`;
-      const rawKey = `${override._workflowId}@${override._tenantId}`;
-      if (!managedKeys.has(key) && !managedKeys.has(rawKey)) out.push({ kind: "override", key });
+      out.push({
+        kind: "override",
+        key: `${workflow}@${tenants?.get(override._tenantId) ?? override._tenantId}`,
+      });
     }
     return out;
   },
 
-  async readLive(client, { desired, everything, signal }) {
+  async readLive(client, { desired, everything, environment, signal }) {
     const read = everything || desired.resources.override.length > 0;
-    const overrides = read ? await client.listAllWorkflowOverrides(signal ? { signal } : {}) : [];
+    // Every override route answers a Production key with 401: not even asked.
+    if (read && isDevelopmentOnlyBlocked(environment)) {
+      return { live: { byPair: new Map(), canUpdate: false, unreadable: DEVELOPMENT_ONLY } };
+    }
+    const request = signal ? { signal } : {};
+    let overrides: WorkflowOverride[] = [];
+    try {
+      overrides = read ? await client.listAllWorkflowOverrides(request) : [];
+    } catch (error) {
+      // The environment could not be known: the server's own answer says the same.
+      if (isNotiformError(error) && error.code === "API_DEV_ONLY") {
+        return { live: { byPair: new Map(), canUpdate: false, unreadable: DEVELOPMENT_ONLY } };
+      }
+      throw error;
+    }
+    const tenants = everything ? await unlessUnsupported(client.listAllTenants(request)) : undefined;
     return {
       live: {
         byPair: byPair(overrides),
         canUpdate: client.capability("updateWorkflowOverride") !== "unsupported",
+        ...(tenants !== undefined
+          ? { tenantIdentifiers: new Map(tenants.map((t) => [t._id, t.identifier])) }
+          : {}),
       },
       duplicates: duplicatesOf(overrides, (o) => `${o._workflowId}@${o._tenantId}`),
     };
@@ -149,12 +194,14 @@ export const overrideKind: KindModule<"override"> = {
   },
 
   exportSection(live, keys) {
+    if (live.unreadable !== undefined) return { notExported: `workflow overrides (${live.unreadable})` };
     if (live.byPair.size === 0) return undefined;
     const overrides = [...live.byPair.values()]
       .map((o) => {
+        const identifier = live.tenantIdentifiers?.get(o._tenantId);
         const entry: Record<string, unknown> = {
           workflow: keys.workflow.get(o._workflowId) ?? o._workflowId,
-          tenant: o._tenantId,
+          ...(identifier !== undefined ? { tenant: identifier } : { tenantId: o._tenantId }),
           active: o.active === true,
         };
         const off = Object.fromEntries(
@@ -165,11 +212,16 @@ export const overrideKind: KindModule<"override"> = {
       })
       .sort(
         (a, b) =>
-          compare(String(a.workflow), String(b.workflow)) || compare(String(a.tenant), String(b.tenant)),
+          compare(String(a.workflow), String(b.workflow)) ||
+          compare(String(a.tenant ?? a.tenantId), String(b.tenant ?? b.tenantId)),
       );
     return { file: "overrides.yaml", value: overrides };
   },
 };
+
+function legacyTenantId(tenant: string | undefined): string | undefined {
+  return tenant !== undefined && /^[0-9a-fA-F]{24}$/.test(tenant) ? tenant : undefined;
+}
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

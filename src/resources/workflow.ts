@@ -10,7 +10,9 @@ import { ownRecord } from "../state/model.js";
 import { digestOf, type JsonObject, type JsonValue } from "./canonical.js";
 import { slug, uniqueKey } from "./export-keys.js";
 import {
+  DEVELOPMENT_ONLY,
   type DesiredItem,
+  isDevelopmentOnlyBlocked,
   type KindModule,
   type LiveItem,
   type LiveLookup,
@@ -21,6 +23,7 @@ import type { WorkflowOperation } from "./operations.js";
 import { liveWorkflowItem, normalizeTags } from "./workflow-canonical.js";
 import { checkWorkflowReferences } from "./workflow-checks.js";
 import { executeWorkflow, readWorkflows, rereadWorkflows } from "./workflow-execute.js";
+import { resolveWorkflows } from "./workflow-resolve.js";
 
 function desiredFields(spec: WorkflowSpec): JsonObject {
   const fields: JsonObject = {};
@@ -40,9 +43,11 @@ function desiredFields(spec: WorkflowSpec): JsonObject {
 
 export const workflowKind: KindModule<"workflow"> = {
   kind: "workflow",
-  section: { name: "workflows", shape: "list", identityFields: ["key"] },
+  section: { name: "workflows", shape: "list", identityFields: [["key", "identifier"]] },
   label: { one: "workflow", many: "workflows" },
-  identity: (spec) => spec.key,
+  identity: (spec) => spec.key ?? spec.identifier,
+  complete: (spec) => (spec.key === undefined ? { ...spec, key: spec.identifier ?? "" } : spec),
+  resolve: resolveWorkflows,
   checkReferences: checkWorkflowReferences,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
@@ -51,7 +56,7 @@ export const workflowKind: KindModule<"workflow"> = {
       fields: desiredFields(spec),
       source,
       dependsOn: spec.notificationGroup === undefined ? [] : [`notificationGroup/${spec.notificationGroup}`],
-      ids: { workflowId: spec.id },
+      ids: spec.id === undefined ? {} : { workflowId: spec.id },
     }));
   },
 
@@ -95,6 +100,9 @@ export const workflowKind: KindModule<"workflow"> = {
 
   operationsFor(_op, item, live, changes, context) {
     const workflowId = item.ids.workflowId ?? "";
+    const active = changes.find((change) => change.field === "active");
+    const statusRefused = active !== undefined && isDevelopmentOnlyBlocked(context.live.environment);
+    if (statusRefused && changes.length === 1) return { notApplicable: DEVELOPMENT_ONLY };
     const operations: WorkflowOperation[] = [];
     const fields: JsonObject = {};
     let groupFromAction: string | undefined;
@@ -121,8 +129,13 @@ export const workflowKind: KindModule<"workflow"> = {
         ...(groupFromAction !== undefined ? { groupFromAction } : {}),
       });
     }
-    const active = changes.find((change) => change.field === "active");
-    if (active !== undefined) {
+    if (statusRefused) {
+      context.warnings.push({
+        code: "development-only",
+        message: `workflow ${item.key}: active is not changed with this key (${DEVELOPMENT_ONLY})`,
+        source: item.source.fields.active ?? item.source.pos,
+      });
+    } else if (active !== undefined) {
       operations.push({
         type: "workflow.setStatus",
         workflowId,
@@ -137,7 +150,9 @@ export const workflowKind: KindModule<"workflow"> = {
     const workflows = context.live.kinds.workflow;
     if (workflows === undefined) return [];
     const managedIds = new Set(
-      context.desired.resources.workflow.filter((w) => managedKeys.has(w.spec.key)).map((w) => w.spec.id),
+      context.desired.resources.workflow
+        .filter((w) => managedKeys.has(w.spec.key))
+        .map((w) => w.spec.id ?? ""),
     );
     return [...workflows.values()]
       .filter((workflow) => !managedIds.has(workflow._id))
@@ -182,12 +197,12 @@ function fullPreferences(item: DesiredItem, live: LiveItem | undefined): JsonObj
 }
 
 function exportWorkflow(key: string, workflow: Workflow, groupKeys: ReadonlyMap<string, string>) {
-  const entry: Record<string, unknown> = {
-    key,
-    id: workflow._id,
-    name: workflow.name,
-    active: workflow.active,
-  };
+  // The trigger identifier is the same in every environment; the id is not.
+  const identifier = workflow.triggers?.[0]?.identifier;
+  const entry: Record<string, unknown> =
+    identifier === undefined || identifier === "" ? { key, id: workflow._id } : { key, identifier };
+  entry.name = workflow.name;
+  entry.active = workflow.active;
   if (workflow.description !== undefined && workflow.description !== "")
     entry.description = workflow.description;
   entry.critical = workflow.critical === true;

@@ -29,6 +29,8 @@ export interface CreateIntent {
   /** When the create was started (ISO 8601). */
   startedAt: string;
 }
+/** The sections of `identifiers`: portable names resolved to this environment's server ids. */
+export type IdentifierSection = "workflows" | "tenants";
 
 export interface StateFile {
   formatVersion: typeof STATE_FORMAT_VERSION;
@@ -39,6 +41,13 @@ export interface StateFile {
   workflows: Record<string, WorkflowRecord>;
   /** Plan action id (KIND/KEY) -> a create in flight; absent or empty when none is. */
   intents?: Record<string, CreateIntent>;
+  /**
+   * The server environment the file was applied against (GET /v1/environments/me): a file is
+   * refused with a key that reaches another one. Absent in older files and on spec-only servers.
+   */
+  serverEnvironment?: { id: string; name: string };
+  /** Identifier -> server id as last resolved in this environment (used where the server cannot look up). */
+  identifiers?: Partial<Record<IdentifierSection, Record<string, string>>>;
 }
 
 export function emptyState(target: StateFile["target"]): StateFile {
@@ -61,12 +70,21 @@ export function withNullPrototypes(state: StateFile): StateFile {
     for (const key of Object.keys(record)) out[key] = record[key] as T;
     return out;
   };
-  return {
+  const out: StateFile = {
     ...state,
     notificationGroups: copy(state.notificationGroups),
     workflows: copy(state.workflows),
     intents: copy(state.intents ?? {}),
   };
+  if (state.identifiers !== undefined) {
+    const identifiers: StateFile["identifiers"] = {};
+    for (const section of ["workflows", "tenants"] as const) {
+      const record = state.identifiers[section];
+      if (record !== undefined) identifiers[section] = copy(record);
+    }
+    out.identifiers = identifiers;
+  }
+  return out;
 }
 
 /** A record's own entry only: never something inherited from Object.prototype. */

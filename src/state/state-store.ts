@@ -68,6 +68,27 @@ export async function readState(path: string, target: StateFile["target"] | unde
   return state;
 }
 
+/**
+ * A state file records the server environment it was applied against: with a key that reaches
+ * another one (a Development and a Production key on one URL and organization), it is refused
+ * before anything is read or written, so neither environment overwrites the other's ids.
+ */
+export function checkStateEnvironment(
+  path: string,
+  state: StateFile,
+  environment: { id: string; name: string } | undefined,
+): void {
+  const recorded = state.serverEnvironment;
+  if (recorded === undefined || environment === undefined || recorded.id === environment.id) return;
+  throw new NotiformError(
+    "STATE_FOREIGN",
+    `the state file ${path} belongs to the ${recorded.name} environment (${recorded.id}), but the API key reaches ${environment.name} (${environment.id})`,
+    {
+      hint: "Give each environment its own state file: select it with --env (notiform.ENV.state.json), or pass --state FILE. Nothing was changed.",
+    },
+  );
+}
+
 function describeMismatch(found: StateFile["target"], expected: StateFile["target"]): string[] {
   const out: string[] = [];
   if (normalizeUrl(found.apiUrl) !== normalizeUrl(expected.apiUrl))

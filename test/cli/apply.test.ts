@@ -195,14 +195,22 @@ describe("notiform apply", () => {
     expect(result.stdout).toContain("0 applied, 1 failed");
   });
 
-  it("reports a Production key's 'Development only' answer as that, not as a bad key", async () => {
-    const { workspace, emulator } = await setup();
+  it("plans a Production key's Development-only changes as not applicable instead of failing at apply", async () => {
+    // Production holds other ids: its workflows are named here by trigger identifier.
+    const { workspace, emulator } = await setup({
+      config: CONFIG.replace(`id: ${WORKFLOW_SHIPPED}`, "identifier: order-shipped").replace(
+        `id: ${WORKFLOW_RESET}`,
+        "identifier: password-reset",
+      ),
+    });
     const result = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
       cwd: workspace.dir,
       env: { NOTIFORM_API_KEY: emulator.productionApiKey },
     });
-    expect(result.code).not.toBe(0);
-    expect(result.stdout + result.stderr).toContain("only allowed in Development environment");
-    expect(result.stdout + result.stderr).toMatch(/promotion/);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain("Development-only: reaches Production by promotion");
+    expect(writes(emulator).filter((r) => r.path.includes("status") || r.path.includes("overrides"))).toEqual(
+      [],
+    );
   });
 });

@@ -75,7 +75,8 @@ describe.each([
     const files = await readTree(target.path("config"));
     expect(Object.keys(files)).toContain("notiform.yaml");
     expect(files["topics.yaml"]).toContain("key: order-updates");
-    expect(files["overrides.yaml"]).toContain(TENANT_1);
+    // Tenants by identifier where the server lists them; else by id.
+    expect(files["overrides.yaml"]).toContain(strictSpec ? `tenantId: "${TENANT_1}"` : "tenant: tenant-one");
     if (!strictSpec) expect(files["workflows.yaml"]).toContain("key: order-shipped");
 
     // validate is offline: it takes no --api-url (each command accepts only its own flags).

@@ -200,6 +200,8 @@ describe("notiform plan request economy", () => {
     expect(paths.filter((p) => p === "GET /v1/topics")).toHaveLength(101);
     expect(paths.filter((p) => p === "GET /v1/workflow-overrides")).toHaveLength(3);
     expect(paths.filter((p) => p === "GET /v1/organizations/me")).toHaveLength(1);
-    expect(paths).toHaveLength(105);
+    // Which environment the key reaches (a 24-hex tenant is an id: no lookups).
+    expect(paths.filter((p) => p === "GET /v1/environments/me")).toHaveLength(1);
+    expect(paths).toHaveLength(106);
   });
 });

@@ -21,6 +21,7 @@ const topic: AllKeys<TopicSpec> = { key: true, name: true };
 const group: AllKeys<NotificationGroupSpec> = { key: true, name: true };
 const workflow: AllKeys<WorkflowSpec> = {
   key: true,
+  identifier: true,
   id: true,
   name: true,
   active: true,
@@ -34,6 +35,7 @@ const workflow: AllKeys<WorkflowSpec> = {
 const override: AllKeys<OverrideSpec> = {
   workflow: true,
   tenant: true,
+  tenantId: true,
   active: true,
   preferenceSettings: true,
 };

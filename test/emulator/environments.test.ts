@@ -177,16 +177,22 @@ describe("creating workflows (Development only)", () => {
     const { call, handle } = await start();
     const key = handle.productionApiKey;
     const group = handle.store("production").notificationGroups[0]?._id;
+    // Production's copy of W1: another id (ids differ per environment).
+    const P1 = handle.store("production").workflows.find((w) => w._parentId === W1)?._id;
+    expect(P1).toBeDefined();
+    expect(P1).not.toBe(W1);
     const refused = [
       await call("POST", "/v1/workflows", { name: "P", notificationGroupId: group, steps: [] }, key),
-      await call("PUT", `/v1/workflows/${W1}/status`, { active: false }, key),
+      await call("PUT", `/v1/workflows/${P1}/status`, { active: false }, key),
       await call("GET", "/v1/workflow-overrides?page=0&limit=10", undefined, key),
       await call("GET", "/v1/workflow-overrides/ffffffffffffffffffffffff", undefined, key),
     ];
     for (const answer of refused) expect(answer).toMatchObject({ status: 401, body: { message: DEV_ONLY } });
     expect(handle.store("production").workflows).toHaveLength(3);
     // What a Production key may do.
-    expect((await call("PUT", `/v1/workflows/${W1}`, { tags: ["prod-edit"] }, key)).status).toBe(200);
+    expect((await call("PUT", `/v1/workflows/${P1}`, { tags: ["prod-edit"] }, key)).status).toBe(200);
+    // Development's id is unknown to a Production key.
+    expect((await call("PUT", `/v1/workflows/${W1}`, { tags: ["prod-edit"] }, key)).status).toBe(404);
     expect((await call("POST", "/v1/topics", { key: "prod-topic", name: "P" }, key)).status).toBe(201);
   });
 });

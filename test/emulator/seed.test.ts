@@ -148,8 +148,8 @@ describe("generated data and repeatability", () => {
     const store = handle.store("production");
     expect(store.topics.map((t) => t.key).slice(0, 2)).toEqual(["topic-00001", "topic-00002"]);
     expect(store.topics.at(-1)?.key).toBe("topic-00012");
-    // The file's own production tenants and workflows stay: the option replaced other sections only.
-    expect(store.tenants.map((t) => t._id).slice(3)).toEqual([
+    // The file's own production tenants (2) and workflows (3) stay: the option replaced other sections only.
+    expect(store.tenants.map((t) => t._id).slice(2)).toEqual([
       "660000000000000000000001",
       "660000000000000000000002",
       "660000000000000000000003",

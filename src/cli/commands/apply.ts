@@ -14,18 +14,18 @@ import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
 import { NotiformError, type Problem } from "../../errors.js";
 import { maskPlan } from "../../plan/mask-plan.js";
-import type { Plan } from "../../plan/model.js";
+import { hasChanges, type Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { visibleText } from "../../sanitize.js";
 import { withStateLock } from "../../state/lock.js";
 import type { StateFile } from "../../state/model.js";
-import { defaultStatePath, readState } from "../../state/state-store.js";
+import { checkStateEnvironment, defaultStatePath, readState } from "../../state/state-store.js";
 import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { confirmOrRefuse } from "../confirm.js";
 import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
-import { preparePlan } from "../prepare-plan.js";
+import { preparePlan, resolveSession, withIdentifiers } from "../prepare-plan.js";
 import { loadDesired, openSession, organizationOf, type Session } from "../session.js";
 
 const builder = (yargs: Argv) =>
@@ -108,6 +108,7 @@ async function applyLocked(args: ApplyArgs, context: CommandContext, loaded: Loa
     const recorder = new StateRecorder(state, session.statePath, session.protect);
     const names = new Map(session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]));
     await recorder.recordPlanFindings(plan, names);
+    await recorder.recordEnvironment(session.serverEnvironment, plan.bindings.identifiers);
     const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
       executePlan({
         client: session.client,
@@ -169,12 +170,13 @@ async function planNow(
     });
     if (args.output === "json") context.terminal.err(show);
     else context.terminal.out(show);
-    if (plan.actions.length === 0) {
+    if (!hasChanges(plan)) {
       const recorder = new StateRecorder(state, session.statePath, session.protect);
       const names = new Map(
         session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]),
       );
       await recorder.recordPlanFindings(plan, names);
+      await recorder.recordEnvironment(session.serverEnvironment, plan.bindings.identifiers);
       if (args.output === "json") context.terminal.out(renderReportJson(emptyReport()));
       else context.terminal.out("No changes. Nothing to apply.\n");
       await session.close();
@@ -203,8 +205,11 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
   try {
     checkPlanTarget(saved, session.target, session.desired, session.keyed);
     const state = await readState(session.statePath, session.target);
+    checkStateEnvironment(session.statePath, state, session.serverEnvironment);
+    // Resolved afresh, never taken from the plan file: apply records them in the state file.
+    const identifiers = await resolveSession(session, state);
     const organization = organizationOf(session);
-    const plan = await refreshSavedPlan({
+    const refreshed = await refreshSavedPlan({
       saved,
       desired: session.desired,
       state,
@@ -214,7 +219,7 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
       keyed: session.keyed,
       protect: session.protect,
     });
-    return { session, plan, state };
+    return { session, plan: withIdentifiers(refreshed, identifiers), state };
   } catch (error) {
     await session.close();
     throw error;

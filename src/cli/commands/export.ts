@@ -17,6 +17,7 @@ import { defaultStatePath, writeFileAtomic } from "../../state/state-store.js";
 import { type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
+import { environmentOption } from "../prepare-plan.js";
 import { openSessionOptionalConfig, organizationOf, type Session } from "../session.js";
 
 export const exportCommand = defineCommand({
@@ -44,6 +45,7 @@ export const exportCommand = defineCommand({
     try {
       const live = await readLive(session.client, session.desired, organizationOf(session), {
         everything: true,
+        ...environmentOption(session),
       });
       const exported = exportDocuments(live);
       const { notExported, counts } = exported;

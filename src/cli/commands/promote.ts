@@ -36,6 +36,7 @@ import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { confirmOrRefuse } from "../confirm.js";
 import { EXIT } from "../exit-codes.js";
+import { resolveSession } from "../prepare-plan.js";
 import { openSession, type Session } from "../session.js";
 
 const builder = (yargs: Argv) =>
@@ -164,6 +165,7 @@ async function previewNow(
   target: PromotionTarget,
 ): Promise<Promotion> {
   const state = await readState(session.statePath, session.target);
+  await resolveSession(session, state);
   // Read everything before showing anything: an incomplete preview is never shown or applied.
   const [managed, changes] = await Promise.all([
     resolveManagedEntities(session.desired, state, session.client),

@@ -29,7 +29,8 @@ export const validateCommand = defineCommand({
   run: async (args, context) => {
     const result = await validateConfig({
       configPath: args.config,
-      ...(args.env !== undefined ? { env: args.env } : {}),
+      // Without --env: the base and every environment layered over it.
+      ...(args.env !== undefined ? { env: args.env } : { allEnvironments: true }),
       vars: context.env,
       cwd: context.cwd,
       allowIncludeOutside: args["allow-include-outside"],

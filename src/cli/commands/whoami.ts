@@ -27,12 +27,19 @@ export const whoamiCommand = defineCommand({
         organization: session.organization.name,
         organizationId: session.organization._id ?? null,
         environment: session.target.environment,
+        // What the key reaches, where the server says (GET /v1/environments/me); else null.
+        serverEnvironment: session.serverEnvironment?.name ?? null,
+        serverEnvironmentId: session.serverEnvironment?.id ?? null,
         apiKeyVariable: session.desired.apiKeyEnv,
       };
       if (args.output === "json") context.terminal.out(`${JSON.stringify(facts, null, 2)}\n`);
       else {
+        const reached =
+          facts.serverEnvironment === null
+            ? "(the server does not say)"
+            : `${facts.serverEnvironment} (${facts.serverEnvironmentId})`;
         context.terminal.out(
-          `API URL:       ${facts.apiUrl}\nOrganization:  ${visibleText(facts.organization)}${facts.organizationId ? ` (${visibleText(facts.organizationId)})` : ""}\nEnvironment:   ${facts.environment ?? "(none selected)"}\nKey from:      ${facts.apiKeyVariable}\n`,
+          `API URL:       ${facts.apiUrl}\nOrganization:  ${visibleText(facts.organization)}${facts.organizationId ? ` (${visibleText(facts.organizationId)})` : ""}\nEnvironment:   ${visibleText(reached)}\nConfig env:    ${facts.environment ?? "(none selected)"}\nKey from:      ${facts.apiKeyVariable}\n`,
         );
       }
       return EXIT.ok;
