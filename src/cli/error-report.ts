@@ -47,12 +47,12 @@ export function reportError(
 }
 
 /** A failure of notiform itself: anything untyped, or an InternalError raised on purpose. */
-function isBug(error: unknown): boolean {
-  return !isNotiformError(error) || error instanceof InternalError;
+function isExpected(error: unknown): error is NotiformError {
+  return isNotiformError(error) && !(error instanceof InternalError);
 }
 
 export function errorReport(error: unknown, verbose: boolean): ErrorReport {
-  if (isBug(error) || !isNotiformError(error)) {
+  if (!isExpected(error)) {
     return {
       formatVersion: ERROR_FORMAT_VERSION,
       error: { code: "INTERNAL", message: internalMessage(error, verbose), hint: REPORT_BUG },
@@ -83,7 +83,7 @@ function internalMessage(error: unknown, verbose: boolean): string {
 }
 
 export function errorText(error: unknown, verbose: boolean): string {
-  if (isBug(error) || !isNotiformError(error)) {
+  if (!isExpected(error)) {
     return `internal error: ${internalMessage(error, verbose)}\nThis is a bug in notiform; please report it with the command you ran${verbose ? "" : " and its --verbose output"}.\n`;
   }
   if (error.code === "USAGE") {
