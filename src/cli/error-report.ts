@@ -46,7 +46,7 @@ export function reportError(
   return exitCode;
 }
 
-/** A failure of notiform itself: anything untyped, or an InternalError raised on purpose. */
+/** A typed error the user can act on; anything else (untyped, or an InternalError) is a bug of notiform. */
 function isExpected(error: unknown): error is NotiformError {
   return isNotiformError(error) && !(error instanceof InternalError);
 }
