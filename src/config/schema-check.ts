@@ -3,6 +3,7 @@
 // no validator jargon reaches the user.
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { Problem } from "../errors.js";
+import { KINDS, registry } from "../resources/registry.js";
 import { validatorOf } from "../schemas.js";
 import { didYouMean } from "./did-you-mean.js";
 import { positionAt, type YamlFile } from "./yaml-file.js";
@@ -38,10 +39,17 @@ export function checkSchema(
   return !reported;
 }
 
+/** Config sections that hold one mapping (branding), not a list of entries: the registry says which. */
+const SINGLE_SECTIONS: ReadonlySet<string> = new Set(
+  KINDS.filter((kind) => registry[kind].section.shape === "single").map(
+    (kind) => registry[kind].section.name,
+  ),
+);
+
 /** An entry's missing required field, or a field of an entry (or a channel) set to null. */
 function allowedInOverlay(error: ErrorObject): boolean {
   const segments = segmentsOf(error.instancePath);
-  const single = segments[0] === "branding";
+  const single = typeof segments[0] === "string" && SINGLE_SECTIONS.has(segments[0]);
   if (!single && typeof segments[1] !== "number") return false;
   const depth = single ? 1 : 2;
   if (error.keyword === "required") return segments.length === depth;
