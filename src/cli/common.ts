@@ -15,6 +15,7 @@ export interface CommonArgs {
   concurrency: number;
   "max-wait": number;
   target: string[];
+  "list-unmanaged": boolean;
   color: boolean;
   verbose: boolean;
   "insecure-http": boolean;
@@ -59,6 +60,13 @@ export function withCommonOptions<T>(yargs: Argv<T>) {
       array: true,
       default: [] as string[],
       describe: "Limit to KIND/KEY (repeatable), e.g. topic/order-updates",
+      global: true,
+    })
+    .option("list-unmanaged", {
+      type: "boolean",
+      default: false,
+      describe:
+        "Read whole lists to show unmanaged resources (by default a small config reads only what it names)",
       global: true,
     })
     .option("color", {

@@ -3,14 +3,14 @@
 import type { DesiredState } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import type { Plan, PlanWarning } from "../plan/model.js";
-import { planChanges } from "../plan/plan-changes.js";
+import { planChanges, selectTargets } from "../plan/plan-changes.js";
 import type { LiveSnapshot } from "../resources/kind.js";
 import { readLive } from "../resources/read-live.js";
 import type { StateFile } from "../state/model.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
 import type { CommandContext } from "./main.js";
-import { openSession, organizationOf, type Session, type SessionArgs } from "./session.js";
+import { loadDesired, openSession, organizationOf, type Session, type SessionArgs } from "./session.js";
 
 export interface PreparedPlan {
   session: Session;
@@ -20,18 +20,24 @@ export interface PreparedPlan {
 }
 
 export async function preparePlan(
-  args: SessionArgs & { target: string[] },
+  args: SessionArgs & { target: string[]; "list-unmanaged"?: boolean },
   context: CommandContext,
   /** The config when the caller loaded it already (apply, to find the state file to lock). */
   loaded?: { desired: DesiredState; warnings: Problem[] },
 ): Promise<PreparedPlan> {
   const started = performance.now();
-  const session = await openSession(args, context, loaded);
+  const config = loaded ?? (await loadDesired(args, context));
+  // A --target not in the config is an error before any request; the rest say what to read.
+  const selected = selectTargets(config.desired, args.target);
+  const session = await openSession(args, context, config);
   const opened = performance.now();
   try {
     const state = await readState(session.statePath, session.target);
     const organization = organizationOf(session);
-    const live = await readLive(session.client, session.desired, organization);
+    const live = await readLive(session.client, session.desired, organization, {
+      ...(selected !== undefined ? { selected } : {}),
+      listUnmanaged: args["list-unmanaged"] === true,
+    });
     const read = performance.now();
     const plan = await planWithCapabilities(session, live, state, args.target);
     if (args.verbose) {

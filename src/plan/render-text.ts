@@ -4,7 +4,7 @@
 import { createTwoFilesPatch } from "diff";
 import { canonicalJson, type JsonValue } from "../resources/canonical.js";
 import type { FieldChange, Plan, PlanAction } from "./model.js";
-import { describeKind, OP_SYMBOL, summaryLine } from "./render-common.js";
+import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 
 export interface TextRenderOptions {
   color: boolean;
@@ -49,6 +49,8 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     if (shown.length < plan.unmanaged.length)
       lines.push(`    ... and ${plan.unmanaged.length - shown.length} more (--verbose lists all)`);
   }
+  const unlisted = unlistedNote(plan);
+  if (unlisted !== undefined) lines.push("", paint(DIM, unlisted));
   if (plan.warnings.length > 0) {
     lines.push("", "Warnings:");
     for (const warning of plan.warnings) {

@@ -48,12 +48,19 @@ export interface LiveSnapshot {
    * an older database). The plan warns about each: only one of them can be managed.
    */
   duplicates: { [K in Kind]?: string[] };
+  /**
+   * Kinds read by identity rather than listed (the config names fewer of them than the list has
+   * pages): what else the server holds of them is unknown, so their unmanaged list is not computed.
+   */
+  unlisted?: Kind[];
 }
 
 /** A kind's live read: the value, and identities the server holds more than once. */
 export interface LiveRead<K extends Kind> {
   live: LiveByKind[K];
   duplicates?: string[];
+  /** False when read by identity: the live value holds what was asked for, not the whole list. */
+  listed?: boolean;
 }
 
 /** One resource the config asks for, in canonical form. */
@@ -130,6 +137,10 @@ export interface ReadScope {
   desired: DesiredState;
   everything: boolean;
   signal?: AbortSignal;
+  /** Action ids (`kind/key`) the plan covers (--target and dependencies); undefined: all. */
+  selected?: ReadonlySet<string>;
+  /** List every kind the config manages in full (for the unmanaged list), whatever it costs. */
+  listUnmanaged?: boolean;
 }
 
 /** Export: config keys handed out so far, by kind and server id (a workflow names its group's key). */

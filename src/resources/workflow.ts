@@ -11,6 +11,7 @@ import { digestOf, type JsonObject, type JsonValue } from "./canonical.js";
 import { slug, uniqueKey } from "./export-keys.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
+import { wantedItems } from "./read-by-cost.js";
 import { liveWorkflowItem, normalizeTags } from "./workflow-canonical.js";
 import { checkWorkflowReferences } from "./workflow-checks.js";
 import { executeWorkflow, readWorkflows, rereadWorkflows } from "./workflow-execute.js";
@@ -136,7 +137,12 @@ export const workflowKind: KindModule<"workflow"> = {
       .map((workflow) => ({ kind: "workflow" as const, key: workflow._id, name: workflow.name }));
   },
 
-  readLive: async (client, scope) => ({ live: await readWorkflows(client, scope) }),
+  async readLive(client, scope) {
+    const wanted = wantedItems(workflowKind, scope).map((item) => item.ids.workflowId ?? "");
+    const read = await readWorkflows(client, scope, wanted);
+    if (read === undefined) return { live: undefined };
+    return { live: new Map(read.items.map((w) => [w._id, w])), listed: read.listed };
+  },
   execute: executeWorkflow,
   reread: rereadWorkflows,
 
