@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pool } from "undici";
 import { startEmulator } from "../src/emulator/index.js";
-import { mustSucceed, runCliTimed } from "./cli.js";
+import { mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
 import { configFor, seedFor, tenantId, workflowId } from "./fixtures.js";
 
 export const LATENCY_MS = 20;
@@ -23,6 +23,11 @@ export interface PlanScaleResult {
   /** From `plan --verbose`: config load + organization, live reads, planning (ms). */
   phases: { configMs: number; readsMs: number; planningMs: number };
   readsRatioToIdeal: number;
+  concurrency: number;
+  /** From the spawn: the first request, the last answer (ms); requests in flight on average. */
+  firstRequestMs: number;
+  lastAnswerMs: number;
+  meanInFlight: number;
   naive: { sampleResources: number; sampleMs: number; extrapolatedMs: number; ratioToNotiform: number };
 }
 
@@ -68,6 +73,8 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       ratioToIdeal: plan.wallMs / idealMs,
       phases,
       readsRatioToIdeal: phases.readsMs / idealMs,
+      concurrency: CONCURRENCY,
+      ...requestTimeline(emulator.requests, plan.startedAt),
       naive: { ...naive, ratioToNotiform: naive.extrapolatedMs / plan.wallMs },
     };
   } finally {
