@@ -19,7 +19,10 @@ export function liveTopicItem(topic: Topic): LiveItem {
     origin: "api",
     serverId: topic._id,
     fields: { name: canonical.name },
-    digest: digestOf(canonical),
+    // Computed only when an action records it: most live items of a large plan are unchanged.
+    get digest() {
+      return digestOf(canonical);
+    },
   };
 }
 

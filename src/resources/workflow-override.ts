@@ -36,7 +36,9 @@ export function liveOverrideItem(override: WorkflowOverride): LiveItem {
     origin: "api",
     serverId: override._id,
     fields,
-    digest: digestOf({ workflowId: override._workflowId, tenantId: override._tenantId, ...fields }),
+    get digest() {
+      return digestOf({ workflowId: override._workflowId, tenantId: override._tenantId, ...fields });
+    },
   };
 }
 
