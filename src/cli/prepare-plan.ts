@@ -10,7 +10,14 @@ import type { StateFile } from "../state/model.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
 import type { CommandContext } from "./main.js";
-import { loadDesired, openSession, organizationOf, type Session, type SessionArgs } from "./session.js";
+import {
+  connectEarly,
+  loadDesired,
+  openSession,
+  organizationOf,
+  type Session,
+  type SessionArgs,
+} from "./session.js";
 
 export interface PreparedPlan {
   session: Session;
@@ -26,18 +33,30 @@ export async function preparePlan(
   loaded?: { desired: DesiredState; warnings: Problem[] },
 ): Promise<PreparedPlan> {
   const started = performance.now();
-  const config = loaded ?? (await loadDesired(args, context));
-  // A --target not in the config is an error before any request; the rest say what to read.
-  const selected = selectTargets(config.desired, args.target);
-  const session = await openSession(args, context, config);
+  // While the config loads, connect and ask who the key is (not with --target: a target that is
+  // not in the config must fail before any request).
+  const early = loaded === undefined && args.target.length === 0 ? connectEarly(args, context) : undefined;
+  let config: { desired: DesiredState; warnings: Problem[] };
+  let selected: Set<string> | undefined;
+  try {
+    config = loaded ?? (await loadDesired(args, context));
+    // A --target not in the config is an error before any request; the rest say what to read.
+    selected = selectTargets(config.desired, args.target);
+  } catch (error) {
+    await early?.client.close();
+    throw error;
+  }
+  const session = await openSession(args, context, config, { guard: true }, early);
   const opened = performance.now();
   try {
-    const state = await readState(session.statePath, session.target);
-    const organization = organizationOf(session);
-    const live = await readLive(session.client, session.desired, organization, {
-      ...(selected !== undefined ? { selected } : {}),
-      listUnmanaged: args["list-unmanaged"] === true,
-    });
+    // The state file is read while the live reads are in flight.
+    const [state, live] = await Promise.all([
+      readState(session.statePath, session.target),
+      readLive(session.client, session.desired, organizationOf(session), {
+        ...(selected !== undefined ? { selected } : {}),
+        listUnmanaged: args["list-unmanaged"] === true,
+      }),
+    ]);
     const read = performance.now();
     const plan = await planWithCapabilities(session, live, state, args.target);
     if (args.verbose) {

@@ -7,7 +7,7 @@ import type { ApiClient } from "../api/index.js";
 import { createClient, formatClientEvent } from "../api/index.js";
 import type { Organization } from "../api/types.js";
 import { emptyResources } from "../config/collect.js";
-import { loadConfig } from "../config/index.js";
+import { DEFAULT_API_KEY_ENV, loadConfig } from "../config/index.js";
 import type { DesiredState } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
@@ -78,16 +78,44 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
   });
 }
 
+/** A client connected, and the organization asked for, before the config finished loading. */
+export interface EarlyConnection {
+  client: ApiClient;
+  organization: Promise<Organization>;
+}
+
+/**
+ * Without --env the API URL and key do not depend on the config (only an environment sets
+ * `apiUrl` or `apiKeyEnv`): connect and ask which organization the key reaches while the config
+ * loads. Undefined when that is not so, or when the key is missing (the normal path reports it,
+ * after any config error).
+ */
+export function connectEarly(args: SessionArgs, context: CommandContext): EarlyConnection | undefined {
+  if (args.env !== undefined) return undefined;
+  const apiKeyEnv = DEFAULT_API_KEY_ENV;
+  const key = context.env[apiKeyEnv];
+  if (key === undefined || key === "") return undefined;
+  const client = connect(args, { apiKeyEnv } as DesiredState, context);
+  const organization = client.getCurrentOrganization();
+  // Awaited (and its failure reported) by openSession; never an unhandled rejection meanwhile.
+  organization.catch(() => undefined);
+  return { client, organization };
+}
+
 export async function openSession(
   args: SessionArgs,
   context: CommandContext,
   loaded?: { desired: DesiredState; warnings: Problem[] },
   options: { guard: boolean } = { guard: true },
+  early?: EarlyConnection,
 ): Promise<Session> {
   const { desired, warnings } = loaded ?? (await loadDesired(args, context));
-  const client = connect(args, desired, context);
+  // The early connection was made for the URL and key this config resolves to (no environment).
+  const usable = early !== undefined && desired.environment === undefined && desired.apiUrl === undefined;
+  if (early !== undefined && !usable) await early.client.close();
+  const client = usable ? early.client : connect(args, desired, context);
   try {
-    const organization = await client.getCurrentOrganization();
+    const organization = await (usable ? early.organization : client.getCurrentOrganization());
     for (const partner of organization.partnerConfigurations ?? []) context.masker.add(partner.accessToken);
     if (options.guard && desired.organization !== undefined && organization.name !== desired.organization) {
       throw new NotiformError(
