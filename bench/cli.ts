@@ -16,9 +16,15 @@ export interface Timed {
 export function runCliTimed(args: string[], cwd: string, env: Record<string, string>): Promise<Timed> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" to profile the CLI runs.
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        NO_COLOR: "1",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

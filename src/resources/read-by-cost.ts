@@ -70,16 +70,17 @@ export async function readFollowingByCost<T>(
     maxPages: number;
   },
 ): Promise<CostedRead<T>> {
-  let items: T[] = [];
+  const pages: T[][] = [];
+  const missing = new Set(read.wanted);
   for (let page = 0; page < read.maxPages; page += 1) {
     const result = await read.page(page);
-    items = items.concat(result.data);
-    if (!result.hasMore || result.data.length === 0) return { items, listed: true };
-    const missing = missingFrom(read, items);
-    if (missing.length <= page + 1) {
-      const got = await getEach(read, missing);
+    pages.push(result.data);
+    if (!result.hasMore || result.data.length === 0) return { items: pages.flat(), listed: true };
+    for (const item of result.data) missing.delete(read.identityOf(item));
+    if (missing.size <= page + 1) {
+      const got = await getEach(read, [...missing]);
       if (got === undefined) break;
-      return { items: items.concat(got), listed: false };
+      return { items: pages.flat().concat(got), listed: false };
     }
   }
   return { items: await read.listAll(), listed: true };
