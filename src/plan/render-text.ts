@@ -1,7 +1,7 @@
 // The human rendering of a plan: a target line, the summary line, then one line per change
 // with field-level old -> new. Colour only when the terminal allows it; --verbose adds a
 // unified diff per changed resource. Renderers only format: they never decide anything.
-import { createTwoFilesPatch } from "diff";
+import { createRequire } from "node:module";
 import { canonicalJson, type JsonValue } from "../resources/canonical.js";
 import type { FieldChange, Plan, PlanAction } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
@@ -74,7 +74,11 @@ export function formatValue(value: JsonValue): string {
   return typeof value === "string" ? JSON.stringify(value) : canonicalJson(value);
 }
 
+// Loaded only for --verbose: every other run would pay for loading it at start-up.
+const require = createRequire(import.meta.url);
+
 function unifiedDiff(action: PlanAction): string[] {
+  const { createTwoFilesPatch } = require("diff") as typeof import("diff");
   const before: Record<string, JsonValue> = {};
   const after: Record<string, JsonValue> = {};
   for (const change of action.changes) {
