@@ -56,8 +56,8 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function session(config: string) {
-  emulator = await startEmulator({ seed: SEED, port: 0 });
+async function session(config: string, strictSpec = false) {
+  emulator = await startEmulator({ seed: SEED, port: 0, ...(strictSpec ? { strictSpec: true } : {}) });
   const handle = emulator;
   const workspace = await createWorkspace({ "notiform.yaml": config });
   const cli = async (...args: string[]) => {
@@ -151,5 +151,30 @@ describe("plan reads by cost", () => {
     const json = JSON.parse(plan.stdout);
     expect(json.summary).toMatchObject({ update: 1, unchanged: 2 }); // the workflow and one override
     expect(json.unmanagedNotListed).toEqual(["override"]);
+  });
+
+  it("on a server without the pair read, falls back to the whole list after one probe", async () => {
+    const cli = await session(OVERRIDES_CONFIG, true);
+    const plan = await cli("plan", "--output", "json");
+    expect(plan.code, plan.stderr).toBe(0);
+    const pair = (i: number) =>
+      `GET /v1/workflow-overrides/workflows/${workflowId(0)}/tenants/${tenantId(i)}`;
+    // One probe of the pair route (unserved), then the list from its start; no second pair read.
+    expect(plan.requests.filter((r) => r.startsWith("GET /v1/workflow-overrides/workflows/"))).toHaveLength(
+      1,
+    );
+    expect([pair(250), pair(251)]).toContain(
+      plan.requests.find((r) => r.startsWith("GET /v1/workflow-overrides/workflows/")),
+    );
+    expect(plan.requests.filter((r) => r.startsWith("GET /v1/workflow-overrides?"))).toEqual([
+      "GET /v1/workflow-overrides?page=0&limit=100",
+      "GET /v1/workflow-overrides?page=1&limit=100",
+      "GET /v1/workflow-overrides?page=0&limit=100",
+      "GET /v1/workflow-overrides?page=1&limit=100",
+      "GET /v1/workflow-overrides?page=2&limit=100",
+    ]);
+    const json = JSON.parse(plan.stdout);
+    expect(json.summary).toMatchObject({ update: 1 });
+    expect(json.unmanagedNotListed ?? []).not.toContain("override");
   });
 });
