@@ -5,7 +5,7 @@ import type { Problem } from "../errors.js";
 import type { Plan, PlanWarning } from "../plan/model.js";
 import { planChanges, selectTargets } from "../plan/plan-changes.js";
 import type { LiveSnapshot } from "../resources/kind.js";
-import { readLive } from "../resources/read-live.js";
+import { readLive, startReadAhead } from "../resources/read-live.js";
 import type { StateFile } from "../state/model.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
@@ -36,10 +36,12 @@ export async function preparePlan(
   // While the config loads, connect and ask who the key is (not with --target: a target that is
   // not in the config must fail before any request).
   const early = loaded === undefined && args.target.length === 0 ? connectEarly(args, context) : undefined;
+  // ... and start the live reads as soon as a parsed file shows which kinds it manages.
+  const ahead = early !== undefined ? startReadAhead(early.client) : undefined;
   let config: { desired: DesiredState; warnings: Problem[] };
   let selected: Set<string> | undefined;
   try {
-    config = loaded ?? (await loadDesired(args, context));
+    config = loaded ?? (await loadDesired(args, context, ahead?.onParsed));
     // A --target not in the config is an error before any request; the rest say what to read.
     selected = selectTargets(config.desired, args.target);
   } catch (error) {
@@ -55,6 +57,8 @@ export async function preparePlan(
       readLive(session.client, session.desired, organizationOf(session), {
         ...(selected !== undefined ? { selected } : {}),
         listUnmanaged: args["list-unmanaged"] === true,
+        // Only when the session kept the early connection the reads were started on.
+        ...(ahead !== undefined && session.client === early?.client ? { readAhead: ahead.started } : {}),
       }),
     ]);
     const read = performance.now();

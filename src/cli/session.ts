@@ -8,7 +8,7 @@ import { createClient, formatClientEvent } from "../api/index.js";
 import type { Organization } from "../api/types.js";
 import { emptyResources } from "../config/collect.js";
 import { DEFAULT_API_KEY_ENV, loadConfig } from "../config/index.js";
-import type { DesiredState } from "../config/model.js";
+import type { DesiredState, LoadOptions } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
@@ -44,12 +44,17 @@ export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: Com
   return normalizeUrl(args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL ?? DEFAULT_API_URL);
 }
 
-export async function loadDesired(args: SessionArgs, context: CommandContext) {
+export async function loadDesired(
+  args: SessionArgs,
+  context: CommandContext,
+  onParsed?: LoadOptions["onParsed"],
+) {
   const result = await loadConfig({
     configPath: args.config,
     ...(args.env !== undefined ? { env: args.env } : {}),
     vars: context.env,
     cwd: context.cwd,
+    ...(onParsed !== undefined ? { onParsed } : {}),
   }).catch((error: unknown) => {
     if (error instanceof ConfigError) context.masker.addAll(error.sensitive);
     throw error;

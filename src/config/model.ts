@@ -118,4 +118,9 @@ export interface LoadOptions {
   vars: Readonly<Record<string, string | undefined>>;
   /** Directory relative paths are resolved and displayed against (normally process.cwd()). */
   cwd: string;
+  /**
+   * Called as each file is parsed, before it is checked, with how many entries each section of
+   * it holds (section name -> count): lets a plan start its live reads while the config loads.
+   */
+  onParsed?: (counts: ReadonlyMap<string, number>) => void;
 }

@@ -141,6 +141,8 @@ export interface ReadScope {
   selected?: ReadonlySet<string>;
   /** List every kind the config manages in full (for the unmanaged list), whatever it costs. */
   listUnmanaged?: boolean;
+  /** Reads a kind started while the config was loading (its readAhead), by kind. */
+  readAhead?: { [K in Kind]?: Promise<unknown> };
 }
 
 /** Export: config keys handed out so far, by kind and server id (a workflow names its group's key). */
@@ -183,6 +185,11 @@ export interface KindModule<K extends Kind> {
   unmanaged(context: PlanContext, managedKeys: ReadonlySet<string>): UnmanagedResource[];
 
   readLive(client: NotificationApi, scope: ReadScope): Promise<LiveRead<K>>;
+  /**
+   * Start reading while the config loads, knowing only how many entries of this kind the files
+   * parsed so far hold (`count`); readLive picks the result up from `scope.readAhead`.
+   */
+  readAhead?(client: NotificationApi, count: () => number): Promise<unknown>;
   execute(action: PlanAction, op: OperationByKind[K], context: ExecuteContext): Promise<ExecuteResult>;
   /**
    * For a saved plan: read again only the live objects this kind's actions were computed from

@@ -106,3 +106,28 @@ async function getEach<T>(read: ByIdentity<T>, identities: readonly string[]): P
     throw error;
   }
 }
+
+/** What a paged kind read while the config loaded: the first page, and the whole list when large. */
+export interface PagedReadAhead<T, P> {
+  first: P;
+  all?: Promise<T[]>;
+}
+
+/**
+ * The first page, then the whole list when the entries parsed so far already outnumber its
+ * remaining pages (so readPagedByCost would list it too); otherwise only the first page.
+ */
+export async function readAheadPaged<T, P extends { data: T[]; totalCount: number; pageSize: number }>(
+  firstPage: () => Promise<P>,
+  listRest: (first: P) => Promise<T[]>,
+  count: () => number,
+): Promise<PagedReadAhead<T, P>> {
+  const first = await firstPage();
+  const pageSize = first.pageSize > 0 ? first.pageSize : Math.max(1, first.data.length);
+  const pages = Math.ceil(first.totalCount / pageSize);
+  if (pages <= 1 || count() < pages - 1) return { first };
+  const all = listRest(first);
+  // Awaited by readLive; until then (or if the config fails to load) never an unhandled rejection.
+  all.catch(() => undefined);
+  return { first, all };
+}

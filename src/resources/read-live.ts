@@ -4,7 +4,7 @@
 // topic reads; with --target, only the targets and their dependencies are read.
 import type { NotificationApi } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
-import type { LiveSnapshot, ReadScope } from "./kind.js";
+import type { KindModule, LiveSnapshot, ReadScope } from "./kind.js";
 import { KINDS, type Kind, registry } from "./registry.js";
 
 export interface ReadLiveOptions {
@@ -15,6 +15,8 @@ export interface ReadLiveOptions {
   selected?: ReadonlySet<string>;
   /** List every managed kind in full, so the plan can list unmanaged resources. */
   listUnmanaged?: boolean;
+  /** Reads started while the config loaded (startReadAhead). */
+  readAhead?: ReadScope["readAhead"];
 }
 
 export async function readLive(
@@ -30,6 +32,7 @@ export async function readLive(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.selected ? { selected: options.selected } : {}),
     ...(options.listUnmanaged === true ? { listUnmanaged: true } : {}),
+    ...(options.readAhead ? { readAhead: options.readAhead } : {}),
   };
   const reads = await Promise.all(KINDS.map((kind) => registry[kind].readLive(client, scope)));
   const kinds = {} as Record<Kind, unknown>;
@@ -49,6 +52,33 @@ export async function readLive(
     duplicates,
     ...(unlisted.length > 0 ? { unlisted } : {}),
   };
+}
+
+/**
+ * Reads that start while the config loads: each kind that can read ahead starts when the first
+ * parsed file holds entries of it, told how many entries the files parsed so far hold. Only
+ * reads (GET) are sent; nothing read is used before the organization guard has passed.
+ */
+export function startReadAhead(client: NotificationApi): {
+  onParsed: (counts: ReadonlyMap<string, number>) => void;
+  started: NonNullable<ReadScope["readAhead"]>;
+} {
+  const totals = new Map<Kind, number>();
+  const started: NonNullable<ReadScope["readAhead"]> = {};
+  const onParsed = (counts: ReadonlyMap<string, number>) => {
+    for (const kind of KINDS) {
+      const module = registry[kind] as KindModule<Kind>;
+      const count = counts.get(module.section.name) ?? 0;
+      if (count === 0) continue;
+      totals.set(kind, (totals.get(kind) ?? 0) + count);
+      if (module.readAhead === undefined || started[kind] !== undefined) continue;
+      const read = module.readAhead(client, () => totals.get(kind) ?? 0);
+      // Awaited by readLive; until then (or if the config fails to load) never unhandled.
+      read.catch(() => undefined);
+      started[kind] = read;
+    }
+  };
+  return { onParsed, started };
 }
 
 /** The desired state cut down to the selected entries (their indexes match desiredItems'). */

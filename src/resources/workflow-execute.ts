@@ -6,12 +6,18 @@
 
 import { LIST_LIMIT } from "../api/client.js";
 import { isUnchangedStatusError } from "../api/errors.js";
-import type { NotificationApi, Workflow } from "../api/types.js";
+import type { NotificationApi, Workflow, WorkflowPage } from "../api/types.js";
 import { NotiformError } from "../errors.js";
 import type { PlanAction } from "../plan/model.js";
 import type { ExecuteContext, ExecuteResult, ReadScope } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
-import { type CostedRead, mustList, readPagedByCost } from "./read-by-cost.js";
+import {
+  type CostedRead,
+  mustList,
+  type PagedReadAhead,
+  readAheadPaged,
+  readPagedByCost,
+} from "./read-by-cost.js";
 import { unlessUnsupported } from "./unsupported.js";
 import { canonicalWorkflowFields } from "./workflow-canonical.js";
 import { hasCode } from "./write-outcomes.js";
@@ -87,7 +93,10 @@ export async function readWorkflows(
   }
   const ids = [...new Set(wanted)];
   if (ids.length === 0) return { items: [], listed: false };
-  const first = await unlessUnsupported(client.listWorkflows({ page: 0, limit: LIST_LIMIT }, request));
+  const ahead = (await scope.readAhead?.workflow) as PagedReadAhead<Workflow, WorkflowPage> | undefined;
+  if (ahead?.all !== undefined) return { items: await ahead.all, listed: true };
+  const first =
+    ahead?.first ?? (await unlessUnsupported(client.listWorkflows({ page: 0, limit: LIST_LIMIT }, request)));
   if (first !== undefined) {
     return readPagedByCost({
       wanted: ids,
@@ -100,6 +109,20 @@ export async function readWorkflows(
   }
   const each = await getEach(client, ids, request);
   return each === undefined ? undefined : { items: [...each.values()], listed: false };
+}
+
+/** While the config loads: the first page of the list extension, and the whole list when large. */
+export async function readWorkflowsAhead(
+  client: NotificationApi,
+  count: () => number,
+): Promise<PagedReadAhead<Workflow, WorkflowPage> | undefined> {
+  return unlessUnsupported(
+    readAheadPaged(
+      () => client.listWorkflows({ page: 0, limit: LIST_LIMIT }),
+      (first) => client.listAllWorkflows({ first }),
+      count,
+    ),
+  );
 }
 
 /** The workflows a saved plan's actions touch, read one by one (undefined: no read extension). */

@@ -14,7 +14,7 @@ import type { WorkflowOperation } from "./operations.js";
 import { wantedItems } from "./read-by-cost.js";
 import { liveWorkflowItem, normalizeTags } from "./workflow-canonical.js";
 import { checkWorkflowReferences } from "./workflow-checks.js";
-import { executeWorkflow, readWorkflows, rereadWorkflows } from "./workflow-execute.js";
+import { executeWorkflow, readWorkflows, readWorkflowsAhead, rereadWorkflows } from "./workflow-execute.js";
 
 function desiredFields(spec: WorkflowSpec): JsonObject {
   const fields: JsonObject = {};
@@ -143,6 +143,7 @@ export const workflowKind: KindModule<"workflow"> = {
     if (read === undefined) return { live: undefined };
     return { live: new Map(read.items.map((w) => [w._id, w])), listed: read.listed };
   },
+  readAhead: readWorkflowsAhead,
   execute: executeWorkflow,
   reread: rereadWorkflows,
 

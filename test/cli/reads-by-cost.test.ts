@@ -177,4 +177,25 @@ describe("plan reads by cost", () => {
     expect(json.summary).toMatchObject({ update: 1 });
     expect(json.unmanagedNotListed ?? []).not.toContain("override");
   });
+
+  it("lists a kind the config names in full once, even when reading starts while the config loads", async () => {
+    const topics = Array.from({ length: TOPICS }, (_, i) => `  - { key: ${topicKey(i)}, name: Topic ${i} }`);
+    const cli = await session(`version: 1\norganization: Big Inc\ntopics:\n${topics.join("\n")}\n`);
+    const plan = await cli("plan", "--output", "json");
+    expect(plan.code, plan.stderr).toBe(0);
+    const pages = plan.requests.filter((r) => r.startsWith("GET /v1/topics?"));
+    expect(pages.length).toBe(TOPICS / 10);
+    expect(new Set(pages).size).toBe(TOPICS / 10);
+    expect(plan.requests.length).toBe(1 + TOPICS / 10);
+    expect(JSON.parse(plan.stdout).summary).toMatchObject({ unchanged: TOPICS, unmanaged: 0 });
+  });
+
+  it("a config that fails to load reports its error, whatever was read meanwhile", async () => {
+    const cli = await session(`${TOPICS_CONFIG}  - { key: bad key, name: Bad }\n`);
+    const plan = await cli("plan");
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("notiform.yaml:");
+    expect(plan.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(plan.requests.every((r) => r.startsWith("GET "))).toBe(true);
+  });
 });
