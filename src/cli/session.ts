@@ -1,5 +1,7 @@
 // Wiring shared by every command that talks to the API: load the config, decide the API URL
-// and key, build the client, and check the organization guard before anything else is read.
+// and key, build the client, and check the organization guard before anything read is used
+// (plan may start its reads early, while the config loads: they are GETs, and are dropped when
+// the guard fails).
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
