@@ -5,7 +5,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../src/emulator/index.js";
-import { mustSucceed, runCliTimed } from "./cli.js";
+import { mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
 import { seedFor, tenantId, workflowId } from "./fixtures.js";
 import { CONCURRENCY, LATENCY_MS } from "./plan-scale.js";
 
@@ -14,8 +14,15 @@ export interface ApplyScaleResult {
   wallMs: number;
   requests: number;
   writes: number;
+  /** The organization, every topic page, one override page, one workflow page, and the writes. */
+  minimalRequests: number;
+  /** Minimal requests x latency / concurrency, or minimal requests / limit. */
   idealMs: number;
   ratioToIdeal: number;
+  concurrency: number;
+  firstRequestMs: number;
+  lastAnswerMs: number;
+  meanInFlight: number;
   rateLimited429: number;
   share429: number;
   failures: number;
@@ -71,17 +78,20 @@ export async function benchApplyScale(rateLimit?: { perSecond: number }): Promis
     const requests = emulator.requests.length;
     const rateLimited429 = emulator.requests.filter((r) => r.status === 429).length;
     const writes = emulator.requests.filter((r) => r.method !== "GET" && r.status !== 429).length;
-    const reads = requests - writes - rateLimited429;
+    const minimalRequests = 1 + Math.ceil(RENAMED / 10) + 1 + 1 + changes;
     const idealMs = rateLimit
-      ? ((changes + reads) / rateLimit.perSecond) * 1000
-      : ((changes + reads) * LATENCY_MS) / CONCURRENCY;
+      ? (minimalRequests / rateLimit.perSecond) * 1000
+      : (minimalRequests * LATENCY_MS) / CONCURRENCY;
     return {
       changes,
       wallMs: applied.wallMs,
       requests,
       writes,
+      minimalRequests,
       idealMs,
       ratioToIdeal: applied.wallMs / idealMs,
+      concurrency: CONCURRENCY,
+      ...requestTimeline(emulator.requests, applied.startedAt),
       rateLimited429,
       share429: rateLimited429 / requests,
       failures: report.counts.failed + report.counts.skipped,

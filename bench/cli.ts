@@ -9,14 +9,22 @@ export interface Timed {
   stdout: string;
   stderr: string;
   wallMs: number;
+  /** performance.now() when the child was spawned (the emulator's request log uses the same clock). */
+  startedAt: number;
 }
 
 export function runCliTimed(args: string[], cwd: string, env: Record<string, string>): Promise<Timed> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" to profile the CLI runs.
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        NO_COLOR: "1",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -28,7 +36,9 @@ export function runCliTimed(args: string[], cwd: string, env: Record<string, str
       stderr += c;
     });
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, wallMs: performance.now() - started }));
+    child.on("close", (code) =>
+      resolve({ code, stdout, stderr, wallMs: performance.now() - started, startedAt: started }),
+    );
   });
 }
 
@@ -37,4 +47,25 @@ export function mustSucceed(what: string, result: Timed, codes: number[] = [0]):
     throw new Error(`${what} exited ${result.code}:\n${result.stderr.slice(0, 2000)}`);
   }
   return result;
+}
+
+/** When requests started and ended relative to the spawn, and how many were in flight on average. */
+export function requestTimeline(
+  requests: readonly { at: number; durationMs?: number }[],
+  startedAt: number,
+): { firstRequestMs: number; lastAnswerMs: number; meanInFlight: number } {
+  if (requests.length === 0) return { firstRequestMs: 0, lastAnswerMs: 0, meanInFlight: 0 };
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  let busy = 0;
+  for (const r of requests) {
+    first = Math.min(first, r.at);
+    last = Math.max(last, r.at + (r.durationMs ?? 0));
+    busy += r.durationMs ?? 0;
+  }
+  return {
+    firstRequestMs: first - startedAt,
+    lastAnswerMs: last - startedAt,
+    meanInFlight: last > first ? busy / (last - first) : 0,
+  };
 }

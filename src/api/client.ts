@@ -33,10 +33,13 @@ export function buildApi(requester: Requester, bounds: { maxPages: number }): No
     capability: (extension) => requester.capabilities.get(extension),
     probe: (extension, options = {}) => probeExtension(api, requester, extension, options),
 
-    listAllTopics: (options = {}) =>
+    listAllTopics: ({ first, ...options } = {}) =>
       listAllPaged(
         async (page) => {
-          const result = await api.listTopics({ page, pageSize: TOPIC_PAGE_SIZE }, options);
+          const result =
+            page === 0 && first !== undefined
+              ? first
+              : await api.listTopics({ page, pageSize: TOPIC_PAGE_SIZE }, options);
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (topic) => topic._id,
@@ -57,10 +60,13 @@ export function buildApi(requester: Requester, bounds: { maxPages: number }): No
         { endpoint: "listWorkflowOverrides", maxPages: bounds.maxPages },
       ),
 
-    listAllWorkflows: (options = {}) =>
+    listAllWorkflows: ({ first, ...options } = {}) =>
       listAllPaged(
         async (page) => {
-          const result = await api.listWorkflows({ page, limit: LIST_LIMIT }, options);
+          const result =
+            page === 0 && first !== undefined
+              ? first
+              : await api.listWorkflows({ page, limit: LIST_LIMIT }, options);
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (workflow) => workflow._id,

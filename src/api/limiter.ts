@@ -18,6 +18,27 @@ export interface LimiterOptions {
   maxWaitMs?: number;
 }
 
+/** A token bucket's refill, from RateLimit-Policy: `quota` tokens every `windowSeconds`. */
+export interface RefillRate {
+  quota: number;
+  windowSeconds: number;
+}
+
+/**
+ * RateLimit-Policy's first policy, e.g. `100;w=5;burst=110;comment="token bucket"`: 100
+ * requests per 5 s. Undefined when absent or not understood.
+ */
+export function parseRateLimitPolicy(value: string | undefined): RefillRate | undefined {
+  if (value === undefined) return undefined;
+  const [head = "", ...params] = (value.split(",")[0] ?? "").split(";").map((p) => p.trim());
+  const quota = Number(head);
+  const window = params.find((p) => p.startsWith("w="));
+  const windowSeconds = Number(window?.slice(2));
+  if (!(quota > 0 && windowSeconds > 0 && Number.isFinite(quota) && Number.isFinite(windowSeconds)))
+    return undefined;
+  return { quota, windowSeconds };
+}
+
 /** Who is waiting: named in the error when the wait would be too long. */
 export interface Waiter {
   endpoint: string;
@@ -99,11 +120,23 @@ export class AdaptiveLimiter {
   }
 
   /**
-   * RateLimit-Remaining / RateLimit-Reset (seconds): when the remaining budget is small, spread it
-   * over the time left until the reset; when it is spent, wait for the reset.
+   * RateLimit-Remaining / RateLimit-Reset (seconds), and the refill rate when RateLimit-Policy
+   * names it (a token bucket: `quota;w=seconds`). With the rate known, the burst is spent freely
+   * and, once little is left, starts are paced at the refill rate (a little slower while the
+   * budget is below what may already be in flight), so the budget never runs out; a spent budget
+   * waits for one token, not for the whole bucket. Without it: a small remaining budget is spread
+   * over the time left until the reset, a spent one waits for the reset.
    */
-  onRateLimitHeaders(remaining: number, resetSeconds: number): void {
+  onRateLimitHeaders(remaining: number, resetSeconds: number, refill?: RefillRate): void {
     const resetMs = Math.max(0, resetSeconds * 1000);
+    const perTokenMs = refill !== undefined ? (refill.windowSeconds * 1000) / refill.quota : undefined;
+    if (perTokenMs !== undefined && Number.isFinite(perTokenMs) && perTokenMs > 0) {
+      if (remaining <= 0) this.hold(perTokenMs, "RateLimit-Remaining is 0");
+      if (remaining <= this.max) this.spacing = perTokenMs * 1.25;
+      else if (remaining <= this.max * 2) this.spacing = perTokenMs;
+      else this.spacing = 0;
+      return;
+    }
     if (remaining <= 0) {
       this.hold(resetMs, "RateLimit-Remaining is 0");
       this.spacing = 0;

@@ -9,7 +9,7 @@ import { visibleText } from "../sanitize.js";
 import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 import { ApiError, badResponse, htmlPage, NetworkError, parseErrorBody } from "./errors.js";
 import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
-import { AdaptiveLimiter, describeWait } from "./limiter.js";
+import { AdaptiveLimiter, describeWait, parseRateLimitPolicy } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
 import { redactForLog } from "./redaction.js";
 import {
@@ -218,7 +218,11 @@ export class Transport {
       };
     }
     const { status, header, text } = result;
-    this.observeRateLimit(header("ratelimit-remaining"), header("ratelimit-reset"));
+    this.observeRateLimit(
+      header("ratelimit-remaining"),
+      header("ratelimit-reset"),
+      header("ratelimit-policy"),
+    );
     const json =
       status >= 200 && status < 300 && text !== undefined
         ? this.parse(call, status, text, attempt)
@@ -274,11 +278,16 @@ export class Transport {
     }
   }
 
-  private observeRateLimit(remaining: string | undefined, reset: string | undefined): void {
+  private observeRateLimit(
+    remaining: string | undefined,
+    reset: string | undefined,
+    policy: string | undefined,
+  ): void {
     if (remaining === undefined || remaining.trim() === "") return;
     const r = Number(remaining);
     const s = parseRateLimitReset(reset, Date.now());
-    if (Number.isFinite(r) && s !== undefined) this.limiter.onRateLimitHeaders(r, s);
+    if (Number.isFinite(r) && s !== undefined)
+      this.limiter.onRateLimitHeaders(r, s, parseRateLimitPolicy(policy));
   }
 
   private apiError(call: Call, status: number, text: string, attempt: number): ApiError {

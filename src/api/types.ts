@@ -333,6 +333,8 @@ export type Capability = "supported" | "unsupported" | "unknown";
 export interface RequestOptions {
   /** Abort the request (and its retries). */
   signal?: AbortSignal;
+  /** Jump the limiter's queue: a page of a chain where each page waits on the one before. */
+  urgent?: boolean;
 }
 
 /**
@@ -455,11 +457,13 @@ export interface NotificationApi {
 
   // Whole-list helpers: every item exactly once.
   /** All topics: first page, then the remaining pages concurrently (page size 10, the real cap). */
-  listAllTopics(options?: RequestOptions): Promise<Topic[]>;
+  /** `first`: page 0 when the caller has read it already (it is not read again). */
+  listAllTopics(options?: RequestOptions & { first?: TopicPage }): Promise<Topic[]>;
   /** All workflow overrides, following `hasMore` (limit 100, the real cap). */
   listAllWorkflowOverrides(options?: RequestOptions): Promise<WorkflowOverride[]>;
   /** All workflows through the list extension (API_UNSUPPORTED when missing). */
-  listAllWorkflows(options?: RequestOptions): Promise<Workflow[]>;
+  /** `first`: page 0 when the caller has read it already (it is not read again). */
+  listAllWorkflows(options?: RequestOptions & { first?: WorkflowPage }): Promise<Workflow[]>;
   /** All tenants of the key's environment, following `hasMore` (limit 100; bounded). */
   listAllTenants(options?: RequestOptions): Promise<Tenant[]>;
   /** All changes, pending (`promoted: false`, the default) or promoted. */

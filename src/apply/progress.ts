@@ -2,7 +2,8 @@
 // counts, subtasks per resource when a phase is small enough to read. In CI: one plain line per
 // finished action. For --output json and tests: nothing. The engine emits events; views only
 // draw them.
-import { Listr, type ListrTask } from "listr2";
+import { createRequire } from "node:module";
+import type { ListrTask } from "listr2";
 import { KINDS, type Kind, type Plan } from "../plan/model.js";
 import { describeKind } from "../plan/render-common.js";
 import type { ApplyEvent } from "./model.js";
@@ -28,6 +29,10 @@ export function lineProgress(write: (text: string) => void): ProgressView {
 }
 
 const SUBTASK_LIMIT = 30;
+
+// Loaded only when a terminal draws it: most runs (CI, --output json) never need listr2, and
+// every run would pay for loading it at start-up.
+const require = createRequire(import.meta.url);
 
 /**
  * listr2's default renderer on stderr; each phase task resolves when its actions have finished.
@@ -80,6 +85,7 @@ export function listrProgress(plan: Plan, show: (text: string) => string = (text
       },
     });
   }
+  const { Listr } = require("listr2") as typeof import("listr2");
   const list = new Listr(tasks, {
     concurrent: true,
     exitOnError: false,

@@ -59,6 +59,12 @@ export const PLAN_OPTIONS = {
     default: [] as string[],
     describe: "Limit to KIND/KEY (repeatable), e.g. topic/order-updates",
   },
+  "list-unmanaged": {
+    type: "boolean",
+    default: false,
+    describe:
+      "Read whole lists to show unmanaged resources (by default a small config reads only what it names)",
+  },
   color: { type: "boolean", default: true, describe: "Colour output on a TTY (--no-color to disable)" },
   state: { type: "string", describe: "State file (default: notiform[.ENV].state.json beside the config)" },
 } as const satisfies Record<string, Options>;

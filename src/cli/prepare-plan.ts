@@ -3,9 +3,9 @@
 import type { DesiredState } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import type { Plan, PlanWarning } from "../plan/model.js";
-import { planChanges } from "../plan/plan-changes.js";
+import { planChanges, selectTargets } from "../plan/plan-changes.js";
 import type { LiveSnapshot, ServerEnvironment } from "../resources/kind.js";
-import { readLive } from "../resources/read-live.js";
+import { readLive, startReadAhead } from "../resources/read-live.js";
 import { type ResolvedIdentifiers, resolveDesired } from "../resources/resolve-desired.js";
 import { visibleText } from "../sanitize.js";
 import { keyPlanDigests } from "../secrets/keyed-digest.js";
@@ -13,7 +13,14 @@ import type { StateFile } from "../state/model.js";
 import { checkStateEnvironment, readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
 import type { CommandContext } from "./command.js";
-import { openSession, organizationOf, type Session, type SessionArgs } from "./session.js";
+import {
+  connectEarly,
+  loadDesired,
+  openSession,
+  organizationOf,
+  type Session,
+  type SessionArgs,
+} from "./session.js";
 
 export interface PreparedPlan {
   session: Session;
@@ -23,13 +30,28 @@ export interface PreparedPlan {
 }
 
 export async function preparePlan(
-  args: SessionArgs & { target: string[] },
+  args: SessionArgs & { target: string[]; "list-unmanaged"?: boolean },
   context: CommandContext,
   /** The config when the caller loaded it already (apply, to find the state file to lock). */
   loaded?: { desired: DesiredState; warnings: Problem[] },
 ): Promise<PreparedPlan> {
   const started = performance.now();
-  const session = await openSession(args, context, loaded);
+  // While the config loads, connect and ask who the key is (not with --target: a target that is
+  // not in the config must fail before any request).
+  const early = loaded === undefined && args.target.length === 0 ? connectEarly(args, context) : undefined;
+  // ... and start the live reads as soon as a parsed file shows which kinds it manages.
+  const ahead = early !== undefined ? startReadAhead(early.client) : undefined;
+  let config: { desired: DesiredState; warnings: Problem[] };
+  let selected: Set<string> | undefined;
+  try {
+    config = loaded ?? (await loadDesired(args, context, ahead?.onParsed));
+    // A --target not in the config is an error before any request; the rest say what to read.
+    selected = selectTargets(config.desired, args.target);
+  } catch (error) {
+    await early?.client.close();
+    throw error;
+  }
+  const session = await openSession(args, context, config, { guard: true }, early);
   const opened = performance.now();
   // On stderr too, so it is seen whatever --output is (the plan itself may be JSON or markdown).
   if (session.desired.organization === undefined) {
@@ -40,9 +62,15 @@ export async function preparePlan(
   try {
     const state = await readState(session.statePath, session.target);
     checkStateEnvironment(session.statePath, state, session.serverEnvironment);
-    const organization = organizationOf(session);
+    // Identifiers resolve to this environment's ids before the reads that use them.
     const resolved = await resolveSession(session, state);
-    const live = await readLive(session.client, session.desired, organization, environmentOption(session));
+    const live = await readLive(session.client, session.desired, organizationOf(session), {
+      ...environmentOption(session),
+      ...(selected !== undefined ? { selected } : {}),
+      listUnmanaged: args["list-unmanaged"] === true,
+      // Only when the session kept the early connection the reads were started on.
+      ...(ahead !== undefined && session.client === early?.client ? { readAhead: ahead.started } : {}),
+    });
     const read = performance.now();
     const plan = withIdentifiers(await planWithCapabilities(session, live, state, args.target), resolved);
     if (args.verbose) {

@@ -1,5 +1,7 @@
 // Wiring shared by every command that talks to the API: load the config, decide the API URL
-// and key, build the client, and check the organization guard before anything else is read.
+// and key, build the client, and check the organization guard before anything read is used
+// (plan may start its reads early, while the config loads: they are GETs, and are dropped when
+// the guard fails).
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -7,8 +9,8 @@ import type { ApiClient } from "../api/index.js";
 import { createClient, formatClientEvent } from "../api/index.js";
 import type { Organization } from "../api/types.js";
 import { emptyResources } from "../config/collect.js";
-import { loadConfig } from "../config/index.js";
-import type { DesiredState } from "../config/model.js";
+import { DEFAULT_API_KEY_ENV, loadConfig } from "../config/index.js";
+import type { DesiredState, LoadOptions } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
 import type { ServerEnvironment } from "../resources/kind.js";
@@ -58,13 +60,18 @@ export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: Com
 /** The flags that say where the config is (every command that reads one). */
 export type ConfigArgs = Pick<SessionArgs, "config" | "env" | "allow-include-outside">;
 
-export async function loadDesired(args: ConfigArgs, context: CommandContext) {
+export async function loadDesired(
+  args: ConfigArgs,
+  context: CommandContext,
+  onParsed?: LoadOptions["onParsed"],
+) {
   const result = await loadConfig({
     configPath: args.config,
     ...(args.env !== undefined ? { env: args.env } : {}),
     vars: context.env,
     cwd: context.cwd,
     allowIncludeOutside: args["allow-include-outside"] === true,
+    ...(onParsed !== undefined ? { onParsed } : {}),
   }).catch((error: unknown) => {
     if (error instanceof ConfigError) context.masker.addAll(error.sensitive);
     throw error;
@@ -112,17 +119,45 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
   });
 }
 
+/** A client connected, and the organization asked for, before the config finished loading. */
+export interface EarlyConnection {
+  client: ApiClient;
+  organization: Promise<Organization>;
+}
+
+/**
+ * Without --env the API URL and key do not depend on the config (only an environment sets
+ * `apiUrl` or `apiKeyEnv`): connect and ask which organization the key reaches while the config
+ * loads. Undefined when that is not so, or when the key is missing (the normal path reports it,
+ * after any config error).
+ */
+export function connectEarly(args: SessionArgs, context: CommandContext): EarlyConnection | undefined {
+  if (args.env !== undefined) return undefined;
+  const apiKeyEnv = DEFAULT_API_KEY_ENV;
+  const key = context.env[apiKeyEnv];
+  if (key === undefined || key === "") return undefined;
+  const client = connect(args, { apiKeyEnv } as DesiredState, context);
+  const organization = client.getCurrentOrganization();
+  // Awaited (and its failure reported) by openSession; never an unhandled rejection meanwhile.
+  organization.catch(() => undefined);
+  return { client, organization };
+}
+
 export async function openSession(
   args: SessionArgs,
   context: CommandContext,
   loaded?: { desired: DesiredState; warnings: Problem[] },
   options: { guard: boolean } = { guard: true },
+  early?: EarlyConnection,
 ): Promise<Session> {
   const { desired, warnings } = loaded ?? (await loadDesired(args, context));
-  const client = connect(args, desired, context);
+  // The early connection was made for the URL and key this config resolves to (no environment).
+  const usable = early !== undefined && desired.environment === undefined && desired.apiUrl === undefined;
+  if (early !== undefined && !usable) await early.client.close();
+  const client = usable ? early.client : connect(args, desired, context);
   const keyed = keyedDigest(context.env[desired.apiKeyEnv] ?? "");
   try {
-    const organization = await client.getCurrentOrganization();
+    const organization = await (usable ? early.organization : client.getCurrentOrganization());
     for (const partner of organization.partnerConfigurations ?? [])
       context.masker.addCredential(partner.accessToken);
     if (options.guard && desired.organization !== undefined && organization.name !== desired.organization) {

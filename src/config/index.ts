@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
-import { isMap, isSeq, visit } from "yaml";
+import { isMap, isScalar, isSeq, visit } from "yaml";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import { canonicalJson } from "../resources/canonical.js";
 import type { KindModule } from "../resources/kind.js";
@@ -35,6 +35,7 @@ interface LoadedFile {
 
 interface Loader {
   cwd: string;
+  onParsed: LoadOptions["onParsed"];
   vars: LoadOptions["vars"];
   problems: Problem[];
   sensitive: Set<string>;
@@ -60,6 +61,7 @@ export async function loadConfig(
   }
   const loader: Loader = {
     cwd: options.cwd,
+    onParsed: options.onParsed,
     vars: options.vars,
     problems: [],
     sensitive: new Set(),
@@ -82,7 +84,9 @@ export async function loadConfig(
   // only when every file loaded: a file that failed would make its resources look missing.
   const base = combine(resourcesOf(baseFiles), loader.problems);
   const baseErrors = loader.problems.some((p) => p.severity === "error");
+  await breathe(loader);
   const resources = layered(loader, base, overlayFiles, "", baseErrors, 0);
+  await breathe(loader);
   if (options.env === undefined && options.allEnvironments === true && root?.data !== undefined) {
     // validate without --env: every environment layered over the base, each problem naming it.
     const environments = root.data.environments;
@@ -206,7 +210,10 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
     }
     return [entry];
   }
+  if (loader.onParsed !== undefined) loader.onParsed(sectionCounts(file.doc.contents));
+  await breathe(loader);
   interpolateFile(file, loader.vars, loader.sensitive, loader.problems);
+  await breathe(loader);
   const contents = file.doc.contents;
   if (contents !== null && !isMap(contents)) {
     loader.problems.push({
@@ -232,7 +239,9 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
     return [entry];
   }
   entry.data = data;
+  await breathe(loader);
   checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
+  await breathe(loader);
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates are reported too; any error means
   // no result, so nothing of an invalid file can reach the desired state.
@@ -250,6 +259,27 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
   // Positions are in the collected resources now; the tree is the biggest thing in memory.
   if (!isRoot) file.doc = undefined;
   return [entry, ...included];
+}
+
+/**
+ * Between the CPU-heavy steps of a load that has reads running beside it (onParsed), let the
+ * event loop send their requests and take their answers; otherwise do not wait at all.
+ */
+function breathe(loader: Loader): Promise<void> | undefined {
+  if (loader.onParsed === undefined) return undefined;
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Top-level section name -> entries (a list's length; 1 for a mapping). */
+function sectionCounts(contents: unknown): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (!isMap(contents)) return counts;
+  for (const pair of contents.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    if (key === undefined) continue;
+    counts.set(key, isSeq(pair.value) ? pair.value.items.length : isMap(pair.value) ? 1 : 0);
+  }
+  return counts;
 }
 
 function firstAliasPosition(file: YamlFile): Problem["pos"] {

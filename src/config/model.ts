@@ -131,4 +131,9 @@ export interface LoadOptions {
   allowIncludeOutside?: boolean;
   /** Without `env`: also layer every environment over the base and check it (validate). */
   allEnvironments?: boolean;
+  /**
+   * Called as each file is parsed, before it is checked, with how many entries each section of
+   * it holds (section name -> count): lets a plan start its live reads while the config loads.
+   */
+  onParsed?: (counts: ReadonlyMap<string, number>) => void;
 }

@@ -84,6 +84,11 @@ export interface Plan {
   configDigest: string;
   actions: PlanAction[];
   unmanaged: UnmanagedResource[];
+  /**
+   * Kinds whose unmanaged resources were not computed: the plan read only the resources it needed
+   * of them, by identity (`--list-unmanaged` reads the whole lists). Absent: the list is complete.
+   */
+  unmanagedNotListed?: Kind[];
   /** Group key -> server id matched at plan time (state or a unique name); apply records them. */
   bindings: {
     notificationGroups: Record<string, string>;

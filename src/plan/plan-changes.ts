@@ -76,8 +76,10 @@ export function planChanges(input: PlanInput): Plan {
   for (const action of actions) action.dependsOn = action.dependsOn.filter((id) => actionIds.has(id)).sort();
 
   let unmanaged: UnmanagedResource[] = [];
+  const unlisted = input.only === undefined ? (input.live.unlisted ?? []) : [];
   if (input.only === undefined) {
     for (const kind of KINDS) {
+      if (unlisted.includes(kind)) continue;
       const managed = new Set((itemsByKind.get(kind) ?? []).map((item) => item.key));
       // concat, not push(...): an organization can hold far more unmanaged items than the stack.
       unmanaged = unmanaged.concat(registry[kind].unmanaged(context, managed));
@@ -100,6 +102,7 @@ export function planChanges(input: PlanInput): Plan {
     configDigest: input.desired.digest,
     actions,
     unmanaged,
+    ...(unlisted.length > 0 ? { unmanagedNotListed: [...unlisted] } : {}),
     bindings: { notificationGroups: bindings },
     resolvedIntents,
     warnings,
@@ -206,6 +209,17 @@ function diffFields(item: DesiredItem, live: LiveItem): FieldChange[] {
       changes.push(old === undefined ? { field, new: value } : { field, old, new: value });
   }
   return changes;
+}
+
+/**
+ * The action ids `--target` selects (with their dependencies), checked against the config before
+ * anything is read; undefined without targets (everything).
+ */
+export function selectTargets(desired: DesiredState, targets: readonly string[]): Set<string> | undefined {
+  if (targets.length === 0) return undefined;
+  const itemsByKind = new Map<Kind, DesiredItem[]>();
+  for (const kind of KINDS) itemsByKind.set(kind, registry[kind].desiredItems(desired));
+  return selectItems(itemsByKind, targets, undefined);
 }
 
 /** The action ids to plan: everything, or the targets and their transitive dependencies. */

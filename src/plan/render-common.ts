@@ -21,3 +21,11 @@ export function summaryLine(plan: Plan): string {
   if (plan.actions.length === 0) line += ". No changes.";
   return line;
 }
+
+/** Says which kinds' unmanaged resources were not computed; undefined when the list is complete. */
+export function unlistedNote(plan: Plan): string | undefined {
+  const kinds = plan.unmanagedNotListed ?? [];
+  if (kinds.length === 0) return undefined;
+  const names = kinds.map((kind) => describeKind(kind, 2)).join(", ");
+  return `Unmanaged ${names}: not computed (only the resources this plan needs were read; --list-unmanaged reads the whole lists)`;
+}

@@ -4,7 +4,7 @@
 // (src/sanitize.ts): text never turns into HTML or markup, code spans show values exactly.
 import { markdownCode, markdownText } from "../sanitize.js";
 import { KINDS, type Plan, type PlanAction } from "./model.js";
-import { describeKind, OP_SYMBOL, summaryLine } from "./render-common.js";
+import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 import { formatChange } from "./render-text.js";
 
 export const MARKDOWN_BUDGET = 60_000;
@@ -24,6 +24,8 @@ export function renderPlanMarkdown(plan: Plan, budget: number = MARKDOWN_BUDGET)
     `| ${s.create} | ${s.update} | ${s.unverified} | ${s.notApplicable} | ${s.unchanged} | ${s.unmanaged} |`,
     "",
   ];
+  const unlisted = unlistedNote(plan);
+  if (unlisted !== undefined) head.push(`_${unlisted}_`, "");
   let out = head.join("\n");
   let shown = 0;
   let truncated = false;

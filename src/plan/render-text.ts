@@ -2,11 +2,11 @@
 // with field-level old -> new. Colour only when the terminal allows it; --verbose adds a
 // unified diff per changed resource. Renderers only format: they never decide anything.
 // Every embedded value passes through visibleText: names and values may come from the server.
-import { createTwoFilesPatch } from "diff";
+import { createRequire } from "node:module";
 import { canonicalJson, type JsonValue } from "../resources/canonical.js";
 import { visibleText as v } from "../sanitize.js";
 import type { FieldChange, Plan, PlanAction } from "./model.js";
-import { describeKind, OP_SYMBOL, summaryLine } from "./render-common.js";
+import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 
 export interface TextRenderOptions {
   color: boolean;
@@ -52,6 +52,8 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     if (shown.length < plan.unmanaged.length)
       lines.push(`    ... and ${plan.unmanaged.length - shown.length} more (--verbose lists all)`);
   }
+  const unlisted = unlistedNote(plan);
+  if (unlisted !== undefined) lines.push("", paint(DIM, unlisted));
   if (plan.warnings.length > 0) {
     lines.push("", "Warnings:");
     for (const warning of plan.warnings) {
@@ -77,7 +79,11 @@ export function formatValue(value: JsonValue): string {
   return v(typeof value === "string" ? JSON.stringify(value) : canonicalJson(value));
 }
 
+// Loaded only for --verbose: every other run would pay for loading it at start-up.
+const require = createRequire(import.meta.url);
+
 function unifiedDiff(action: PlanAction): string[] {
+  const { createTwoFilesPatch } = require("diff") as typeof import("diff");
   const before: Record<string, JsonValue> = {};
   const after: Record<string, JsonValue> = {};
   for (const change of action.changes) {

@@ -25,6 +25,8 @@ export function digestOf(value: unknown): string {
 }
 
 export function sameValue(a: unknown, b: unknown): boolean {
+  // Most compared fields are strings and booleans: no need to serialize those.
+  if (typeof a === "string" || typeof a === "boolean") return a === b;
   return canonicalJson(a) === canonicalJson(b);
 }
 

@@ -82,12 +82,19 @@ export interface LiveSnapshot {
    * an older database). The plan warns about each: only one of them can be managed.
    */
   duplicates: { [K in Kind]?: string[] };
+  /**
+   * Kinds read by identity rather than listed (the config names fewer of them than the list has
+   * pages): what else the server holds of them is unknown, so their unmanaged list is not computed.
+   */
+  unlisted?: Kind[];
 }
 
 /** A kind's live read: the value, and identities the server holds more than once. */
 export interface LiveRead<K extends Kind> {
   live: LiveByKind[K];
   duplicates?: string[];
+  /** False when read by identity: the live value holds what was asked for, not the whole list. */
+  listed?: boolean;
 }
 
 /** One resource the config asks for, in canonical form. */
@@ -187,6 +194,12 @@ export interface ReadScope {
   everything: boolean;
   environment?: ServerEnvironment;
   signal?: AbortSignal;
+  /** Action ids (`kind/key`) the plan covers (--target and dependencies); undefined: all. */
+  selected?: ReadonlySet<string>;
+  /** List every kind the config manages in full (for the unmanaged list), whatever it costs. */
+  listUnmanaged?: boolean;
+  /** Reads a kind started while the config was loading (its readAhead), by kind. */
+  readAhead?: { [K in Kind]?: Promise<unknown> };
 }
 
 /** Export: config keys handed out so far, by kind and server id (a workflow names its group's key). */
@@ -265,6 +278,11 @@ export interface KindModule<K extends Kind> {
   stateBinding?(key: string, id: string, desired: DesiredState): StateChange;
 
   readLive(client: NotificationApi, scope: ReadScope): Promise<LiveRead<K>>;
+  /**
+   * Start reading while the config loads, knowing only how many entries of this kind the files
+   * parsed so far hold (`count`); readLive picks the result up from `scope.readAhead`.
+   */
+  readAhead?(client: NotificationApi, count: () => number): Promise<unknown>;
   execute(action: PlanAction, op: OperationByKind[K], context: ExecuteContext): Promise<ExecuteResult>;
   /**
    * For a saved plan: read again only the live objects this kind's actions were computed from

@@ -1,16 +1,20 @@
 // Executing topic operations. A create whose response was lost, or that meets 409 (a racing or
 // earlier attempt already made it), is resolved by reading the topic back by key — never by
 // blindly posting again, which could make a second topic (the server has no unique index).
-import type { NotificationApi, Topic } from "../api/types.js";
+import type { NotificationApi, RequestOptions, Topic } from "../api/types.js";
 import { NotiformError } from "../errors.js";
 import type { PlanAction } from "../plan/model.js";
 import type { ExecuteContext, ExecuteResult } from "./kind.js";
 import type { TopicOperation } from "./operations.js";
 import { hasCode, mayHaveBeenApplied, statusOf } from "./write-outcomes.js";
 
-export async function findTopic(client: NotificationApi, key: string): Promise<Topic | undefined> {
+export async function findTopic(
+  client: NotificationApi,
+  key: string,
+  options: RequestOptions = {},
+): Promise<Topic | undefined> {
   try {
-    return await client.getTopic(key);
+    return await client.getTopic(key, options);
   } catch (error) {
     if (hasCode(error, "API_NOT_FOUND")) return undefined;
     throw error;

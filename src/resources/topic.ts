@@ -1,10 +1,19 @@
 // Topics: identity is the key (immutable on the server); the name is the only managed field.
-// Read live through the paged list only; created with POST, renamed with PATCH.
-import type { Topic } from "../api/types.js";
+// Read live through the paged list, or key by key when the config names fewer than its pages; created with POST, renamed with PATCH.
+import { TOPIC_PAGE_SIZE } from "../api/topics.js";
+import type { NotificationApi, Topic, TopicPage } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
 import { digestOf } from "./canonical.js";
 import { duplicatesOf } from "./duplicates.js";
-import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext } from "./kind.js";
+import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "./kind.js";
+import {
+  type CostedRead,
+  mustList,
+  type PagedReadAhead,
+  readAheadPaged,
+  readPagedByCost,
+  wantedItems,
+} from "./read-by-cost.js";
 import { executeTopic, findTopic } from "./topic-execute.js";
 
 export function canonicalTopic(topic: Pick<Topic, "key" | "name">): { key: string; name: string } {
@@ -17,8 +26,31 @@ export function liveTopicItem(topic: Topic): LiveItem {
     origin: "api",
     serverId: topic._id,
     fields: { name: canonical.name },
-    digest: digestOf(canonical),
+    // Computed only when an action records it: most live items of a large plan are unchanged.
+    get digest() {
+      return digestOf(canonical);
+    },
   };
+}
+
+/** The whole list, or the wanted keys by identity when that takes fewer requests. */
+async function readTopics(client: NotificationApi, scope: ReadScope): Promise<CostedRead<Topic>> {
+  const options = scope.signal ? { signal: scope.signal } : {};
+  if (!scope.everything && scope.desired.resources.topic.length === 0) return { items: [], listed: true };
+  const ahead = (await scope.readAhead?.topic) as PagedReadAhead<Topic, TopicPage> | undefined;
+  if (ahead?.all !== undefined) return { items: await ahead.all, listed: true };
+  const first = ahead?.first;
+  if (mustList(scope))
+    return { items: await client.listAllTopics({ ...options, ...(first ? { first } : {}) }), listed: true };
+  const wanted = wantedItems(topicKind, scope).map((item) => item.key);
+  return readPagedByCost({
+    wanted,
+    identityOf: (topic) => topic.key,
+    firstPage: async () =>
+      first ?? (await client.listTopics({ page: 0, pageSize: TOPIC_PAGE_SIZE }, options)),
+    listRest: (first) => client.listAllTopics({ ...options, first }),
+    getOne: (key) => findTopic(client, key, options),
+  });
 }
 
 export const topicKind: KindModule<"topic"> = {
@@ -61,14 +93,21 @@ export const topicKind: KindModule<"topic"> = {
     return out;
   },
 
-  async readLive(client, { desired, everything, signal }) {
-    const read = everything || desired.resources.topic.length > 0;
-    const topics = read ? await client.listAllTopics(signal ? { signal } : {}) : [];
+  async readLive(client, scope) {
+    const { items, listed } = await readTopics(client, scope);
     return {
-      live: new Map(topics.map((topic) => [topic.key, topic])),
-      duplicates: duplicatesOf(topics, (topic) => topic.key),
+      live: new Map(items.map((topic) => [topic.key, topic])),
+      duplicates: duplicatesOf(items, (topic) => topic.key),
+      listed,
     };
   },
+
+  readAhead: (client, count) =>
+    readAheadPaged(
+      () => client.listTopics({ page: 0, pageSize: TOPIC_PAGE_SIZE }),
+      (first) => client.listAllTopics({ first }),
+      count,
+    ),
 
   execute: executeTopic,
 

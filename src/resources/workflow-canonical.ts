@@ -34,5 +34,12 @@ export function normalizeTags(tags: readonly string[]): string[] {
 
 export function liveWorkflowItem(workflow: Workflow, groupKeys: ReadonlyMap<string, string>): LiveItem {
   const fields = canonicalWorkflowFields(workflow, groupKeys);
-  return { origin: "api", serverId: workflow._id, fields, digest: digestOf({ id: workflow._id, ...fields }) };
+  return {
+    origin: "api",
+    serverId: workflow._id,
+    fields,
+    get digest() {
+      return digestOf({ id: workflow._id, ...fields });
+    },
+  };
 }

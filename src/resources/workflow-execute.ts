@@ -3,12 +3,21 @@
 // idempotent on real servers: a "must provide a different status" 400 means the workflow already
 // is as desired when the plan could not know its status, or when an earlier attempt of this very
 // call may have landed (its answer lost, the retry then met the 400).
+
+import { LIST_LIMIT } from "../api/client.js";
 import { isUnchangedStatusError } from "../api/errors.js";
-import type { NotificationApi, Workflow } from "../api/types.js";
+import type { NotificationApi, Workflow, WorkflowPage } from "../api/types.js";
 import { InternalError } from "../errors.js";
 import type { PlanAction } from "../plan/model.js";
 import type { ExecuteContext, ExecuteResult, ReadScope } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
+import {
+  type CostedRead,
+  mustList,
+  type PagedReadAhead,
+  readAheadPaged,
+  readPagedByCost,
+} from "./read-by-cost.js";
 import { unlessUnsupported } from "./unsupported.js";
 import { canonicalWorkflowFields } from "./workflow-canonical.js";
 import { hasCode } from "./write-outcomes.js";
@@ -68,20 +77,56 @@ export async function executeWorkflow(
 }
 
 /**
- * Workflows through the list extension; failing that, one GET per configured workflow through
- * the get extension; failing both, undefined (the state file is all we know).
+ * Workflows through the list extension (or id by id when the config names fewer than its pages);
+ * failing that, one GET per configured workflow through the get extension; failing both,
+ * undefined (the state file is all we know).
  */
 export async function readWorkflows(
   client: NotificationApi,
-  { desired, everything, signal }: ReadScope,
-): Promise<Map<string, Workflow> | undefined> {
-  const request = signal ? { signal } : {};
+  scope: ReadScope,
+  /** The ids this plan covers (the config's, narrowed by --target). */
+  wanted: readonly string[],
+): Promise<CostedRead<Workflow> | undefined> {
+  const request = scope.signal ? { signal: scope.signal } : {};
+  const { desired, everything } = scope;
   if (desired.resources.workflow.length === 0 && !everything) return undefined;
-  const listed = await unlessUnsupported(client.listAllWorkflows(request));
-  if (listed !== undefined) return new Map(listed.map((w) => [w._id, w]));
-  if (everything) return undefined;
-  const ids = desired.resources.workflow.flatMap((w) => (w.spec.id === undefined ? [] : [w.spec.id]));
-  return getEach(client, [...new Set(ids)], request);
+  if (mustList(scope)) {
+    const listed = await unlessUnsupported(client.listAllWorkflows(request));
+    if (listed !== undefined) return { items: listed, listed: true };
+    if (everything) return undefined;
+  }
+  const ids = [...new Set(wanted)];
+  if (ids.length === 0) return { items: [], listed: false };
+  const ahead = (await scope.readAhead?.workflow) as PagedReadAhead<Workflow, WorkflowPage> | undefined;
+  if (ahead?.all !== undefined) return { items: await ahead.all, listed: true };
+  const first =
+    ahead?.first ?? (await unlessUnsupported(client.listWorkflows({ page: 0, limit: LIST_LIMIT }, request)));
+  if (first !== undefined) {
+    return readPagedByCost({
+      wanted: ids,
+      identityOf: (workflow) => workflow._id,
+      firstPage: async () => first,
+      listRest: (page) => client.listAllWorkflows({ ...request, first: page }),
+      getOne: async (id) => (await getOrMissing(client, id, request)) ?? undefined,
+      probeFirst: true,
+    });
+  }
+  const each = await getEach(client, ids, request);
+  return each === undefined ? undefined : { items: [...each.values()], listed: false };
+}
+
+/** While the config loads: the first page of the list extension, and the whole list when large. */
+export async function readWorkflowsAhead(
+  client: NotificationApi,
+  count: () => number,
+): Promise<PagedReadAhead<Workflow, WorkflowPage> | undefined> {
+  return unlessUnsupported(
+    readAheadPaged(
+      () => client.listWorkflows({ page: 0, limit: LIST_LIMIT }),
+      (first) => client.listAllWorkflows({ first }),
+      count,
+    ),
+  );
 }
 
 /** The workflows a saved plan's actions touch, read one by one (undefined: no read extension). */

@@ -2,7 +2,9 @@
 // completely: `active` defaults to false and every channel to true, as the server does on
 // creation. Created with POST (create-only in the spec); updated only through the observed
 // PUT extension — on a server without it an update is "not applicable", said at plan time.
-import type { WorkflowOverride } from "../api/types.js";
+import { LIST_LIMIT } from "../api/client.js";
+import { DEFAULT_MAX_PAGES } from "../api/index.js";
+import type { NotificationApi, WorkflowOverride } from "../api/types.js";
 import { CHANNELS, type DesiredState } from "../config/model.js";
 import { isNotiformError } from "../errors.js";
 import type { UnmanagedResource } from "../plan/model.js";
@@ -16,11 +18,17 @@ import {
   type LiveItem,
   type LiveLookup,
   type PlanContext,
+  type ReadScope,
 } from "./kind.js";
+import { type CostedRead, mustList, readFollowingByCost, wantedItems } from "./read-by-cost.js";
 import { unlessUnsupported } from "./unsupported.js";
 import { checkOverrideReferences } from "./workflow-override-checks.js";
 import { executeOverride, findOverrides, overrideLookupKey } from "./workflow-override-execute.js";
 import { resolveTenants } from "./workflow-override-resolve.js";
+import { hasCode } from "./write-outcomes.js";
+
+/** Pages followed before handing over to the client's bounded whole-list read. */
+const MAX_FOLLOWED_PAGES = DEFAULT_MAX_PAGES;
 
 export { overrideLookupKey } from "./workflow-override-execute.js";
 
@@ -40,7 +48,9 @@ export function liveOverrideItem(override: WorkflowOverride): LiveItem {
     origin: "api",
     serverId: override._id,
     fields,
-    digest: digestOf({ workflowId: override._workflowId, tenantId: override._tenantId, ...fields }),
+    get digest() {
+      return digestOf({ workflowId: override._workflowId, tenantId: override._tenantId, ...fields });
+    },
   };
 }
 
@@ -49,6 +59,37 @@ export const ABSENT_DIGEST = digestOf(null);
 
 function byPair(overrides: readonly WorkflowOverride[]): Map<string, WorkflowOverride> {
   return new Map(overrides.map((o) => [overrideLookupKey(o._workflowId, o._tenantId), o]));
+}
+
+/**
+ * The whole list, or the wanted pairs one by one (pair GET extension) once fewer are still
+ * missing than pages were read: the list says only `hasMore`, so its length is unknown.
+ */
+async function readOverrides(
+  client: NotificationApi,
+  scope: ReadScope,
+): Promise<CostedRead<WorkflowOverride>> {
+  const options = scope.signal ? { signal: scope.signal } : {};
+  if (!scope.everything && scope.desired.resources.override.length === 0) return { items: [], listed: true };
+  if (mustList(scope)) return { items: await client.listAllWorkflowOverrides(options), listed: true };
+  const wanted = wantedItems(overrideKind, scope);
+  return readFollowingByCost({
+    wanted: wanted.map((item) => overrideLookupKey(item.ids.workflowId ?? "", item.ids.tenantId ?? "")),
+    identityOf: (o) => overrideLookupKey(o._workflowId, o._tenantId),
+    page: (page) => client.listWorkflowOverrides({ page, limit: LIST_LIMIT }, { ...options, urgent: true }),
+    listAll: () => client.listAllWorkflowOverrides(options),
+    getOne: async (pair) => {
+      const [workflowId = "", tenantId = ""] = pair.split(":");
+      try {
+        return await client.getWorkflowOverrideByPair(workflowId, tenantId, options);
+      } catch (error) {
+        if (hasCode(error, "API_NOT_FOUND")) return undefined;
+        throw error;
+      }
+    },
+    probeFirst: true,
+    maxPages: MAX_FOLLOWED_PAGES,
+  });
 }
 
 export const overrideKind: KindModule<"override"> = {
@@ -152,16 +193,16 @@ export const overrideKind: KindModule<"override"> = {
     return out;
   },
 
-  async readLive(client, { desired, everything, environment, signal }) {
+  async readLive(client, scope) {
+    const { desired, everything, environment, signal } = scope;
     const read = everything || desired.resources.override.length > 0;
     // Every override route answers a Production key with 401: not even asked.
     if (read && isDevelopmentOnlyBlocked(environment)) {
       return { live: { byPair: new Map(), canUpdate: false, unreadable: DEVELOPMENT_ONLY } };
     }
-    const request = signal ? { signal } : {};
-    let overrides: WorkflowOverride[] = [];
+    let costed: CostedRead<WorkflowOverride>;
     try {
-      overrides = read ? await client.listAllWorkflowOverrides(request) : [];
+      costed = await readOverrides(client, scope);
     } catch (error) {
       // The environment could not be known: the server's own answer says the same.
       if (isNotiformError(error) && error.code === "API_DEV_ONLY") {
@@ -169,16 +210,19 @@ export const overrideKind: KindModule<"override"> = {
       }
       throw error;
     }
+    const { items, listed } = costed;
+    const request = signal ? { signal } : {};
     const tenants = everything ? await unlessUnsupported(client.listAllTenants(request)) : undefined;
     return {
       live: {
-        byPair: byPair(overrides),
+        byPair: byPair(items),
         canUpdate: client.capability("updateWorkflowOverride") !== "unsupported",
         ...(tenants !== undefined
           ? { tenantIdentifiers: new Map(tenants.map((t) => [t._id, t.identifier])) }
           : {}),
       },
-      duplicates: duplicatesOf(overrides, (o) => `${o._workflowId}@${o._tenantId}`),
+      duplicates: duplicatesOf(items, (o) => `${o._workflowId}@${o._tenantId}`),
+      listed,
     };
   },
 

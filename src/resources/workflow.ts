@@ -20,9 +20,10 @@ import {
   recordedFields,
 } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
+import { wantedItems } from "./read-by-cost.js";
 import { liveWorkflowItem, normalizeTags } from "./workflow-canonical.js";
 import { checkWorkflowReferences } from "./workflow-checks.js";
-import { executeWorkflow, readWorkflows, rereadWorkflows } from "./workflow-execute.js";
+import { executeWorkflow, readWorkflows, readWorkflowsAhead, rereadWorkflows } from "./workflow-execute.js";
 import { resolveWorkflows } from "./workflow-resolve.js";
 
 function desiredFields(spec: WorkflowSpec): JsonObject {
@@ -159,7 +160,15 @@ export const workflowKind: KindModule<"workflow"> = {
       .map((workflow) => ({ kind: "workflow" as const, key: workflow._id, name: workflow.name }));
   },
 
-  readLive: async (client, scope) => ({ live: await readWorkflows(client, scope) }),
+  async readLive(client, scope) {
+    const wanted = wantedItems(workflowKind, scope).flatMap((item) =>
+      item.ids.workflowId ? [item.ids.workflowId] : [],
+    );
+    const read = await readWorkflows(client, scope, wanted);
+    if (read === undefined) return { live: undefined };
+    return { live: new Map(read.items.map((w) => [w._id, w])), listed: read.listed };
+  },
+  readAhead: readWorkflowsAhead,
   execute: executeWorkflow,
   reread: rereadWorkflows,
 

@@ -1,0 +1,133 @@
+// Reads chosen by cost: a plan needs the resources the config (or --target) names, not the whole
+// organization. When they are fewer than the pages a full list would take, they are read one by
+// one by identity; otherwise the list is read. Either way the first page is read: it tells the
+// list's length. What was read by identity is not the whole list, so the unmanaged list of that
+// kind is not computed (the caller reports `listed: false`). Never sends anything itself.
+import { isNotiformError } from "../errors.js";
+import type { DesiredItem, KindModule, ReadScope } from "./kind.js";
+import type { Kind } from "./kinds.js";
+
+export interface CostedRead<T> {
+  items: T[];
+  /** True when the whole list was read. */
+  listed: boolean;
+}
+
+/** The desired items of a kind that this plan covers (all of them without --target). */
+export function wantedItems<K extends Kind>(module: KindModule<K>, scope: ReadScope): DesiredItem[] {
+  const items = module.desiredItems(scope.desired);
+  const selected = scope.selected;
+  return selected === undefined ? items : items.filter((item) => selected.has(`${module.kind}/${item.key}`));
+}
+
+/** Whether this read must be the whole list (export, --list-unmanaged). */
+export function mustList(scope: ReadScope): boolean {
+  return scope.everything || scope.listUnmanaged === true;
+}
+
+interface ByIdentity<T> {
+  /** The identities wanted, as `identityOf` spells them. */
+  wanted: readonly string[];
+  identityOf: (item: T) => string;
+  /** One resource by identity; undefined when it does not exist (rejects API_UNSUPPORTED when unserved). */
+  getOne: (identity: string) => Promise<T | undefined>;
+  /** An extension route: send one first, so a server without it costs one request, not a burst. */
+  probeFirst?: boolean;
+}
+
+/**
+ * A list whose first page tells its length (totalCount): the rest of the list, or the wanted
+ * identities missing from the first page one by one, whichever takes fewer requests.
+ */
+export async function readPagedByCost<T, P extends { data: T[]; totalCount: number; pageSize: number }>(
+  read: ByIdentity<T> & {
+    firstPage: () => Promise<P>;
+    /** The whole list, reusing the first page. */
+    listRest: (first: P) => Promise<T[]>;
+  },
+): Promise<CostedRead<T>> {
+  const first = await read.firstPage();
+  const pageSize = first.pageSize > 0 ? first.pageSize : Math.max(1, first.data.length);
+  const pages = Math.ceil(first.totalCount / pageSize);
+  const missing = missingFrom(read, first.data);
+  if (pages <= 1 || first.data.length === 0) return { items: first.data, listed: true };
+  if (missing.length >= pages - 1) return { items: await read.listRest(first), listed: true };
+  const got = await getEach(read, missing);
+  if (got === undefined) return { items: await read.listRest(first), listed: true };
+  return { items: first.data.concat(got), listed: false };
+}
+
+/**
+ * A list that only says `hasMore`, so its length is unknown until its end: follow it while the
+ * wanted identities not seen yet outnumber the pages read so far, then read those by identity.
+ * Never more than twice the requests of the better choice made knowing the length.
+ */
+export async function readFollowingByCost<T>(
+  read: ByIdentity<T> & {
+    page: (page: number) => Promise<{ data: T[]; hasMore: boolean }>;
+    /** The whole list from its start (a server without the by-identity read). */
+    listAll: () => Promise<T[]>;
+    maxPages: number;
+  },
+): Promise<CostedRead<T>> {
+  const pages: T[][] = [];
+  const missing = new Set(read.wanted);
+  for (let page = 0; page < read.maxPages; page += 1) {
+    const result = await read.page(page);
+    pages.push(result.data);
+    if (!result.hasMore || result.data.length === 0) return { items: pages.flat(), listed: true };
+    for (const item of result.data) missing.delete(read.identityOf(item));
+    if (missing.size <= page + 1) {
+      const got = await getEach(read, [...missing]);
+      if (got === undefined) break;
+      return { items: pages.flat().concat(got), listed: false };
+    }
+  }
+  return { items: await read.listAll(), listed: true };
+}
+
+function missingFrom<T>(read: ByIdentity<T>, seen: readonly T[]): string[] {
+  const have = new Set(seen.map(read.identityOf));
+  return [...new Set(read.wanted)].filter((identity) => !have.has(identity));
+}
+
+/** Each identity by itself, concurrently (the client's limiter bounds them); undefined: unserved. */
+async function getEach<T>(read: ByIdentity<T>, identities: readonly string[]): Promise<T[] | undefined> {
+  const [head, ...rest] = identities;
+  if (head === undefined) return [];
+  try {
+    const first: (T | undefined)[] = read.probeFirst === true ? [await read.getOne(head)] : [];
+    const others: (T | undefined)[] = await Promise.all(
+      (read.probeFirst === true ? rest : identities).map((identity) => read.getOne(identity)),
+    );
+    return first.concat(others).filter((item): item is T => item !== undefined);
+  } catch (error) {
+    if (isNotiformError(error) && error.code === "API_UNSUPPORTED") return undefined;
+    throw error;
+  }
+}
+
+/** What a paged kind read while the config loaded: the first page, and the whole list when large. */
+export interface PagedReadAhead<T, P> {
+  first: P;
+  all?: Promise<T[]>;
+}
+
+/**
+ * The first page, then the whole list when the entries parsed so far already outnumber its
+ * remaining pages (so readPagedByCost would list it too); otherwise only the first page.
+ */
+export async function readAheadPaged<T, P extends { data: T[]; totalCount: number; pageSize: number }>(
+  firstPage: () => Promise<P>,
+  listRest: (first: P) => Promise<T[]>,
+  count: () => number,
+): Promise<PagedReadAhead<T, P>> {
+  const first = await firstPage();
+  const pageSize = first.pageSize > 0 ? first.pageSize : Math.max(1, first.data.length);
+  const pages = Math.ceil(first.totalCount / pageSize);
+  if (pages <= 1 || count() < pages - 1) return { first };
+  const all = listRest(first);
+  // Awaited by readLive; until then (or if the config fails to load) never an unhandled rejection.
+  all.catch(() => undefined);
+  return { first, all };
+}
