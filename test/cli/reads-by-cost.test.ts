@@ -66,7 +66,11 @@ async function session(config: string, strictSpec = false) {
       cwd: workspace.dir,
       env: { NOTIFORM_API_KEY: handle.apiKey },
     });
-    return { ...result, requests: handle.requests.map((r) => `${r.method} ${r.path}`) };
+    const all = handle.requests.map((r) => `${r.method} ${r.path}`);
+    // Every session asks once which environment the key reaches: counted apart from the reads.
+    const environment = all.filter((r) => r === "GET /v1/environments/me");
+    expect(environment.length).toBeLessThanOrEqual(1);
+    return { ...result, environment, requests: all.filter((r) => r !== "GET /v1/environments/me") };
   };
   return cli;
 }
@@ -77,6 +81,7 @@ describe("plan reads by cost", () => {
     const plan = await cli("plan", "--output", "json");
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.requests.length).toBe(7);
+    expect(plan.environment).toEqual(["GET /v1/environments/me"]);
     expect(plan.requests.slice(0, 2).sort()).toEqual([
       "GET /v1/organizations/me",
       "GET /v1/topics?page=0&pageSize=10",
