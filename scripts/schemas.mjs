@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
-const names = ["notiform", "plan", "state", "apply-result", "seed", "promotion", "promotion-result"];
+const names = ["notiform", "plan", "state", "apply-result", "seed", "promotion", "promotion-result", "error"];
 
 const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 const written = [];

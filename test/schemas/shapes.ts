@@ -7,15 +7,22 @@
 // What the comparison cannot see, and how it is handled:
 // - Keywords without a type-level meaning (pattern, minLength, minimum, minProperties,
 //   x-message, format) are not compared; the validator enforces them at run time.
-// - Openness (additionalProperties): TypeScript lets a closed object type stand for an open one,
-//   so an object that admits extra fields on one side and not the other is not caught.
+// - Openness (additionalProperties) is compared only in part: an open schema object derives an
+//   index signature, which a model *interface* lacks (the check fails: the seed's subscriber
+//   preferences and the error report are type aliases for that reason), but TypeScript lets a
+//   closed type literal stand for an open object, and an open model for a closed schema object.
 // - A schema `{}` (any JSON) derives as `unknown`; the models say `JsonValue`. `Json` maps the
 //   derived `unknown` to JsonValue before comparing, so a model field narrower than "any JSON"
 //   still fails.
+// - The config file's own layout (version, organization, sections, environments) has no model
+//   type: files are data checked by the schema, and what the rest of notiform sees are the
+//   entries, so the config schema's $defs (topic, notificationGroup, workflow, override,
+//   branding) are compared with the Spec types.
 // - An apply result's error `code` is published as any string (consumers must accept codes added
 //   later) while the model names ErrorCode: that one field is widened to string before comparing.
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { ActionResult, ApplyReport } from "../../src/apply/model.js";
+import type { ErrorReport } from "../../src/cli/error-report.js";
 import type {
   BrandingSpec,
   NotificationGroupSpec,
@@ -28,6 +35,7 @@ import type { Plan } from "../../src/plan/model.js";
 import type { Promotion, PromotionReport } from "../../src/promote/model.js";
 import type { JsonValue } from "../../src/resources/canonical.js";
 import type { applyResultSchema } from "../../src/schemas/apply-result.js";
+import type { errorSchema } from "../../src/schemas/error.js";
 import type { notiformSchema } from "../../src/schemas/notiform.js";
 import type { planSchema } from "../../src/schemas/plan.js";
 import type { promotionSchema } from "../../src/schemas/promotion.js";
@@ -77,6 +85,7 @@ type PublishedApplyReport = Omit<ApplyReport, "results"> & { results: PublishedA
 export const plan: Same<Derived<typeof planSchema>, Plan> = same;
 export const state: Same<Derived<typeof stateSchema>, StateFile> = same;
 export const applyResult: Same<Derived<typeof applyResultSchema>, PublishedApplyReport> = same;
+export const error: Same<Derived<typeof errorSchema>, ErrorReport> = same;
 export const seed: Same<Derived<typeof seedSchema>, Seed> = same;
 export const promotion: Same<Derived<typeof promotionSchema>, Promotion> = same;
 export const promotionResult: Same<Derived<typeof promotionResultSchema>, PromotionReport> = same;
