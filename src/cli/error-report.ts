@@ -15,16 +15,23 @@ import { EXIT } from "./exit-codes.js";
 
 export const ERROR_FORMAT_VERSION = 1;
 
-export interface ErrorReport {
+// A type, not an interface: like the schema, it admits a command's own fields beside the error.
+export type ErrorReport = {
   formatVersion: typeof ERROR_FORMAT_VERSION;
   error: {
     code: string;
     message: string;
     hint?: string;
     location?: Position;
-    problems?: { severity: string; rule: string; message: string; location: Position; field?: string }[];
+    problems?: {
+      severity: Problem["severity"];
+      rule: string;
+      message: string;
+      location: Position;
+      field?: string;
+    }[];
   };
-}
+};
 
 export interface ReportOptions {
   json: boolean;

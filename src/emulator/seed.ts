@@ -1,22 +1,23 @@
 // Seeds: what the emulator starts with, read from YAML or JSON, checked against
-// schemas/seed.schema.json (compiled once) and then for references the schema cannot express
-// (an override's workflow and tenant, a workflow's group, duplicate ids). Every problem names the
+// schemas/seed.schema.json (compiled once, by src/schemas.ts) and then for references the schema
+// cannot express (an override's workflow and tenant, a workflow's group, duplicate ids). Every problem names the
 // seed and the field. Turning a seed into data is seed-data.ts's job. Never prints a key.
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { parseDocument } from "yaml";
 import type { Branding, PartnerConfiguration } from "../api/types.js";
 import { readBoundedFile } from "../bounded-file.js";
 import { excessiveAlias, MAX_ALIAS_EXPANSION } from "../config/alias-budget.js";
 import { NotiformError } from "../errors.js";
-import { readPackageJson } from "../package-files.js";
+import { validatorOf } from "../schemas.js";
 import type { EnvironmentName } from "./store.js";
 
 export type SeedChannels = Partial<Record<"email" | "sms" | "in_app" | "chat" | "push", boolean>>;
 
-export interface SeedPreference {
+// A type, not an interface: like the schema, it admits fields beyond those named.
+export type SeedPreference = {
   template: { _id: string; name: string; critical?: boolean; triggers?: string[] };
   preference: { enabled: boolean; channels: SeedChannels };
-}
+};
 
 export interface SeedWorkflow {
   _id: string;
@@ -39,7 +40,13 @@ export interface SeedEnvironment {
   tenants?: { _id: string; identifier?: string; name?: string }[];
   overrides?: { workflowId: string; tenantId: string; active?: boolean; preferenceSettings?: SeedChannels }[];
   blueprints?: ({ _id: string; name: string; description?: string } & Record<string, unknown>)[];
-  executionDetails?: ({ _notificationId: string; _subscriberId: string } & Record<string, unknown>)[];
+  executionDetails?: ({
+    _notificationId: string;
+    _subscriberId: string;
+    channel?: string;
+    detail?: string;
+    status?: string;
+  } & Record<string, unknown>)[];
   subscribers?: { subscriberId: string; preferences?: SeedPreference[] }[];
   generate?: { topics?: number; tenants?: number; workflows?: number };
 }
@@ -58,22 +65,12 @@ export interface Seed {
 
 const ENVIRONMENTS = ["development", "production"] as const;
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (compiled === undefined) {
-    const ajv = new Ajv2020.default({ allErrors: true, strict: false });
-    compiled = ajv.compile(readPackageJson("schemas", "seed.schema.json") as object);
-  }
-  return compiled;
-}
-
 /**
  * Check a parsed seed; `source` names it in every problem (a file path, or "(seed option)").
  * `references: false` checks the schema only: a partial seed meant to be combined with another.
  */
 export function checkSeed(seed: unknown, source: string, { references = true } = {}): Seed {
-  const validate = validator();
+  const validate = validatorOf("seed");
   if (!validate(seed)) {
     throw invalidSeed(source, (validate.errors ?? []).map(describeSchemaError));
   }
