@@ -104,6 +104,16 @@ export function checkPlanTarget(
   }
 }
 
+/** The managed fields whose live value moved, by their per-field digests ("it" when unknown). */
+function movedFields(saved: Plan["actions"][number], now: Plan["actions"][number]): string {
+  const before = saved.live.fields ?? {};
+  const after = now.live.fields ?? {};
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((field) => before[field] !== after[field])
+    .sort();
+  return names.length === 0 ? "it" : names.join(", ");
+}
+
 export interface RefreshInput {
   saved: Plan;
   desired: DesiredState;
@@ -160,7 +170,7 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
     const now = freshById.get(action.id);
     if (now === undefined) moved.push(`${action.id} (now already as desired)`);
     else if (now.live.digest !== action.live.digest)
-      moved.push(`${action.id} (changed on the server since the plan)`);
+      moved.push(`${action.id} (${movedFields(action, now)} changed on the server since the plan)`);
     else if (canonicalJson(maskAction(now, input.masker)) !== canonicalJson(action))
       moved.push(`${action.id} (plans differently now)`);
   }

@@ -71,7 +71,10 @@ export const workflowKind: KindModule<"workflow"> = {
           },
         );
       }
-      return { status: "found", item: liveWorkflowItem(workflow, context.groupKeys) };
+      return {
+        status: "found",
+        item: liveWorkflowItem(workflow, context.groupKeys, Object.keys(item.fields)),
+      };
     }
     const record = ownRecord(context.state.workflows, id);
     if (record !== undefined) {

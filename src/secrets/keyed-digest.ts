@@ -50,7 +50,17 @@ export function keyPlanDigests(plan: Plan, keyed: KeyedDigest): Plan {
     configDigest: keyed(plan.configDigest),
     actions: plan.actions.map((action) => ({
       ...action,
-      live: { ...action.live, digest: keyed(action.live.digest) },
+      live: {
+        ...action.live,
+        digest: keyed(action.live.digest),
+        ...(action.live.fields !== undefined
+          ? {
+              fields: Object.fromEntries(
+                Object.entries(action.live.fields).map(([field, digest]) => [field, keyed(digest)]),
+              ),
+            }
+          : {}),
+      },
     })),
   };
 }

@@ -111,6 +111,33 @@ describe("notiform apply", () => {
     expect(result.stderr).not.toContain("late-arrival");
   });
 
+  it("a saved plan goes stale only for managed fields, and the refusal names the field that moved", async () => {
+    const { cli, emulator, workspace } = await setup();
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    const edited = CONFIG.replace("critical: true", "critical: false");
+    await workspace.write("notiform.yaml", edited);
+    const dashboard = (id: string, body: unknown) =>
+      fetch(`${emulator.url}/v1/workflows/${id}`, {
+        method: "PUT",
+        headers: { authorization: `ApiKey ${emulator.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+
+    // A dashboard edit of the description, which the config does not manage: still applies.
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    expect((await dashboard(WORKFLOW_RESET, { description: "Edited in the dashboard" })).status).toBe(200);
+    const applied = await cli("apply", "plan.json");
+    expect(applied.code, applied.stderr).toBe(0);
+
+    // An edit of a managed field refuses, naming it (and only it: tags are not managed).
+    await workspace.write("notiform.yaml", CONFIG.replace("name: Order shipped", "name: Order shipped v2"));
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    expect((await dashboard(WORKFLOW_SHIPPED, { name: "Meanwhile", tags: ["moved"] })).status).toBe(200);
+    const refused = await cli("apply", "plan.json");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("workflow/order-shipped (name changed on the server since the plan)");
+  });
+
   it("refuses a plan made from another config, or for another target", async () => {
     const { cli, workspace } = await setup();
     expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
