@@ -94,6 +94,15 @@ export function checkPlanTarget(
     );
   }
   if (plan.configDigest !== keyed(desired.digest)) {
+    if (desired.shapeDigest !== undefined && plan.configShapeDigest === keyed(desired.shapeDigest)) {
+      throw new NotiformError(
+        "PLAN_CONFIG_CHANGED",
+        "an environment variable the config interpolates changed since the plan was made; the config files did not. Nothing was applied",
+        {
+          hint: "Apply with the same environment the plan was made with, or run `notiform plan --out FILE` again.",
+        },
+      );
+    }
     throw new NotiformError(
       "PLAN_CONFIG_CHANGED",
       "the config changed since the plan was made; nothing was applied",

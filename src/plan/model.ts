@@ -88,6 +88,8 @@ export interface Plan {
   createdBy: string;
   target: PlanTarget;
   configDigest: string;
+  /** The config digest with values from the environment blanked out (keyed when saved). */
+  configShapeDigest?: string;
   actions: PlanAction[];
   unmanaged: UnmanagedResource[];
   /** Group key -> server id matched at plan time (state or a unique name); apply records them. */

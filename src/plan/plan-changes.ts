@@ -98,6 +98,7 @@ export function planChanges(input: PlanInput): Plan {
     createdBy: input.createdBy,
     target: input.target,
     configDigest: input.desired.digest,
+    ...(input.desired.shapeDigest !== undefined ? { configShapeDigest: input.desired.shapeDigest } : {}),
     actions,
     unmanaged,
     bindings: { notificationGroups: bindings },

@@ -48,6 +48,7 @@ export function keyPlanDigests(plan: Plan, keyed: KeyedDigest): Plan {
   return {
     ...plan,
     configDigest: keyed(plan.configDigest),
+    ...(plan.configShapeDigest !== undefined ? { configShapeDigest: keyed(plan.configShapeDigest) } : {}),
     actions: plan.actions.map((action) => ({
       ...action,
       live: {

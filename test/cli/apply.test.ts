@@ -138,6 +138,28 @@ describe("notiform apply", () => {
     expect(refused.stderr).toContain("workflow/order-shipped (name changed on the server since the plan)");
   });
 
+  it("says so when only an environment variable changed since the plan, never its value", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
+    const config = CONFIG.replace("name: Newsletter", "name: ${NEWSLETTER_NAME}");
+    const { emulator, workspace } = await setup({ config });
+    const run = (value: string, ...args: string[]) =>
+      runCli([...args, "--api-url", emulator.url], {
+        cwd: workspace.dir,
+        env: { NOTIFORM_API_KEY: emulator.apiKey, NEWSLETTER_NAME: value },
+      });
+    expect((await run("Weekly letter", "plan", "--out", "plan.json")).code).toBe(0);
+    const env = await run("Daily letter", "apply", "plan.json");
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain("an environment variable the config interpolates changed since the plan");
+    expect(env.stderr).not.toContain("Daily letter");
+    expect(env.stderr).not.toContain("Weekly letter");
+    // A change to the files themselves is still "the config changed".
+    await workspace.write("notiform.yaml", config.replace("name: Order shipped", "name: Order sent"));
+    const files = await run("Weekly letter", "apply", "plan.json");
+    expect(files.code).toBe(1);
+    expect(files.stderr).toContain("the config changed since the plan was made");
+  });
+
   it("refuses a plan made from another config, or for another target", async () => {
     const { cli, workspace } = await setup();
     expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
