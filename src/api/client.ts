@@ -3,6 +3,7 @@
 // behaviour is in transport.ts, request checks in request-checks.ts, shapes in envelope.ts.
 import { createChangeEndpoints } from "./changes.js";
 import { createEnvironmentEndpoints } from "./environments.js";
+import type { PageProgress } from "./log-events.js";
 import { createNotificationGroupEndpoints } from "./notification-groups.js";
 import { createOrganizationEndpoints } from "./organizations.js";
 import { listAllFollowing, listAllPaged } from "./pagination.js";
@@ -17,7 +18,10 @@ import { createWorkflowEndpoints } from "./workflows.js";
 /** Real servers refuse override and workflow pages above 100. */
 export const LIST_LIMIT = 100;
 
-export function buildApi(requester: Requester, bounds: { maxPages: number }): NotificationApi {
+export function buildApi(
+  requester: Requester,
+  bounds: { maxPages: number; onPage?: (progress: PageProgress) => void },
+): NotificationApi {
   const overrides = createWorkflowOverrideEndpoints(requester);
   const environments = createEnvironmentEndpoints(requester);
   const api: NotificationApi = {
@@ -43,7 +47,7 @@ export function buildApi(requester: Requester, bounds: { maxPages: number }): No
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (topic) => topic._id,
-        { endpoint: "listTopics", maxPages: bounds.maxPages },
+        { endpoint: "listTopics", maxPages: bounds.maxPages, onPage: bounds.onPage },
       ),
 
     listAllWorkflowOverrides: (options = {}) =>
@@ -57,7 +61,7 @@ export function buildApi(requester: Requester, bounds: { maxPages: number }): No
           return { items: result.data, hasMore: result.hasMore };
         },
         (override) => override._id,
-        { endpoint: "listWorkflowOverrides", maxPages: bounds.maxPages },
+        { endpoint: "listWorkflowOverrides", maxPages: bounds.maxPages, onPage: bounds.onPage },
       ),
 
     listAllWorkflows: ({ first, ...options } = {}) =>
@@ -70,7 +74,7 @@ export function buildApi(requester: Requester, bounds: { maxPages: number }): No
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (workflow) => workflow._id,
-        { endpoint: "listWorkflows", maxPages: bounds.maxPages },
+        { endpoint: "listWorkflows", maxPages: bounds.maxPages, onPage: bounds.onPage },
       ),
 
     listAllTenants: (options = {}) =>
@@ -83,7 +87,7 @@ export function buildApi(requester: Requester, bounds: { maxPages: number }): No
           return { items: result.data, hasMore: result.hasMore };
         },
         (tenant) => tenant._id,
-        { endpoint: "listTenants", maxPages: bounds.maxPages },
+        { endpoint: "listTenants", maxPages: bounds.maxPages, onPage: bounds.onPage },
       ),
 
     listAllChanges: (query = {}, options = {}) =>
@@ -96,7 +100,7 @@ export function buildApi(requester: Requester, bounds: { maxPages: number }): No
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (change) => change._id,
-        { endpoint: "listChanges", maxPages: bounds.maxPages },
+        { endpoint: "listChanges", maxPages: bounds.maxPages, onPage: bounds.onPage },
       ),
   };
   return api;

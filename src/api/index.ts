@@ -7,7 +7,7 @@ import { VERSION } from "../version.js";
 import { timerSleep } from "./abortable.js";
 import { checkBaseUrl } from "./base-url.js";
 import { buildApi } from "./client.js";
-import type { ClientLogEvent, ClientStats } from "./log-events.js";
+import type { ClientLogEvent, ClientStats, PageProgress } from "./log-events.js";
 import { Requester } from "./requester.js";
 import { DEFAULT_RETRY } from "./retry-policy.js";
 import { Transport } from "./transport.js";
@@ -15,7 +15,7 @@ import type { NotificationApi } from "./types.js";
 
 export { isInsecureUrl, isLoopbackHost } from "./base-url.js";
 export { ApiError, isUnchangedStatusError, NetworkError } from "./errors.js";
-export type { ClientLogEvent, ClientStats } from "./log-events.js";
+export type { ClientLogEvent, ClientStats, PageProgress } from "./log-events.js";
 export { formatClientEvent } from "./log-events.js";
 export { REDACTED, redactForLog } from "./redaction.js";
 
@@ -47,6 +47,8 @@ export interface ClientOptions {
   /** Jitter source in [0, 1) (default Math.random). */
   random?: () => number;
   log?: (event: ClientLogEvent) => void;
+  /** Called after each page of a whole-list read (the CLI draws read progress from it). */
+  onPage?: (progress: PageProgress) => void;
   /** Largest response body accepted, in bytes (default 50 MB). */
   maxBodyBytes?: number;
   /**
@@ -95,7 +97,10 @@ export function createClient(options: ClientOptions): ApiClient {
     maxWaitMs,
     masker: (options.masker ?? new Masker()).addCredential(options.apiKey),
   });
-  const api = buildApi(new Requester(transport), { maxPages: options.maxPages ?? DEFAULT_MAX_PAGES });
+  const api = buildApi(new Requester(transport), {
+    maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
+    ...(options.onPage !== undefined ? { onPage: options.onPage } : {}),
+  });
   return {
     ...api,
     baseUrl,

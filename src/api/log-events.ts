@@ -36,6 +36,16 @@ export type ClientLogEvent =
   /** Starts are held back to respect the server's rate limit (Retry-After, RateLimit-*). */
   | { type: "hold"; delayMs: number; reason: string };
 
+/** Whole-list read progress: pages of one list read so far, of how many when the server says. */
+export interface PageProgress {
+  endpoint: string;
+  read: number;
+  /** Known from the first page's totalCount; undefined for lists that only say hasMore. */
+  total: number | undefined;
+  /** The list is read (or its reading failed). */
+  done: boolean;
+}
+
 export interface ClientStats {
   /** Requests sent, retries included. */
   requests: number;

@@ -6,6 +6,7 @@
 // totalCount is never allocated for), or a page that brings back only ids already read (a
 // server ignoring `page`, which would otherwise loop forever) fails with API_PAGINATION.
 import { NotiformError } from "../errors.js";
+import type { PageProgress } from "./log-events.js";
 
 export interface PageResult<T> {
   items: T[];
@@ -17,6 +18,8 @@ export interface PageLimits {
   /** The list endpoint, named in errors. */
   endpoint: string;
   maxPages: number;
+  /** Told after each page read, and once more when the list is done (or failed). */
+  onPage?: ((progress: PageProgress) => void) | undefined;
 }
 
 export async function listAllPaged<T>(
@@ -24,15 +27,45 @@ export async function listAllPaged<T>(
   idOf: (item: T) => string,
   limits: PageLimits,
 ): Promise<T[]> {
+  let read = 0;
+  let pagesTotal: number | undefined;
+  const report = (done: boolean) =>
+    limits.onPage?.({ endpoint: limits.endpoint, read, total: pagesTotal, done });
+  const counted = async (page: number) => {
+    const result = await fetchPage(page);
+    read += 1;
+    // The first page is reported once its total is known (onTotal below).
+    if (pagesTotal !== undefined) report(false);
+    return result;
+  };
+  try {
+    return await readPaged(counted, idOf, limits, (pages) => {
+      const first = pagesTotal === undefined;
+      pagesTotal = pages;
+      if (first) report(false);
+    });
+  } finally {
+    report(true);
+  }
+}
+
+async function readPaged<T>(
+  fetchPage: (page: number) => Promise<PageResult<T>>,
+  idOf: (item: T) => string,
+  limits: PageLimits,
+  onTotal: (pages: number) => void,
+): Promise<T[]> {
   const seen = new Map<string, T>();
   const first = await fetchPage(0);
   for (const item of first.items) seen.set(idOf(item), item);
   const pageSize = first.pageSize > 0 ? first.pageSize : Math.max(1, first.items.length);
   let total = first.totalCount;
   let fetched = 1;
+  onTotal(Math.max(1, Math.ceil(total / pageSize)));
   // Usually one round; another when the total grew while reading.
   while (first.items.length > 0 && fetched * pageSize < total) {
     const pages = Math.ceil(total / pageSize);
+    onTotal(pages);
     if (!(pages <= limits.maxPages)) {
       throw paginationError(
         limits,
@@ -63,8 +96,29 @@ export async function listAllFollowing<T>(
   limits: PageLimits,
 ): Promise<T[]> {
   const seen = new Map<string, T>();
+  let read = 0;
+  const report = (done: boolean) =>
+    limits.onPage?.({ endpoint: limits.endpoint, read, total: undefined, done });
+  try {
+    return await readFollowing(fetchPage, idOf, limits, seen, () => {
+      read += 1;
+      report(false);
+    });
+  } finally {
+    report(true);
+  }
+}
+
+async function readFollowing<T>(
+  fetchPage: (page: number) => Promise<{ items: T[]; hasMore: boolean }>,
+  idOf: (item: T) => string,
+  limits: PageLimits,
+  seen: Map<string, T>,
+  onRead: () => void,
+): Promise<T[]> {
   for (let page = 0; page < limits.maxPages; page += 1) {
     const result = await fetchPage(page);
+    onRead();
     const added = addNew(seen, result.items, idOf);
     if (!result.hasMore || result.items.length === 0) return [...seen.values()];
     if (added === 0) throw repeated(limits, page);

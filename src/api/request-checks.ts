@@ -3,7 +3,8 @@
 // They throw REQUEST_INVALID and never reach the network.
 import { NotiformError } from "../errors.js";
 
-const TOPIC_KEY = /^[A-Za-z0-9_.:-]+$/;
+/** The keys the config schema accepts too (schemas/notiform.schema.json). */
+export const TOPIC_KEY = /^[A-Za-z0-9_.:@+/-]+$/;
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
 export function invalidRequest(message: string): NotiformError {
@@ -13,7 +14,7 @@ export function invalidRequest(message: string): NotiformError {
 export function checkTopicKey(key: string): void {
   if (typeof key !== "string" || !TOPIC_KEY.test(key)) {
     throw invalidRequest(
-      `topic key ${JSON.stringify(key)} may only hold letters, digits, "-", "_", "." and ":"`,
+      `topic key ${JSON.stringify(key)} may only hold letters, digits, "-", "_", ".", ":", "@", "+" and "/"`,
     );
   }
 }

@@ -94,6 +94,15 @@ export function checkPlanTarget(
     );
   }
   if (plan.configDigest !== keyed(desired.digest)) {
+    if (desired.shapeDigest !== undefined && plan.configShapeDigest === keyed(desired.shapeDigest)) {
+      throw new NotiformError(
+        "PLAN_CONFIG_CHANGED",
+        "an environment variable the config interpolates changed since the plan was made; the config files did not. Nothing was applied",
+        {
+          hint: "Apply with the same environment the plan was made with, or run `notiform plan --out FILE` again.",
+        },
+      );
+    }
     throw new NotiformError(
       "PLAN_CONFIG_CHANGED",
       "the config changed since the plan was made; nothing was applied",
@@ -102,6 +111,16 @@ export function checkPlanTarget(
       },
     );
   }
+}
+
+/** The managed fields whose live value moved, by their per-field digests ("it" when unknown). */
+function movedFields(saved: Plan["actions"][number], now: Plan["actions"][number]): string {
+  const before = saved.live.fields ?? {};
+  const after = now.live.fields ?? {};
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((field) => before[field] !== after[field])
+    .sort();
+  return names.length === 0 ? "it" : names.join(", ");
 }
 
 export interface RefreshInput {
@@ -160,7 +179,7 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
     const now = freshById.get(action.id);
     if (now === undefined) moved.push(`${action.id} (now already as desired)`);
     else if (now.live.digest !== action.live.digest)
-      moved.push(`${action.id} (changed on the server since the plan)`);
+      moved.push(`${action.id} (${movedFields(action, now)} changed on the server since the plan)`);
     else if (canonicalJson(maskAction(now, input.masker)) !== canonicalJson(action))
       moved.push(`${action.id} (plans differently now)`);
   }

@@ -26,6 +26,7 @@ export async function runMain(argv: string[]): Promise<void> {
     // Mask first: escaping could turn a secret into a form the masker must then recognise.
     out: (text) => raw.out(terminalText(masker.mask(text), raw.color)),
     err: (text) => raw.err(terminalText(masker.mask(text), raw.color)),
+    status: (line) => raw.status(masker.mask(line)),
     prompt: (question) => raw.prompt(terminalText(masker.mask(question), raw.color)),
   };
   const context: CommandContext = { terminal, masker, env: process.env, cwd: process.cwd() };

@@ -20,6 +20,7 @@ import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secre
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
 import type { CommandContext } from "./command.js";
 import type { SessionArgs } from "./common.js";
+import { readProgress, wantsReadProgress } from "./read-progress.js";
 
 export const DEFAULT_API_URL = "https://api.novu.co";
 export const DEFAULT_CONFIG = "notiform.yaml";
@@ -116,6 +117,7 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
     insecureHttp: args["insecure-http"],
     masker: context.masker,
     ...(args.verbose ? { log: (event) => context.terminal.err(`${formatClientEvent(event)}\n`) } : {}),
+    ...(wantsReadProgress(context.terminal, args) ? { onPage: readProgress(context.terminal) } : {}),
   });
 }
 

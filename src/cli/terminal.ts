@@ -1,7 +1,9 @@
 // The terminal is a port: machine output goes to `out` (stdout), human progress and logs to
 // `err` (stderr). Commands and renderers write through this, never through console, so tests
 // can capture everything and masking has one place to happen.
+
 import { NotiformError } from "../errors.js";
+import { visibleText } from "../sanitize.js";
 
 /**
  * The prompt got no answer: Ctrl-C (INTERRUPTED, exit 130) or end of input, e.g. Ctrl-D
@@ -22,6 +24,11 @@ export class PromptAborted extends NotiformError {
 export interface Terminal {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * A transient status line on stderr, redrawn in place (carriage return, erase line); "" clears
+   * it. The text is one line of plain text: its control characters are shown escaped.
+   */
+  status(line: string): void;
   /** stdout is a TTY (progress, prompts). */
   readonly isTTY: boolean;
   /** stdin is a TTY (a person can answer a prompt). */
@@ -43,6 +50,9 @@ export function createProcessTerminal(options: { noColor: boolean }): Terminal {
     },
     err: (text) => {
       process.stderr.write(text);
+    },
+    status: (line) => {
+      process.stderr.write(`\r\u001b[2K${visibleText(line)}`);
     },
     isTTY,
     width: process.stderr.columns ?? process.stdout.columns,

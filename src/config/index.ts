@@ -122,11 +122,12 @@ export async function loadConfig(
     sensitive: [...loader.sensitive].sort(),
   };
   desired.digest = digestOf(desired);
+  desired.shapeDigest = digestOf(desired, desired.sensitive);
   return { desired, warnings: problems };
 }
 
 /** sha256 of the canonical desired state: formatting, comments and file layout do not change it. */
-export function digestOf(desired: DesiredState): string {
+export function digestOf(desired: DesiredState, blank: readonly string[] = []): string {
   const sections: Record<string, unknown[]> = {};
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
@@ -144,7 +145,17 @@ export function digestOf(desired: DesiredState): string {
     apiKeyEnv: desired.apiKeyEnv,
     ...sections,
   });
-  return createHash("sha256").update(canonical).digest("hex");
+  return createHash("sha256").update(blankOut(canonical, blank)).digest("hex");
+}
+
+/** `canonical` with each value (as JSON text holds it) replaced by one marker, longest first. */
+function blankOut(canonical: string, values: readonly string[]): string {
+  let out = canonical;
+  for (const value of [...values].sort((a, b) => b.length - a.length)) {
+    const inner = JSON.stringify(value).slice(1, -1);
+    if (inner !== "") out = out.split(inner).join("\u0000");
+  }
+  return out;
 }
 
 /** An environment's include files: overlays, checked as such (see checkSchema). */

@@ -114,6 +114,11 @@ export interface DesiredState {
    * organization, environment): comments and formatting do not change it.
    */
   digest: string;
+  /**
+   * The same digest with every value that came from the environment blanked out: equal while
+   * only environment variables changed, so a refusal can say so rather than "the config changed".
+   */
+  shapeDigest?: string;
   /** Values that came from the environment through ${VAR}: masked in every output. */
   sensitive: string[];
 }

@@ -42,7 +42,13 @@ export interface PlanAction {
   /** Actions of this plan that must succeed first. */
   dependsOn: string[];
   /** What the action was computed from: apply re-reads it and refuses when it moved. */
-  live: { origin: "api" | "state" | "none"; digest: string; serverId?: string };
+  live: {
+    origin: "api" | "state" | "none";
+    digest: string;
+    serverId?: string;
+    /** Per managed field, its live value's digest (keyed when saved): names the field that moved. */
+    fields?: Record<string, string>;
+  };
   /** Why the op is unverified or not applicable. */
   reason?: string;
   /** Where the resource is defined in the config. */
@@ -82,6 +88,8 @@ export interface Plan {
   createdBy: string;
   target: PlanTarget;
   configDigest: string;
+  /** The config digest with values from the environment blanked out (keyed when saved). */
+  configShapeDigest?: string;
   actions: PlanAction[];
   unmanaged: UnmanagedResource[];
   /**

@@ -3,7 +3,7 @@
 // by field equality of canonical JSON: an unchanged resource can never show as a change.
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
-import { sameValue } from "../resources/canonical.js";
+import { digestOf, sameValue } from "../resources/canonical.js";
 import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../resources/kind.js";
 import { requestOf } from "../resources/operations.js";
 import { describeKind, registry } from "../resources/registry.js";
@@ -100,6 +100,7 @@ export function planChanges(input: PlanInput): Plan {
     createdBy: input.createdBy,
     target: input.target,
     configDigest: input.desired.digest,
+    ...(input.desired.shapeDigest !== undefined ? { configShapeDigest: input.desired.shapeDigest } : {}),
     actions,
     unmanaged,
     ...(unlisted.length > 0 ? { unmanagedNotListed: [...unlisted] } : {}),
@@ -188,12 +189,26 @@ function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanActi
     live:
       live === undefined
         ? { origin: "none", digest: ABSENT }
-        : { origin: live.origin, digest: live.digest, ...(live.serverId ? { serverId: live.serverId } : {}) },
+        : {
+            origin: live.origin,
+            digest: live.digest,
+            ...(live.serverId ? { serverId: live.serverId } : {}),
+            fields: fieldDigests(item, live),
+          },
     source: item.source.pos,
   };
   const why = "notApplicable" in result ? result.notApplicable : reason;
   if (why !== undefined) action.reason = why;
   return action;
+}
+
+/** A digest per managed field the live object has, so a stale saved plan can name what moved. */
+function fieldDigests(item: DesiredItem, live: LiveItem): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of Object.keys(item.fields).sort()) {
+    if (Object.hasOwn(live.fields, field)) out[field] = digestOf(live.fields[field]);
+  }
+  return out;
 }
 
 function diffFields(item: DesiredItem, live: LiveItem): FieldChange[] {

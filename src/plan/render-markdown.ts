@@ -1,64 +1,146 @@
-// The pull-request comment: a summary table first, then the changes grouped by kind in
-// collapsible sections, kept under a size budget (GitHub caps comments at 65,536 characters)
-// with a note saying what was cut. Values from the server or the environment are escaped
-// (src/sanitize.ts): text never turns into HTML or markup, code spans show values exactly.
+// The pull-request comment: the target and commit, a summary table, then every kind of change
+// under its own heading with its counts, kept under a size budget (GitHub caps comments at
+// 65,536 characters). The budget is shared between kinds, so a bulk of creates of one kind never
+// hides another kind's change; inside a kind, updates, not-applicable and uncertain items come
+// before creates, and what is cut is counted ("N more"). A small plan is shown expanded.
+// Values from the server or the environment are escaped (src/sanitize.ts): text never turns into
+// HTML or markup, code spans show values exactly.
 import { markdownCode, markdownText } from "../sanitize.js";
-import { KINDS, type Plan, type PlanAction } from "./model.js";
+import { type ActionOp, KINDS, type Plan, type PlanAction } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 import { formatChange } from "./render-text.js";
 
 export const MARKDOWN_BUDGET = 60_000;
+/** Up to this many changes, every section is open: nothing to click to review a small plan. */
+export const EXPANDED_UP_TO = 20;
+/** Room kept for the closing note and warnings. */
+const RESERVE = 2_500;
 
-export function renderPlanMarkdown(plan: Plan, budget: number = MARKDOWN_BUDGET): string {
-  const s = plan.summary;
-  const env =
-    plan.target.environment === null ? "" : ` · environment ${markdownText(plan.target.environment)}`;
-  const head: string[] = [
-    "<!-- notiform-plan -->",
-    `### notiform plan · ${markdownText(plan.target.organization)}${env}`,
-    "",
-    summaryLine(plan),
-    "",
-    "| to create | to update | unverified | not applicable | unchanged | unmanaged |",
-    "|---:|---:|---:|---:|---:|---:|",
-    `| ${s.create} | ${s.update} | ${s.unverified} | ${s.notApplicable} | ${s.unchanged} | ${s.unmanaged} |`,
-    "",
-  ];
-  const unlisted = unlistedNote(plan);
-  if (unlisted !== undefined) head.push(`_${unlisted}_`, "");
-  let out = head.join("\n");
-  let shown = 0;
-  let truncated = false;
-  for (const kind of KINDS) {
-    const actions = plan.actions.filter((action) => action.kind === kind);
-    if (actions.length === 0) continue;
-    const open = `<details><summary><b>${describeKind(kind)}</b>: ${actions.length} change${actions.length === 1 ? "" : "s"}</summary>\n\n| | key | changes |\n|---|---|---|\n`;
-    const close = "\n</details>\n\n";
-    if (out.length + open.length + close.length > budget - 200) {
-      truncated = true;
-      break;
-    }
-    out += open;
-    for (const action of actions) {
-      const row = renderRow(action);
-      if (out.length + row.length + close.length > budget - 200) {
-        truncated = true;
-        break;
-      }
-      out += row;
-      shown += 1;
-    }
-    out += close;
-    if (truncated) break;
-  }
-  if (truncated) {
-    out += `_Truncated: ${plan.actions.length - shown} of ${plan.actions.length} changes not shown to stay under ${budget} characters. Run \`notiform plan\` for the full plan._\n`;
+export interface MarkdownOptions {
+  budget?: number;
+  /** The commit the plan was made from (--commit, default GITHUB_SHA). */
+  commit?: string | undefined;
+}
+
+/** Creates last: a bulk of them must not push an update or a refusal out of the comment. */
+const OP_ORDER: Record<ActionOp, number> = {
+  uncertain: 0,
+  "not-applicable": 1,
+  update: 2,
+  unverified: 3,
+  create: 4,
+};
+
+const COLUMNS: { label: string; count: (s: Plan["summary"]) => number }[] = [
+  { label: "to create", count: (s) => s.create },
+  { label: "to update", count: (s) => s.update },
+  { label: "unverified", count: (s) => s.unverified },
+  { label: "not applicable", count: (s) => s.notApplicable },
+  { label: "uncertain", count: (s) => s.uncertain },
+  { label: "unchanged", count: (s) => s.unchanged },
+  { label: "unmanaged", count: (s) => s.unmanaged },
+];
+
+export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const budget = options.budget ?? MARKDOWN_BUDGET;
+  let out = header(plan, options.commit);
+  const sections = KINDS.map((kind) => ({
+    kind,
+    actions: plan.actions
+      .filter((action) => action.kind === kind)
+      .sort((a, b) => OP_ORDER[a.op] - OP_ORDER[b.op]),
+  })).filter((section) => section.actions.length > 0);
+  const expanded = plan.actions.length <= EXPANDED_UP_TO;
+  let left = sections.length;
+  for (const { kind, actions } of sections) {
+    // An equal share of what remains, so every later kind still has room for its heading.
+    const share = Math.floor((budget - RESERVE - out.length) / left);
+    out += renderSection(kind, actions, expanded, Math.max(share, 0));
+    left -= 1;
   }
   if (plan.warnings.length > 0 && out.length < budget - 2_000) {
     out += "\n**Warnings**\n\n";
     for (const warning of plan.warnings.slice(0, 20)) out += `- ${markdownText(warning.message)}\n`;
   }
   return out;
+}
+
+function header(plan: Plan, commit: string | undefined): string {
+  const t = plan.target;
+  const env = t.environment === null ? "" : ` · environment ${markdownText(t.environment)}`;
+  const target = [
+    `API ${markdownCode(t.apiUrl)}`,
+    `organization **${markdownText(t.organization)}**`,
+    `environment ${t.environment === null ? "_(none selected)_" : `**${markdownText(t.environment)}**`}`,
+    ...(commit !== undefined && commit !== "" ? [`commit ${markdownCode(commit)}`] : []),
+  ].join(" · ");
+  // Columns that are zero everywhere say nothing; the summary line above still names them.
+  const columns = COLUMNS.filter((c) => c.count(plan.summary) > 0);
+  const table =
+    columns.length === 0
+      ? []
+      : [
+          `| ${columns.map((c) => c.label).join(" | ")} |`,
+          `|${columns.map(() => "---:").join("|")}|`,
+          `| ${columns.map((c) => c.count(plan.summary)).join(" | ")} |`,
+          "",
+        ];
+  const unlisted = unlistedNote(plan);
+  return [
+    "<!-- notiform-plan -->",
+    `### notiform plan · ${markdownText(t.organization)}${env}`,
+    "",
+    target,
+    "",
+    summaryLine(plan),
+    "",
+    ...table,
+    ...(unlisted !== undefined ? [`_${unlisted}_`, ""] : []),
+    "",
+  ].join("\n");
+}
+
+function renderSection(
+  kind: PlanAction["kind"],
+  actions: readonly PlanAction[],
+  expanded: boolean,
+  share: number,
+): string {
+  const label = describeKind(kind, 2);
+  const counts = countsOf(actions);
+  // Our own wording: only the label is escaped (the counts' parentheses must stay as they are).
+  const counted = `${actions.length} change${actions.length === 1 ? "" : "s"} (${counts})`;
+  const open = expanded
+    ? `#### ${markdownText(label)}: ${counted}\n\n`
+    : `<details><summary><b>${markdownText(label)}</b>: ${counted}</summary>\n\n`;
+  const close = expanded ? "\n" : "\n</details>\n\n";
+  const tableHead = "| | key | changes |\n|---|---|---|\n";
+  let body = "";
+  let shown = 0;
+  for (const action of actions) {
+    const row = renderRow(action);
+    const more = moreNote(actions.length - shown - 1, label);
+    if (open.length + tableHead.length + body.length + row.length + more.length + close.length > share) break;
+    body += row;
+    shown += 1;
+  }
+  const rest = actions.length - shown;
+  return `${open}${shown > 0 ? tableHead + body : ""}${moreNote(rest, label)}${close}`;
+}
+
+function moreNote(count: number, label: string): string {
+  return count > 0
+    ? `\n_… ${count} more ${markdownText(label)} change${count === 1 ? "" : "s"} not shown: run \`notiform plan\` for the full plan._\n`
+    : "";
+}
+
+function countsOf(actions: readonly PlanAction[]): string {
+  const counts = new Map<ActionOp, number>();
+  for (const action of actions) counts.set(action.op, (counts.get(action.op) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort((a, b) => OP_ORDER[a[0]] - OP_ORDER[b[0]])
+    .map(([op, n]) => `${n} ${op}`)
+    .join(", ");
 }
 
 function renderRow(action: PlanAction): string {

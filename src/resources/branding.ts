@@ -6,7 +6,7 @@
 import type { Branding, NotificationApi } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
 import type { PlanAction } from "../plan/model.js";
-import { digestOf, type JsonObject } from "./canonical.js";
+import { digestOf, type JsonObject, managedFields } from "./canonical.js";
 import type {
   DesiredItem,
   ExecuteContext,
@@ -92,9 +92,10 @@ export const brandingKind: KindModule<"branding"> = {
     }));
   },
 
-  lookupLive(_item, context) {
+  lookupLive(item, context) {
     const fields = fieldsOf(context.live.kinds.branding.current);
-    return { status: "found", item: { origin: "api", fields, digest: digestOf(fields) } };
+    const covered = managedFields(fields, Object.keys(item.fields));
+    return { status: "found", item: { origin: "api", fields, digest: digestOf(covered) } };
   },
 
   operationsFor(_op, item, live, _changes, context) {

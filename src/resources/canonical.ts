@@ -24,6 +24,16 @@ export function digestOf(value: unknown): string {
   return `sha256:${createHash("sha256").update(canonicalJson(value)).digest("hex")}`;
 }
 
+/**
+ * The fields of a live object that the config manages, by name: a saved plan's live digest covers
+ * only these, so a dashboard edit of a field the config leaves alone does not make it stale.
+ */
+export function managedFields<T>(fields: Record<string, T>, managed: Iterable<string>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const field of managed) if (Object.hasOwn(fields, field)) out[field] = fields[field] as T;
+  return out;
+}
+
 export function sameValue(a: unknown, b: unknown): boolean {
   // Most compared fields are strings and booleans: no need to serialize those.
   if (typeof a === "string" || typeof a === "boolean") return a === b;

@@ -11,21 +11,25 @@ export interface ExportDocuments {
   files: Map<string, Record<string, unknown>>;
   /** What the server would not let us read, for the user. */
   notExported: string[];
+  /** Live values the config cannot hold: left out of the files, reported as warnings. */
+  leftOut: string[];
   /** Entries exported per kind. */
   counts: Record<Kind, number>;
   /** The state file the exported config needs (group ids by key). */
   state: StateChange[];
 }
 
-const SCHEMA_MODELINE =
-  "# yaml-language-server: $schema=./node_modules/notiform/schemas/notiform.schema.json";
-export const EXPORT_HEADER = `${SCHEMA_MODELINE}\n# Exported by notiform from the live state; edit freely, then \`notiform plan\`.\n`;
+/** The header of every exported file; `schema` is the schema's path relative to the file. */
+export function exportHeader(schema: string): string {
+  return `# yaml-language-server: $schema=${schema}\n# Exported by notiform from the live state; edit freely, then \`notiform plan\`.\n`;
+}
 
 export function exportDocuments(live: LiveSnapshot): ExportDocuments {
   const keys = {} as ExportKeys;
   for (const kind of KINDS) keys[kind] = new Map();
   const files = new Map<string, Record<string, unknown>>();
   const notExported: string[] = [];
+  const leftOut: string[] = [];
   const counts = {} as Record<Kind, number>;
   const state: StateChange[] = [];
   for (const kind of KINDS) {
@@ -39,13 +43,14 @@ export function exportDocuments(live: LiveSnapshot): ExportDocuments {
     }
     counts[kind] = Array.isArray(section.value) ? section.value.length : 1;
     for (const change of section.state ?? []) state.push(change);
+    for (const message of section.leftOut ?? []) leftOut.push(message);
     files.set(section.file, { [module.section.name]: section.value });
   }
   const root: Record<string, unknown> = { version: 1, organization: live.organization.name };
   // The environment guard: the exported config is for the environment the key reached.
   if (live.environment !== undefined) root.serverEnvironment = live.environment.name;
   if (files.size > 0) root.include = [...files.keys()];
-  return { files: new Map([["notiform.yaml", root], ...files]), notExported, counts, state };
+  return { files: new Map([["notiform.yaml", root], ...files]), notExported, leftOut, counts, state };
 }
 
 export { slug } from "./export-keys.js";

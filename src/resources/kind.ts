@@ -216,6 +216,8 @@ export type ExportSection =
       value: unknown[] | Record<string, unknown>;
       /** What the state file must hold for the exported config to plan back to nothing. */
       state?: StateChange[];
+      /** Live values the config cannot hold, left out of the files (never written), for the user. */
+      leftOut?: string[];
     }
   | { notExported: string }
   | undefined;

@@ -1,8 +1,11 @@
 // Topics: identity is the key (immutable on the server); the name is the only managed field.
 // Read live through the paged list, or key by key when the config names fewer than its pages; created with POST, renamed with PATCH.
+
+import { TOPIC_KEY } from "../api/request-checks.js";
 import { TOPIC_PAGE_SIZE } from "../api/topics.js";
 import type { NotificationApi, Topic, TopicPage } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
+import { visibleText } from "../sanitize.js";
 import { digestOf } from "./canonical.js";
 import { duplicatesOf } from "./duplicates.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "./kind.js";
@@ -118,9 +121,17 @@ export const topicKind: KindModule<"topic"> = {
 
   exportSection(live) {
     if (live.size === 0) return undefined;
-    const topics = [...live.values()]
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    const sorted = [...live.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    // The server accepts keys the config cannot hold (a space, other punctuation): such a topic
+    // is left out, never written, so the exported files always validate.
+    const leftOut = sorted
+      .filter((t) => !TOPIC_KEY.test(t.key) || t.key.length > 200 || t.name === "")
+      .map(
+        (t) => `topic ${JSON.stringify(visibleText(t.key))} left out: the config cannot hold its key or name`,
+      );
+    const topics = sorted
+      .filter((t) => TOPIC_KEY.test(t.key) && t.key.length <= 200 && t.name !== "")
       .map((t) => ({ key: t.key, name: t.name }));
-    return { file: "topics.yaml", value: topics };
+    return { file: "topics.yaml", value: topics, leftOut };
   },
 };

@@ -2,7 +2,7 @@
 // model the config maps onto (defaults filled, tags a sorted set, the group by config key).
 import type { Workflow } from "../api/types.js";
 import { CHANNELS } from "../config/model.js";
-import { digestOf, type JsonObject } from "./canonical.js";
+import { digestOf, type JsonObject, managedFields } from "./canonical.js";
 import type { LiveItem } from "./kind.js";
 
 const GROUP_ID_PREFIX = "id:";
@@ -32,14 +32,20 @@ export function normalizeTags(tags: readonly string[]): string[] {
   return [...new Set(tags)].sort();
 }
 
-export function liveWorkflowItem(workflow: Workflow, groupKeys: ReadonlyMap<string, string>): LiveItem {
+/** `managed`: the fields the config sets; the digest covers only those (all when not given). */
+export function liveWorkflowItem(
+  workflow: Workflow,
+  groupKeys: ReadonlyMap<string, string>,
+  managed?: Iterable<string>,
+): LiveItem {
   const fields = canonicalWorkflowFields(workflow, groupKeys);
+  const covered = managed === undefined ? fields : managedFields(fields, managed);
   return {
     origin: "api",
     serverId: workflow._id,
     fields,
     get digest() {
-      return digestOf({ id: workflow._id, ...fields });
+      return digestOf({ id: workflow._id, ...covered });
     },
   };
 }

@@ -8,7 +8,7 @@ import type { NotificationApi, WorkflowOverride } from "../api/types.js";
 import { CHANNELS, type DesiredState } from "../config/model.js";
 import { isNotiformError } from "../errors.js";
 import type { UnmanagedResource } from "../plan/model.js";
-import { digestOf, type JsonObject } from "./canonical.js";
+import { digestOf, type JsonObject, managedFields } from "./canonical.js";
 import { duplicatesOf } from "./duplicates.js";
 import {
   DEVELOPMENT_ONLY,
@@ -42,14 +42,16 @@ export function canonicalOverrideFields(
   return fields;
 }
 
-export function liveOverrideItem(override: WorkflowOverride): LiveItem {
+/** `managed`: the fields the config sets; the digest covers only those (all when not given). */
+export function liveOverrideItem(override: WorkflowOverride, managed?: Iterable<string>): LiveItem {
   const fields = canonicalOverrideFields(override);
+  const covered = managed === undefined ? fields : managedFields(fields, managed);
   return {
     origin: "api",
     serverId: override._id,
     fields,
     get digest() {
-      return digestOf({ workflowId: override._workflowId, tenantId: override._tenantId, ...fields });
+      return digestOf({ workflowId: override._workflowId, tenantId: override._tenantId, ...covered });
     },
   };
 }
@@ -126,7 +128,9 @@ export const overrideKind: KindModule<"override"> = {
     const override = context.live.kinds.override.byPair.get(
       overrideLookupKey(item.ids.workflowId ?? "", item.ids.tenantId ?? ""),
     );
-    return override ? { status: "found", item: liveOverrideItem(override) } : { status: "absent" };
+    return override
+      ? { status: "found", item: liveOverrideItem(override, Object.keys(item.fields)) }
+      : { status: "absent" };
   },
 
   operationsFor(op, item, live, changes, context) {

@@ -77,7 +77,10 @@ export const workflowKind: KindModule<"workflow"> = {
           },
         );
       }
-      return { status: "found", item: liveWorkflowItem(workflow, context.groupKeys) };
+      return {
+        status: "found",
+        item: liveWorkflowItem(workflow, context.groupKeys, Object.keys(item.fields)),
+      };
     }
     const record = ownRecord(context.state.workflows, id);
     if (record !== undefined) {
@@ -176,6 +179,7 @@ export const workflowKind: KindModule<"workflow"> = {
     if (live === undefined) return { notExported: "workflows (the server cannot list them)" };
     if (live.size === 0) return undefined;
     const used = new Set<string>();
+    const leftOut: string[] = [];
     const workflows = [...live.values()]
       .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
       .map((workflow) => {
@@ -184,10 +188,10 @@ export const workflowKind: KindModule<"workflow"> = {
           used,
         );
         keys.workflow.set(workflow._id, key);
-        return exportWorkflow(key, workflow, keys.notificationGroup);
+        return exportWorkflow(key, workflow, keys.notificationGroup, leftOut);
       })
       .sort((a, b) => (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
-    return { file: "workflows.yaml", value: workflows };
+    return { file: "workflows.yaml", value: workflows, leftOut };
   },
 };
 
@@ -205,15 +209,31 @@ function fullPreferences(item: DesiredItem, live: LiveItem | undefined): JsonObj
   return out;
 }
 
-function exportWorkflow(key: string, workflow: Workflow, groupKeys: ReadonlyMap<string, string>) {
+/**
+ * The longest description the config holds: updates take at most 300 characters, though a create
+ * (dashboard) takes 1,000. A longer one is left unmanaged, with a warning, rather than written
+ * into a file that would not validate (schemas/notiform.schema.json says the same).
+ */
+const DESCRIPTION_MAX = 300;
+
+function exportWorkflow(
+  key: string,
+  workflow: Workflow,
+  groupKeys: ReadonlyMap<string, string>,
+  leftOut: string[],
+) {
   // The trigger identifier is the same in every environment; the id is not.
   const identifier = workflow.triggers?.[0]?.identifier;
   const entry: Record<string, unknown> =
     identifier === undefined || identifier === "" ? { key, id: workflow._id } : { key, identifier };
-  entry.name = workflow.name;
+  if (workflow.name !== "") entry.name = workflow.name;
   entry.active = workflow.active;
-  if (workflow.description !== undefined && workflow.description !== "")
-    entry.description = workflow.description;
+  const description = workflow.description ?? "";
+  if (description.length > DESCRIPTION_MAX) {
+    leftOut.push(
+      `workflow ${key}: description left out (${description.length} characters; the config holds at most ${DESCRIPTION_MAX}), so it stays unmanaged`,
+    );
+  } else if (description !== "") entry.description = description;
   entry.critical = workflow.critical === true;
   if (workflow.tags !== undefined && workflow.tags.length > 0) entry.tags = normalizeTags(workflow.tags);
   const group = groupKeys.get(workflow._notificationGroupId);

@@ -90,9 +90,10 @@ export const notiformSchema = {
           type: "string",
           minLength: 1,
           maxLength: 200,
-          pattern: "^[A-Za-z0-9_.:-]+$",
-          "x-message": 'must use only letters, digits, "-", "_", "." and ":"',
-          description: "The topic's identity; immutable on the server. Letters, digits, -, _, . and :.",
+          pattern: "^[A-Za-z0-9_.:@+/-]+$",
+          "x-message": 'must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/"',
+          description:
+            "The topic's identity; immutable on the server. Letters, digits, -, _, ., :, @, + and / (e.g. an e-mail address; sent percent-encoded in paths).",
         },
         name: {
           type: "string",

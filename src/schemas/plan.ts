@@ -176,6 +176,14 @@ export const planSchema = {
               type: "string",
               description: "The server id, when it exists.",
             },
+            fields: {
+              type: "object",
+              description:
+                "Per managed field, the keyed digest of its live value: apply names the field that moved.",
+              additionalProperties: {
+                type: "string",
+              },
+            },
           },
         },
         reason: {
@@ -418,6 +426,11 @@ export const planSchema = {
     configDigest: {
       type: "string",
       description: "Digest of the canonical desired state; apply refuses when the config changed.",
+    },
+    configShapeDigest: {
+      type: "string",
+      description:
+        "The same digest with values from environment variables blanked out: when only it still matches, apply says an environment variable changed.",
     },
     actions: {
       type: "array",

@@ -160,8 +160,8 @@ export const seedSchema = {
             properties: {
               key: {
                 type: "string",
-                description: "The topic key (letters, digits, -, _, ., :).",
-                pattern: "^[A-Za-z0-9_.:-]+$",
+                description: "The topic key (letters, digits, -, _, ., :, @, +, /).",
+                pattern: "^[A-Za-z0-9_.:@+/-]+$",
               },
               name: {
                 type: "string",

@@ -48,9 +48,20 @@ export function keyPlanDigests(plan: Plan, keyed: KeyedDigest): Plan {
   return {
     ...plan,
     configDigest: keyed(plan.configDigest),
+    ...(plan.configShapeDigest !== undefined ? { configShapeDigest: keyed(plan.configShapeDigest) } : {}),
     actions: plan.actions.map((action) => ({
       ...action,
-      live: { ...action.live, digest: keyed(action.live.digest) },
+      live: {
+        ...action.live,
+        digest: keyed(action.live.digest),
+        ...(action.live.fields !== undefined
+          ? {
+              fields: Object.fromEntries(
+                Object.entries(action.live.fields).map(([field, digest]) => [field, keyed(digest)]),
+              ),
+            }
+          : {}),
+      },
     })),
   };
 }

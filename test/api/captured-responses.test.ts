@@ -76,6 +76,11 @@ const CALLS: Record<string, [Call, string]> = {
   "topics-create-production-201": [(c) => c.createTopic({ key: "prod", name: "Prod" }), "ok"],
   "topics-create-missing-key-400": [(c) => c.createTopic({ key: "k", name: "n" }), "API_ERROR"],
   "topics-get-200": [(c) => c.getTopic("news"), "ok"],
+  "topics-create-key-with-at-201": [
+    (c) => c.createTopic({ key: "ops+dccc2e@example.com", name: "E-mail-like key" }),
+    "ok",
+  ],
+  "topics-get-key-with-at-200": [(c) => c.getTopic("ops+dccc2e@example.com"), "ok"],
   "topics-get-unknown-404": [(c) => c.getTopic("no-such-topic"), "API_NOT_FOUND"],
   "topics-list-200": [(c) => c.listTopics({ page: 0, pageSize: 2 }), "ok"],
   "topics-list-pagesize-too-large-400": [(c) => c.listTopics({ page: 0, pageSize: 11 }), "API_ERROR"],
@@ -107,6 +112,10 @@ const CALLS: Record<string, [Call, string]> = {
   "workflows-update-200": [(c) => c.updateWorkflow(W, { name: "Renamed" }), "ok"],
   "workflows-update-bad-id-400": [(c) => c.updateWorkflow(W, { name: "x" }), "API_ERROR"],
   "workflows-update-empty-body-400": [(c) => c.updateWorkflow(W, { description: "" }), "API_ERROR"],
+  "workflows-update-description-too-long-400": [
+    (c) => c.updateWorkflow(W, { description: "x".repeat(301) }),
+    "API_ERROR",
+  ],
   "workflows-update-unknown-404": [(c) => c.updateWorkflow(W, { name: "x" }), "API_NOT_FOUND"],
 };
 

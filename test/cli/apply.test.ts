@@ -111,6 +111,55 @@ describe("notiform apply", () => {
     expect(result.stderr).not.toContain("late-arrival");
   });
 
+  it("a saved plan goes stale only for managed fields, and the refusal names the field that moved", async () => {
+    const { cli, emulator, workspace } = await setup();
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    const edited = CONFIG.replace("critical: true", "critical: false");
+    await workspace.write("notiform.yaml", edited);
+    const dashboard = (id: string, body: unknown) =>
+      fetch(`${emulator.url}/v1/workflows/${id}`, {
+        method: "PUT",
+        headers: { authorization: `ApiKey ${emulator.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+
+    // A dashboard edit of the description, which the config does not manage: still applies.
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    expect((await dashboard(WORKFLOW_RESET, { description: "Edited in the dashboard" })).status).toBe(200);
+    const applied = await cli("apply", "plan.json");
+    expect(applied.code, applied.stderr).toBe(0);
+
+    // An edit of a managed field refuses, naming it (and only it: tags are not managed).
+    await workspace.write("notiform.yaml", CONFIG.replace("name: Order shipped", "name: Order shipped v2"));
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    expect((await dashboard(WORKFLOW_SHIPPED, { name: "Meanwhile", tags: ["moved"] })).status).toBe(200);
+    const refused = await cli("apply", "plan.json");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("workflow/order-shipped (name changed on the server since the plan)");
+  });
+
+  it("says so when only an environment variable changed since the plan, never its value", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
+    const config = CONFIG.replace("name: Newsletter", "name: ${NEWSLETTER_NAME}");
+    const { emulator, workspace } = await setup({ config });
+    const run = (value: string, ...args: string[]) =>
+      runCli([...args, "--api-url", emulator.url], {
+        cwd: workspace.dir,
+        env: { NOTIFORM_API_KEY: emulator.apiKey, NEWSLETTER_NAME: value },
+      });
+    expect((await run("Weekly letter", "plan", "--out", "plan.json")).code).toBe(0);
+    const env = await run("Daily letter", "apply", "plan.json");
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain("an environment variable the config interpolates changed since the plan");
+    expect(env.stderr).not.toContain("Daily letter");
+    expect(env.stderr).not.toContain("Weekly letter");
+    // A change to the files themselves is still "the config changed".
+    await workspace.write("notiform.yaml", config.replace("name: Order shipped", "name: Order sent"));
+    const files = await run("Weekly letter", "apply", "plan.json");
+    expect(files.code).toBe(1);
+    expect(files.stderr).toContain("the config changed since the plan was made");
+  });
+
   it("refuses a plan made from another config, or for another target", async () => {
     const { cli, workspace } = await setup();
     expect((await cli("plan", "--out", "plan.json")).code).toBe(0);

@@ -151,9 +151,10 @@ describe("notiform plan guards and failures", () => {
 
   it("saves the JSON plan with --out and renders markdown for a PR comment", async () => {
     const { cli, workspace } = await setup();
-    const result = await cli("plan", "--out", "plan.json", "--output", "markdown");
+    const result = await cli("plan", "--out", "plan.json", "--output", "markdown", "--commit", "c0ffee42");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("<!-- notiform-plan -->");
+    expect(result.stdout).toMatch(/organization \*\*Acme Inc\*\* · .* · commit `c0ffee42`/);
     const saved = JSON.parse(await workspace.read("plan.json"));
     expect(saved.formatVersion).toBe(2);
     expect(saved.target.organization).toBe("Acme Inc");

@@ -101,7 +101,7 @@ describe("validateConfig", () => {
     const masker = new Masker().add(...result.sensitive);
     const text = masker.mask(renderValidateText(result).err);
     expect(text).toContain(
-      'topics[0].key: must use only letters, digits, "-", "_", "." and ":", got "********"',
+      'topics[0].key: must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/", got "********"',
     );
     expect(text).not.toContain("not a key!");
     const json = masker.mask(renderValidateJson(result));

@@ -163,7 +163,7 @@ async function preparePromotion(
 
 describe("the emulator answers like the real server", () => {
   it("covers every captured case", () => {
-    expect(captures.length).toBe(61);
+    expect(captures.length).toBe(64);
   });
 
   it.each(captures)("$file", async ({ file, capture }) => {

@@ -96,27 +96,59 @@ describe("json rendering", () => {
 });
 
 describe("markdown rendering", () => {
-  it("puts the summary table first and groups changes by kind in collapsible sections", () => {
-    const markdown = renderPlanMarkdown(samplePlan());
-    const table = markdown.indexOf("| to create |");
+  it("shows a small plan expanded under the target and commit, dropping all-zero columns", () => {
+    const markdown = renderPlanMarkdown(samplePlan(), { commit: "0123abcd" });
+    expect(markdown).toContain(
+      "API `http://127.0.0.1:4010` · organization **Acme Inc** · environment _(none selected)_ · commit `0123abcd`",
+    );
+    const table = markdown.indexOf("| to create | to update | unchanged | unmanaged |");
     expect(table).toBeGreaterThan(0);
-    expect(markdown.indexOf("<details>")).toBeGreaterThan(table);
-    expect(markdown).toContain("<summary><b>topic</b>: 2 changes</summary>");
-    expect(markdown).toContain("<summary><b>workflow override</b>: 1 change</summary>");
+    expect(markdown).not.toContain("not applicable |");
+    expect(markdown).not.toContain("<details>");
+    expect(markdown.indexOf("#### topics: 2 changes (1 update, 1 create)")).toBeGreaterThan(table);
+    expect(markdown).toContain("#### workflow overrides: 1 change (1 update)");
   });
 
-  it("stays under its budget and says how much it left out", () => {
+  it("never hides a kind: thousands of creates share the budget with one update of each other kind", () => {
+    const WF2 = "64f1c0ffee0000000000a002";
     const many = planChanges({
       desired: desiredState({
         topics: Array.from({ length: 3000 }, (_, i) => ({ key: `topic-${i}`, name: `Topic ${i}` })),
+        notificationGroups: Array.from({ length: 1500 }, (_, i) => ({ key: `g-${i}`, name: `Group ${i}` })),
+        workflows: [
+          { key: "shipped", id: WF1, critical: true },
+          { key: "digest", id: WF2, active: false },
+        ],
+        overrides: [{ workflow: "shipped", tenant: T1, preferenceSettings: { sms: false } }],
       }),
-      live: liveSnapshot({}),
+      live: liveSnapshot({
+        topics: [topic("topic-2999", "Old name")],
+        workflows: [workflow(WF1), workflow(WF2)],
+        notificationGroups: [],
+        overrides: [override(WF1, T1)],
+      }),
       state: noState(),
       target: TARGET,
       createdBy: "t",
     });
+    expect(many.actions.length).toBeGreaterThan(4000);
     const markdown = renderPlanMarkdown(many);
     expect(markdown.length).toBeLessThanOrEqual(60_000);
-    expect(markdown).toMatch(/_Truncated: \d+ of 3000 changes not shown/);
+    for (const heading of [
+      "<summary><b>topics</b>: 3000 changes (1 update, 2999 create)</summary>",
+      "<summary><b>notification groups</b>: 1500 changes (1500 create)</summary>",
+      "<summary><b>workflows</b>: 2 changes (2 update)</summary>",
+      "<summary><b>workflow overrides</b>: 1 change (1 update)</summary>",
+    ]) {
+      expect(markdown).toContain(heading);
+    }
+    expect(markdown).toContain("`critical: false -> true`");
+    expect(markdown).toContain("`preferenceSettings.sms: true -> false`");
+    // The one topic update comes before the bulk of creates, and the cut is counted in its section.
+    const topics = markdown.slice(markdown.indexOf("<b>topics</b>"));
+    expect(topics.indexOf("topic-2999")).toBeLessThan(topics.indexOf("topic-0"));
+    expect(topics).toMatch(/_… \d+ more topics changes not shown/);
+    expect(markdown).toMatch(/_… \d+ more notification groups changes not shown/);
+    expect(markdown).not.toContain("Truncated");
   });
 });

@@ -7,7 +7,7 @@ import { stringify } from "yaml";
 import { StateRecorder } from "../../apply/state-recorder.js";
 import { NotiformError } from "../../errors.js";
 import { type KnownSecrets, scrubExport, variablesOf } from "../../export-secrets.js";
-import { EXPORT_HEADER, exportDocuments } from "../../resources/export-live.js";
+import { exportDocuments, exportHeader } from "../../resources/export-live.js";
 import { readLive } from "../../resources/read-live.js";
 import { describeKind, KINDS } from "../../resources/registry.js";
 import { protector } from "../../secrets/keyed-digest.js";
@@ -18,6 +18,7 @@ import { type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { environmentOption } from "../prepare-plan.js";
+import { schemaReference } from "../schema-reference.js";
 import { openSessionOptionalConfig, organizationOf, type Session } from "../session.js";
 
 export const exportCommand = defineCommand({
@@ -50,7 +51,7 @@ export const exportCommand = defineCommand({
       const exported = exportDocuments(live);
       const { notExported, counts } = exported;
       const { files, warnings, references } = scrubExport(exported.files, knownSecrets(session, context));
-      for (const warning of warnings) context.terminal.err(`warning: ${warning}\n`);
+      for (const warning of [...exported.leftOut, ...warnings]) context.terminal.err(`warning: ${warning}\n`);
       const dir = resolve(context.cwd, args.dir);
       // The state file the exported config needs (group ids by key): without it, a group renamed
       // right after export would plan as a second group.
@@ -66,8 +67,9 @@ export const exportCommand = defineCommand({
         );
       }
       await mkdir(dir, { recursive: true });
+      const header = exportHeader(schemaReference(dir));
       for (const [name, document] of files) {
-        await writeFileAtomic(join(dir, name), `${EXPORT_HEADER}${stringify(document, { lineWidth: 0 })}`);
+        await writeFileAtomic(join(dir, name), `${header}${stringify(document, { lineWidth: 0 })}`);
       }
       await withStateLock(statePath, { command: "notiform export" }, async () => {
         const secrets = [

@@ -33,6 +33,10 @@ export const planCommand = defineCommand({
         type: "string",
         describe: "Also save the plan as JSON to this file (for `apply FILE`)",
       })
+      .option("commit", {
+        type: "string",
+        describe: "The commit to name in the markdown comment (default: $GITHUB_SHA)",
+      })
       .option("detailed-exitcode", {
         type: "boolean",
         default: false,
@@ -47,7 +51,8 @@ export const planCommand = defineCommand({
         await writeFileAtomic(resolve(context.cwd, args.out), renderPlanJson(plan, context.masker));
       const visible = maskPlan(plan, context.masker);
       if (args.output === "json") context.terminal.out(renderPlanJson(plan, context.masker));
-      else if (args.output === "markdown") context.terminal.out(renderPlanMarkdown(visible));
+      else if (args.output === "markdown")
+        context.terminal.out(renderPlanMarkdown(visible, { commit: args.commit ?? context.env.GITHUB_SHA }));
       else
         context.terminal.out(
           renderPlanText(visible, { color: context.terminal.color && args.color, verbose: args.verbose }),

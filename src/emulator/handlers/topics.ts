@@ -6,7 +6,7 @@ import { badRequest, HttpError, notFound } from "../http-error.js";
 import { nextId } from "../store.js";
 import { type Handler, isObject, ok, requireName } from "./context.js";
 
-const KEY = /^[A-Za-z0-9_.:-]+$/;
+const KEY = /^[A-Za-z0-9_.:@+/-]+$/;
 
 function intParam(value: string | null, name: string, fallback: number): number {
   if (value === null || value === "") return fallback;
@@ -41,7 +41,8 @@ export const createTopic: Handler = ({ data, store, index, body }) => {
   const b = isObject(body) ? body : {};
   if (b.key === undefined || b.key === null) problems.push("key should not be null or undefined");
   if (typeof b.key !== "string") problems.push("key must be a string");
-  else if (!KEY.test(b.key)) problems.push('key must contain only letters, digits, "-", "_", "." and ":"');
+  else if (!KEY.test(b.key))
+    problems.push('key must contain only letters, digits, "-", "_", ".", ":", "@", "+" and "/"');
   if (typeof b.name !== "string") problems.push("name must be a string");
   else if (b.name.trim() === "") problems.push("name should not be empty");
   if (problems.length > 0) throw badRequest(problems);
