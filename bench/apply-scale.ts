@@ -78,7 +78,8 @@ export async function benchApplyScale(rateLimit?: { perSecond: number }): Promis
     const requests = emulator.requests.length;
     const rateLimited429 = emulator.requests.filter((r) => r.status === 429).length;
     const writes = emulator.requests.filter((r) => r.method !== "GET" && r.status !== 429).length;
-    const minimalRequests = 1 + Math.ceil(RENAMED / 10) + 1 + 1 + changes;
+    // + 1: the environment the key reaches (GET /v1/environments/me), asked once per run.
+    const minimalRequests = 1 + 1 + Math.ceil(RENAMED / 10) + 1 + 1 + changes;
     const idealMs = rateLimit
       ? (minimalRequests / rateLimit.perSecond) * 1000
       : (minimalRequests * LATENCY_MS) / CONCURRENCY;

@@ -52,7 +52,8 @@ export async function benchHostedLimit(topics = 10_000): Promise<HostedLimitResu
     );
     const requests = emulator.requests.length;
     const rateLimited429 = emulator.requests.filter((r) => r.status === 429).length;
-    const minimalRequests = 1 + Math.ceil(topics / 10);
+    // The organization, the environment the key reaches, and every page of the topic list.
+    const minimalRequests = 2 + Math.ceil(topics / 10);
     // requests / limit, as the target is stated (the bucket's initial burst makes it a little easier).
     const idealMs = (minimalRequests / FREE_PLAN.perSecond) * 1000;
     return {
