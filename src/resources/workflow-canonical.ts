@@ -5,12 +5,23 @@ import { CHANNELS } from "../config/model.js";
 import { digestOf, type JsonObject, managedFields } from "./canonical.js";
 import type { LiveItem } from "./kind.js";
 
-const GROUP_ID_PREFIX = "id:";
+/**
+ * A group the config does not name, as people read it: by name where the server lists groups.
+ * It holds spaces and quotes, so it can never equal a config key (letters, digits, - _ . :).
+ */
+function unboundGroup(id: string, groupNames: ReadonlyMap<string, string> | undefined): string {
+  const name = groupNames?.get(id);
+  return name === undefined ? `group id ${id} (not in the config)` : `group "${name}" (not in the config)`;
+}
 
-/** A workflow's canonical flat fields as the server holds them; group shown by config key when bound. */
+/**
+ * A workflow's canonical flat fields as the server holds them; its group by config key when
+ * bound, else by name (`groupNames`: server id -> name, where the server lists groups).
+ */
 export function canonicalWorkflowFields(
   workflow: Workflow,
   groupKeys: ReadonlyMap<string, string>,
+  groupNames?: ReadonlyMap<string, string>,
 ): JsonObject {
   const fields: JsonObject = {
     name: workflow.name,
@@ -19,7 +30,7 @@ export function canonicalWorkflowFields(
     critical: workflow.critical,
     tags: normalizeTags(workflow.tags ?? []),
     notificationGroup:
-      groupKeys.get(workflow._notificationGroupId) ?? `${GROUP_ID_PREFIX}${workflow._notificationGroupId}`,
+      groupKeys.get(workflow._notificationGroupId) ?? unboundGroup(workflow._notificationGroupId, groupNames),
     data: (workflow.data ?? {}) as JsonObject,
   };
   for (const channel of CHANNELS) {
@@ -37,8 +48,9 @@ export function liveWorkflowItem(
   workflow: Workflow,
   groupKeys: ReadonlyMap<string, string>,
   managed?: Iterable<string>,
+  groupNames?: ReadonlyMap<string, string>,
 ): LiveItem {
-  const fields = canonicalWorkflowFields(workflow, groupKeys);
+  const fields = canonicalWorkflowFields(workflow, groupKeys, groupNames);
   const covered = managed === undefined ? fields : managedFields(fields, managed);
   return {
     origin: "api",

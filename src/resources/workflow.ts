@@ -79,7 +79,7 @@ export const workflowKind: KindModule<"workflow"> = {
       }
       return {
         status: "found",
-        item: liveWorkflowItem(workflow, context.groupKeys, Object.keys(item.fields)),
+        item: liveWorkflowItem(workflow, context.groupKeys, Object.keys(item.fields), groupNamesOf(context)),
       };
     }
     const record = ownRecord(context.state.workflows, id);
@@ -245,3 +245,17 @@ function exportWorkflow(
 }
 
 export { canonicalWorkflowFields, liveWorkflowItem } from "./workflow-canonical.js";
+
+const namesByList = new WeakMap<object, ReadonlyMap<string, string>>();
+
+/** Server group id -> name, where the server lists groups (to show a workflow's unbound group). */
+function groupNamesOf(context: PlanContext): ReadonlyMap<string, string> | undefined {
+  const groups = context.live.kinds.notificationGroup;
+  if (groups === undefined) return undefined;
+  let names = namesByList.get(groups);
+  if (names === undefined) {
+    names = new Map(groups.map((g) => [g._id, g.name]));
+    namesByList.set(groups, names);
+  }
+  return names;
+}
