@@ -25,6 +25,7 @@ import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../c
 import { confirmOrRefuse } from "../confirm.js";
 import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
+import { withStopSignals } from "../interrupts.js";
 import { preparePlan, resolveSession, withIdentifiers } from "../prepare-plan.js";
 import { loadDesired, openSession, organizationOf, type Session } from "../session.js";
 
@@ -233,20 +234,6 @@ async function runWithSignals(
   args: ApplyArgs,
   run: (progress: ProgressView, stop: AbortSignal, abort: AbortSignal) => Promise<ApplyReport>,
 ): Promise<ApplyReport> {
-  const stop = new AbortController();
-  const abort = new AbortController();
-  const onSignal = () => {
-    if (stop.signal.aborted) {
-      abort.abort();
-      return;
-    }
-    stop.abort();
-    context.terminal.err(
-      "\nStopping: starting nothing new, finishing running actions (Ctrl-C again to abort them).\n",
-    );
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
   const progress =
     args.output === "json"
       ? silentProgress()
@@ -254,14 +241,15 @@ async function runWithSignals(
         context.terminal.isTTY && (context.terminal.width ?? 0) >= 40
         ? listrProgress(plan, (text) => visibleText(context.masker.mask(text)))
         : lineProgress((text) => context.terminal.err(text));
-  try {
-    const report = await run(progress, stop.signal, abort.signal);
-    await progress.done();
-    return report;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  return withStopSignals(
+    context,
+    "\nStopping: starting nothing new, finishing running actions (Ctrl-C again to abort them).\n",
+    async (stop, abort) => {
+      const report = await run(progress, stop, abort);
+      await progress.done();
+      return report;
+    },
+  );
 }
 
 /** Exit 3 whenever the server changed before a failure, including writes the state file missed. */

@@ -36,6 +36,7 @@ import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { confirmOrRefuse } from "../confirm.js";
 import { EXIT } from "../exit-codes.js";
+import { withStopSignals } from "../interrupts.js";
 import { resolveSession } from "../prepare-plan.js";
 import { openSession, type Session } from "../session.js";
 
@@ -252,38 +253,27 @@ async function runPromotion(
   session: Session,
   promotion: Promotion,
 ): Promise<PromotionReport> {
-  const stop = new AbortController();
-  const abort = new AbortController();
-  const onSignal = () => {
-    if (stop.signal.aborted) {
-      abort.abort();
-      return;
-    }
-    stop.abort();
-    context.terminal.err("\nStopping: promoting nothing new (Ctrl-C again to abort requests in flight).\n");
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    const report = await executePromotion({
-      client: session.client,
-      promotion,
-      concurrency: args.concurrency,
-      stopSignal: stop.signal,
-      abortSignal: abort.signal,
-      onEvent: (event) => {
-        if (args.output === "json" || event.type !== "finish") return;
-        const r = event.result;
-        const status = r.status === "applied" ? "promoted" : r.status;
-        context.terminal.err(`${status}: ${r.label}${r.error ? ` (${r.error.message})` : ""}\n`);
-      },
-    });
-    if (args.promotion === undefined) printReport(args, context, report);
-    return report;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  return withStopSignals(
+    context,
+    "\nStopping: promoting nothing new (Ctrl-C again to abort requests in flight).\n",
+    async (stop, abort) => {
+      const report = await executePromotion({
+        client: session.client,
+        promotion,
+        concurrency: args.concurrency,
+        stopSignal: stop,
+        abortSignal: abort,
+        onEvent: (event) => {
+          if (args.output === "json" || event.type !== "finish") return;
+          const r = event.result;
+          const status = r.status === "applied" ? "promoted" : r.status;
+          context.terminal.err(`${status}: ${r.label}${r.error ? ` (${r.error.message})` : ""}\n`);
+        },
+      });
+      if (args.promotion === undefined) printReport(args, context, report);
+      return report;
+    },
+  );
 }
 
 function printReport(args: PromoteArgs, context: CommandContext, report: PromotionReport): void {
