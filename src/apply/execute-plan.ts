@@ -160,7 +160,10 @@ async function runAction(action: PlanAction, context: RunContext): Promise<Actio
   const notes: string[] = [];
   const reported: JsonObject = {};
   const base = { id: action.id, kind: action.kind, key: action.key, op: action.op, notes };
-  const creates = action.operations.some(isCreate);
+  // An intent is recorded only where the kind could not otherwise tell an interrupted create
+  // from one never sent (it has intentDoubt): a topic or an override is found by its identity,
+  // so its intent would cost a state write and fsync per create and settle nothing.
+  const creates = module.intentDoubt !== undefined && action.operations.some(isCreate);
   try {
     if (creates) {
       const startedAt = (context.clock ?? (() => new Date()))().toISOString();
