@@ -107,9 +107,7 @@ async function applyLocked(args: ApplyArgs, context: CommandContext, loaded: Loa
   const { session, plan, state } = prepared;
   try {
     const recorder = new StateRecorder(state, session.statePath, session.protect);
-    const names = new Map(session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]));
-    await recorder.recordPlanFindings(plan, names);
-    await recorder.recordEnvironment(session.serverEnvironment, plan.bindings.identifiers);
+    await recordFindings(recorder, session, plan);
     const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
       executePlan({
         client: session.client,
@@ -173,11 +171,7 @@ async function planNow(
     else context.terminal.out(show);
     if (!hasChanges(plan)) {
       const recorder = new StateRecorder(state, session.statePath, session.protect);
-      const names = new Map(
-        session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]),
-      );
-      await recorder.recordPlanFindings(plan, names);
-      await recorder.recordEnvironment(session.serverEnvironment, plan.bindings.identifiers);
+      await recordFindings(recorder, session, plan);
       if (args.output === "json") context.terminal.out(renderReportJson(emptyReport()));
       else context.terminal.out("No changes. Nothing to apply.\n");
       await session.close();
@@ -225,6 +219,13 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
     await session.close();
     throw error;
   }
+}
+
+/** What the plan found before anything is sent: group bindings, settled intents, the environment. */
+async function recordFindings(recorder: StateRecorder, session: Session, plan: Plan): Promise<void> {
+  const names = new Map(session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]));
+  await recorder.recordPlanFindings(plan, names);
+  await recorder.recordEnvironment(session.serverEnvironment, plan.bindings.identifiers);
 }
 
 /** First Ctrl-C: start nothing new, let running actions finish. Second: abort them. */
