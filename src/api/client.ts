@@ -50,14 +50,16 @@ export function buildApi(
         { endpoint: "listTopics", maxPages: bounds.maxPages, onPage: bounds.onPage },
       ),
 
-    listAllWorkflowOverrides: (options = {}) =>
+    listAllWorkflowOverrides: ({ read = [], ...options } = {}) =>
       listAllFollowing(
         async (page) => {
           // Each page waits on the one before: let it jump the queue of other lists' fan-outs.
-          const result = await overrides.listWorkflowOverrides(
-            { page, limit: LIST_LIMIT },
-            { ...options, urgent: true },
-          );
+          const result =
+            read[page] ??
+            (await overrides.listWorkflowOverrides(
+              { page, limit: LIST_LIMIT },
+              { ...options, urgent: true },
+            ));
           return { items: result.data, hasMore: result.hasMore };
         },
         (override) => override._id,

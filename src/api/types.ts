@@ -460,7 +460,10 @@ export interface NotificationApi {
   /** `first`: page 0 when the caller has read it already (it is not read again). */
   listAllTopics(options?: RequestOptions & { first?: TopicPage }): Promise<Topic[]>;
   /** All workflow overrides, following `hasMore` (limit 100, the real cap). */
-  listAllWorkflowOverrides(options?: RequestOptions): Promise<WorkflowOverride[]>;
+  /** `read`: pages 0.. when the caller has read them already (they are not read again). */
+  listAllWorkflowOverrides(
+    options?: RequestOptions & { read?: readonly { data: WorkflowOverride[]; hasMore: boolean }[] },
+  ): Promise<WorkflowOverride[]>;
   /** All workflows through the list extension (API_UNSUPPORTED when missing). */
   /** `first`: page 0 when the caller has read it already (it is not read again). */
   listAllWorkflows(options?: RequestOptions & { first?: WorkflowPage }): Promise<Workflow[]>;

@@ -40,7 +40,7 @@ export async function preparePlan(
   // not in the config must fail before any request).
   const early = loaded === undefined && args.target.length === 0 ? connectEarly(args, context) : undefined;
   // ... and start the live reads as soon as a parsed file shows which kinds it manages.
-  const ahead = early !== undefined ? startReadAhead(early.client) : undefined;
+  const ahead = early !== undefined ? startReadAhead(early.client, early) : undefined;
   let config: { desired: DesiredState; warnings: Problem[] };
   let selected: Set<string> | undefined;
   try {

@@ -10,6 +10,7 @@ import { createClient, formatClientEvent } from "../api/index.js";
 import type { Organization } from "../api/types.js";
 import { emptyResources } from "../config/collect.js";
 import { DEFAULT_API_KEY_ENV, loadConfig } from "../config/index.js";
+import { loadConfigBeside } from "../config/load-beside.js";
 import type { DesiredState, LoadOptions } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { PlanTarget } from "../plan/model.js";
@@ -66,14 +67,15 @@ export async function loadDesired(
   context: CommandContext,
   onParsed?: LoadOptions["onParsed"],
 ) {
-  const result = await loadConfig({
+  const options = {
     configPath: args.config,
     ...(args.env !== undefined ? { env: args.env } : {}),
     vars: context.env,
     cwd: context.cwd,
     allowIncludeOutside: args["allow-include-outside"] === true,
-    ...(onParsed !== undefined ? { onParsed } : {}),
-  }).catch((error: unknown) => {
+  };
+  const loading = onParsed !== undefined ? loadConfigBeside({ ...options, onParsed }) : loadConfig(options);
+  const result = await loading.catch((error: unknown) => {
     if (error instanceof ConfigError) context.masker.addAll(error.sensitive);
     throw error;
   });
@@ -121,16 +123,17 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
   });
 }
 
-/** A client connected, and the organization asked for, before the config finished loading. */
+/** A client connected, and the organization and environment asked for, before the config finished loading. */
 export interface EarlyConnection {
   client: ApiClient;
   organization: Promise<Organization>;
+  environment: Promise<ServerEnvironment | undefined>;
 }
 
 /**
  * Without --env the API URL and key do not depend on the config (only an environment sets
- * `apiUrl` or `apiKeyEnv`): connect and ask which organization the key reaches while the config
- * loads. Undefined when that is not so, or when the key is missing (the normal path reports it,
+ * `apiUrl` or `apiKeyEnv`): connect and ask which organization and environment the key reaches
+ * while the config loads (the environment says whether Development-only kinds may be read ahead). Undefined when that is not so, or when the key is missing (the normal path reports it,
  * after any config error).
  */
 export function connectEarly(args: SessionArgs, context: CommandContext): EarlyConnection | undefined {
@@ -140,9 +143,11 @@ export function connectEarly(args: SessionArgs, context: CommandContext): EarlyC
   if (key === undefined || key === "") return undefined;
   const client = connect(args, { apiKeyEnv } as DesiredState, context);
   const organization = client.getCurrentOrganization();
-  // Awaited (and its failure reported) by openSession; never an unhandled rejection meanwhile.
+  const environment = currentEnvironment(client);
+  // Awaited (and their failure reported) by openSession; never an unhandled rejection meanwhile.
   organization.catch(() => undefined);
-  return { client, organization };
+  environment.catch(() => undefined);
+  return { client, organization, environment };
 }
 
 export async function openSession(
@@ -171,7 +176,7 @@ export async function openSession(
         },
       );
     }
-    const serverEnvironment = await currentEnvironment(client);
+    const serverEnvironment = await (usable ? early.environment : currentEnvironment(client));
     const guard = desired.serverEnvironment;
     if (
       options.guard &&

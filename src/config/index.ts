@@ -84,9 +84,7 @@ export async function loadConfig(
   // only when every file loaded: a file that failed would make its resources look missing.
   const base = combine(resourcesOf(baseFiles), loader.problems);
   const baseErrors = loader.problems.some((p) => p.severity === "error");
-  await breathe(loader);
   const resources = layered(loader, base, overlayFiles, "", baseErrors, 0);
-  await breathe(loader);
   if (options.env === undefined && options.allEnvironments === true && root?.data !== undefined) {
     // validate without --env: every environment layered over the base, each problem naming it.
     const environments = root.data.environments;
@@ -221,10 +219,8 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
     }
     return [entry];
   }
-  if (loader.onParsed !== undefined) loader.onParsed(sectionCounts(file.doc.contents));
-  await breathe(loader);
+  if (loader.onParsed !== undefined) loader.onParsed(sectionCounts(file.doc.contents), path);
   interpolateFile(file, loader.vars, loader.sensitive, loader.problems);
-  await breathe(loader);
   const contents = file.doc.contents;
   if (contents !== null && !isMap(contents)) {
     loader.problems.push({
@@ -250,9 +246,7 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
     return [entry];
   }
   entry.data = data;
-  await breathe(loader);
   checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
-  await breathe(loader);
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates are reported too; any error means
   // no result, so nothing of an invalid file can reach the desired state.
@@ -270,15 +264,6 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
   // Positions are in the collected resources now; the tree is the biggest thing in memory.
   if (!isRoot) file.doc = undefined;
   return [entry, ...included];
-}
-
-/**
- * Between the CPU-heavy steps of a load that has reads running beside it (onParsed), let the
- * event loop send their requests and take their answers; otherwise do not wait at all.
- */
-function breathe(loader: Loader): Promise<void> | undefined {
-  if (loader.onParsed === undefined) return undefined;
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Top-level section name -> entries (a list's length; 1 for a mapping). */

@@ -138,7 +138,8 @@ export interface LoadOptions {
   allEnvironments?: boolean;
   /**
    * Called as each file is parsed, before it is checked, with how many entries each section of
-   * it holds (section name -> count): lets a plan start its live reads while the config loads.
+   * it holds (section name -> count) and the file (absolute path): lets a plan start its live
+   * reads while the config loads.
    */
-  onParsed?: (counts: ReadonlyMap<string, number>) => void;
+  onParsed?: (counts: ReadonlyMap<string, number>, file: string) => void;
 }

@@ -202,6 +202,12 @@ export interface ReadScope {
   readAhead?: { [K in Kind]?: Promise<unknown> };
 }
 
+/** What is known, or being asked, while the config loads. */
+export interface ReadAheadContext {
+  /** The environment the key reaches (undefined: the server does not say); rejects with its error. */
+  environment: Promise<ServerEnvironment | undefined>;
+}
+
 /** Export: config keys handed out so far, by kind and server id (a workflow names its group's key). */
 export type ExportKeys = { [K in Kind]: Map<string, string> };
 
@@ -284,7 +290,7 @@ export interface KindModule<K extends Kind> {
    * Start reading while the config loads, knowing only how many entries of this kind the files
    * parsed so far hold (`count`); readLive picks the result up from `scope.readAhead`.
    */
-  readAhead?(client: NotificationApi, count: () => number): Promise<unknown>;
+  readAhead?(client: NotificationApi, count: () => number, early: ReadAheadContext): Promise<unknown>;
   execute(action: PlanAction, op: OperationByKind[K], context: ExecuteContext): Promise<ExecuteResult>;
   /**
    * For a saved plan: read again only the live objects this kind's actions were computed from

@@ -64,26 +64,27 @@ export async function readPagedByCost<T, P extends { data: T[]; totalCount: numb
  */
 export async function readFollowingByCost<T>(
   read: ByIdentity<T> & {
-    page: (page: number) => Promise<{ data: T[]; hasMore: boolean }>;
-    /** The whole list from its start (a server without the by-identity read). */
-    listAll: () => Promise<T[]>;
+    page: (page: number) => Promise<FollowedPage<T>>;
+    /** The whole list (a server without the by-identity read), reusing the pages read so far. */
+    listAll: (read: readonly FollowedPage<T>[]) => Promise<T[]>;
     maxPages: number;
   },
 ): Promise<CostedRead<T>> {
-  const pages: T[][] = [];
+  const pages: FollowedPage<T>[] = [];
   const missing = new Set(read.wanted);
   for (let page = 0; page < read.maxPages; page += 1) {
     const result = await read.page(page);
-    pages.push(result.data);
-    if (!result.hasMore || result.data.length === 0) return { items: pages.flat(), listed: true };
+    pages.push(result);
+    if (!result.hasMore || result.data.length === 0)
+      return { items: pages.flatMap((p) => p.data), listed: true };
     for (const item of result.data) missing.delete(read.identityOf(item));
     if (missing.size <= page + 1) {
       const got = await getEach(read, [...missing]);
       if (got === undefined) break;
-      return { items: pages.flat().concat(got), listed: false };
+      return { items: pages.flatMap((p) => p.data).concat(got), listed: false };
     }
   }
-  return { items: await read.listAll(), listed: true };
+  return { items: await read.listAll(pages), listed: true };
 }
 
 function missingFrom<T>(read: ByIdentity<T>, seen: readonly T[]): string[] {
@@ -130,4 +131,43 @@ export async function readAheadPaged<T, P extends { data: T[]; totalCount: numbe
   // Awaited by readLive; until then (or if the config fails to load) never an unhandled rejection.
   all.catch(() => undefined);
   return { first, all };
+}
+
+/** A page of a list that only says `hasMore`. */
+export interface FollowedPage<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+/**
+ * The pages of a `hasMore` list that readFollowingByCost is sure to read too, read while the
+ * config loads: it goes on while more wanted identities are missing than pages were read, and at
+ * least `count() - items seen` are (count: the entries parsed so far, each a distinct identity).
+ * So reading ahead never adds a request; readLive replays these pages (replayed) and goes on.
+ */
+export async function readAheadFollowing<T>(
+  page: (page: number) => Promise<FollowedPage<T>>,
+  count: () => number,
+  maxPages: number,
+): Promise<FollowedPage<T>[]> {
+  const pages: FollowedPage<T>[] = [];
+  let seen = 0;
+  for (let index = 0; index < maxPages; index += 1) {
+    const result = await page(index);
+    pages.push(result);
+    seen += result.data.length;
+    if (!result.hasMore || result.data.length === 0 || count() - seen <= index + 1) break;
+  }
+  return pages;
+}
+
+/** A page function that answers the pages read ahead from memory and reads the rest. */
+export function replayed<P>(
+  ahead: readonly P[],
+  read: (page: number) => Promise<P>,
+): (page: number) => Promise<P> {
+  return (page) => {
+    const known = ahead[page];
+    return known !== undefined ? Promise.resolve(known) : read(page);
+  };
 }

@@ -4,7 +4,7 @@
 // topic reads; with --target, only the targets and their dependencies are read.
 import type { NotificationApi } from "../api/types.js";
 import type { DesiredState } from "../config/model.js";
-import type { KindModule, LiveSnapshot, ReadScope, ServerEnvironment } from "./kind.js";
+import type { KindModule, LiveSnapshot, ReadAheadContext, ReadScope, ServerEnvironment } from "./kind.js";
 import { KINDS, type Kind, registry } from "./registry.js";
 
 export interface ReadLiveOptions {
@@ -59,24 +59,33 @@ export async function readLive(
 }
 
 /**
- * Reads that start while the config loads: each kind that can read ahead starts when the first
- * parsed file holds entries of it, told how many entries the files parsed so far hold. Only
- * reads (GET) are sent; nothing read is used before the organization guard has passed.
+ * Reads that start while the config loads: each kind that can read ahead starts when a parsed
+ * file holds entries of it, told how many entries the files parsed so far hold. A file may be
+ * told twice, a lower bound from its text first (scanSectionCounts), then the parse's count,
+ * which replaces it. Only reads (GET) are sent; nothing read is used before the organization
+ * guard has passed.
  */
-export function startReadAhead(client: NotificationApi): {
-  onParsed: (counts: ReadonlyMap<string, number>) => void;
+export function startReadAhead(
+  client: NotificationApi,
+  early: ReadAheadContext,
+): {
+  onParsed: (counts: ReadonlyMap<string, number>, file: string) => void;
   started: NonNullable<ReadScope["readAhead"]>;
 } {
-  const totals = new Map<Kind, number>();
+  const byFile = new Map<string, ReadonlyMap<string, number>>();
+  const total = (section: string) => {
+    let sum = 0;
+    for (const counts of byFile.values()) sum += counts.get(section) ?? 0;
+    return sum;
+  };
   const started: NonNullable<ReadScope["readAhead"]> = {};
-  const onParsed = (counts: ReadonlyMap<string, number>) => {
+  const onParsed = (counts: ReadonlyMap<string, number>, file: string) => {
+    byFile.set(file, counts);
     for (const kind of KINDS) {
       const module = registry[kind] as KindModule<Kind>;
-      const count = counts.get(module.section.name) ?? 0;
-      if (count === 0) continue;
-      totals.set(kind, (totals.get(kind) ?? 0) + count);
-      if (module.readAhead === undefined || started[kind] !== undefined) continue;
-      const read = module.readAhead(client, () => totals.get(kind) ?? 0);
+      const section = module.section.name;
+      if (module.readAhead === undefined || started[kind] !== undefined || total(section) === 0) continue;
+      const read = module.readAhead(client, () => total(section), early);
       // Awaited by readLive; until then (or if the config fails to load) never unhandled.
       read.catch(() => undefined);
       started[kind] = read;

@@ -18,9 +18,18 @@ import {
   type LiveItem,
   type LiveLookup,
   type PlanContext,
+  type ReadAheadContext,
   type ReadScope,
 } from "./kind.js";
-import { type CostedRead, mustList, readFollowingByCost, wantedItems } from "./read-by-cost.js";
+import {
+  type CostedRead,
+  type FollowedPage,
+  mustList,
+  readAheadFollowing,
+  readFollowingByCost,
+  replayed,
+  wantedItems,
+} from "./read-by-cost.js";
 import { unlessUnsupported } from "./unsupported.js";
 import { checkOverrideReferences } from "./workflow-override-checks.js";
 import { executeOverride, findOverrides, overrideLookupKey } from "./workflow-override-execute.js";
@@ -73,13 +82,15 @@ async function readOverrides(
 ): Promise<CostedRead<WorkflowOverride>> {
   const options = scope.signal ? { signal: scope.signal } : {};
   if (!scope.everything && scope.desired.resources.override.length === 0) return { items: [], listed: true };
-  if (mustList(scope)) return { items: await client.listAllWorkflowOverrides(options), listed: true };
+  const ahead = ((await scope.readAhead?.override) ?? []) as FollowedPage<WorkflowOverride>[];
+  if (mustList(scope))
+    return { items: await client.listAllWorkflowOverrides({ ...options, read: ahead }), listed: true };
   const wanted = wantedItems(overrideKind, scope);
   return readFollowingByCost({
     wanted: wanted.map((item) => overrideLookupKey(item.ids.workflowId ?? "", item.ids.tenantId ?? "")),
     identityOf: (o) => overrideLookupKey(o._workflowId, o._tenantId),
-    page: (page) => client.listWorkflowOverrides({ page, limit: LIST_LIMIT }, { ...options, urgent: true }),
-    listAll: () => client.listAllWorkflowOverrides(options),
+    page: replayed(ahead, (page) => readPage(client, page, options)),
+    listAll: (read) => client.listAllWorkflowOverrides({ ...options, read }),
     getOne: async (pair) => {
       const [workflowId = "", tenantId = ""] = pair.split(":");
       try {
@@ -92,6 +103,26 @@ async function readOverrides(
     probeFirst: true,
     maxPages: MAX_FOLLOWED_PAGES,
   });
+}
+
+/** One page of the list; each waits on the one before, so it jumps the queue of other lists' fan-outs. */
+function readPage(client: NotificationApi, page: number, options: { signal?: AbortSignal }) {
+  return client.listWorkflowOverrides({ page, limit: LIST_LIMIT }, { ...options, urgent: true });
+}
+
+/**
+ * While the config loads: the pages the costed read is sure to read too (readAheadFollowing),
+ * once the environment is known to serve overrides (a Production key is not even asked).
+ */
+async function readOverridesAhead(
+  client: NotificationApi,
+  count: () => number,
+  early: ReadAheadContext,
+): Promise<FollowedPage<WorkflowOverride>[]> {
+  // Its failure is the session's to report; without it nothing is read ahead.
+  const environment = await early.environment.catch(() => null);
+  if (environment === null || isDevelopmentOnlyBlocked(environment)) return [];
+  return readAheadFollowing((page) => readPage(client, page, {}), count, MAX_FOLLOWED_PAGES);
 }
 
 export const overrideKind: KindModule<"override"> = {
@@ -230,6 +261,7 @@ export const overrideKind: KindModule<"override"> = {
     };
   },
 
+  readAhead: readOverridesAhead,
   execute: executeOverride,
 
   async reread(actions, client) {

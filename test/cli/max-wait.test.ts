@@ -28,7 +28,7 @@ describe("--max-wait", () => {
       // The topic list's 429 is reported by whichever request meets the hold first: the list itself,
       // or a read started beside it (reads begin while the config loads).
       const said =
-        /GET (\S+) \([^)]*\)?:? ?(?:429 )?the server asked to wait ([\d.]+) s \((Retry-After|429 from the server)\), longer than the (\d+ s allowed)/.exec(
+        /GET (\S+?)(?: \([^)]*\))?:? ?(?:429 )?the server asked to wait ([\d.]+) s \((Retry-After|429 from the server)\), longer than the (\d+ s allowed)/.exec(
           result.stderr,
         );
       expect(said, result.stderr).not.toBeNull();

@@ -1,0 +1,91 @@
+// A plan loads its config on a worker thread while the live reads start (src/config/load-beside.ts,
+// src/resources/read-live.ts startReadAhead). As processes over HTTP against the emulator: what
+// crosses back from the worker is what the same load on the main thread gives (problems with
+// their file, line and field; values from the environment masked), and the reads started before
+// the config is known obey what the config would: Development-only kinds are not read with a
+// Production key, and a config that fails costs no read of a kind it does not hold.
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { runCli } from "../helpers/cli.js";
+import { SEED } from "../helpers/cli-session.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function setup(config: string) {
+  emulator = await startEmulator({ seedFile: SEED, port: 0 });
+  const handle = emulator;
+  const workspace = await createWorkspace({ "notiform.yaml": config });
+  const cli = (args: string[], env: Record<string, string>) =>
+    runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+  return { handle, cli };
+}
+
+const OVERRIDES = `version: 1
+organization: Acme Inc
+workflows:
+  - identifier: order-shipped
+overrides:
+  - workflow: order-shipped
+    tenant: tenant-one
+    active: true
+`;
+
+describe("reads started while the config loads", () => {
+  it("with a Production key (no --env), Development-only overrides are not read at all", async () => {
+    const { handle, cli } = await setup(OVERRIDES);
+    const key = handle.productionApiKey;
+    expect(key).toBeDefined();
+    const plan = await cli(["plan", "--output", "json"], { NOTIFORM_API_KEY: key ?? "" });
+    expect(plan.code, plan.stderr).toBe(0);
+    const actions = JSON.parse(plan.stdout).actions as { id: string; op: string }[];
+    expect(actions.find((a) => a.id === "override/order-shipped@tenant-one")?.op).toBe("not-applicable");
+    expect(handle.requests.filter((r) => r.path.startsWith("/v1/workflow-overrides"))).toEqual([]);
+    // The Development key reads them, from the first page (the same plan, another environment).
+    handle.clearRequests();
+    const development = await cli(["plan", "--output", "json"], { NOTIFORM_API_KEY: handle.apiKey });
+    expect(development.code, development.stderr).toBe(0);
+    expect(handle.requests.map((r) => r.path)).toContain("/v1/workflow-overrides?page=0&limit=100");
+  });
+
+  it("a config error found on the worker is reported as on the main thread: file, line, field, masked value, exit 1", async () => {
+    const secret = "s3cret value";
+    const config = [
+      "version: 1",
+      "organization: Acme Inc",
+      "topics:",
+      "  - key: fine",
+      "    name: Fine",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a config interpolation, not a template.
+      "  - key: ${TOPIC_KEY}",
+      "    name: Bad",
+      "",
+    ].join("\n");
+    const { handle, cli } = await setup(config);
+    const env = { NOTIFORM_API_KEY: handle.apiKey, TOPIC_KEY: secret };
+    const text = await cli(["plan"], env);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/notiform\.yaml:6:\d+/);
+    expect(text.stderr).toContain("key");
+    expect(text.stdout + text.stderr).not.toContain(secret);
+    expect(text.stderr).not.toMatch(/\n\s+at /);
+
+    const json = await cli(["plan", "--output", "json"], env);
+    expect(json.code).toBe(1);
+    // The error report is the JSON document on stdout (schemas/error.schema.json).
+    const report = JSON.parse(json.stdout);
+    expect(report.error?.code).toBe("CONFIG_INVALID");
+    expect(report.error?.problems?.[0]?.location).toMatchObject({ file: "notiform.yaml", line: 6 });
+    expect(json.stdout + json.stderr).not.toContain(secret);
+    // The config holds only topics: nothing else was read while it loaded.
+    expect(
+      handle.requests.filter(
+        (r) => !r.path.startsWith("/v1/topics") && !/^\/v1\/(organizations|environments)\/me/.test(r.path),
+      ),
+    ).toEqual([]);
+  });
+});
