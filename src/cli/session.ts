@@ -163,8 +163,14 @@ export async function openSession(
   if (early !== undefined && !usable) await early.client.close();
   const client = usable ? early.client : connect(args, desired, context);
   const keyed = keyedDigest(context.env[desired.apiKeyEnv] ?? "");
+  // Both asked at once: neither answer depends on the other.
+  const asked = usable
+    ? early
+    : { organization: client.getCurrentOrganization(), environment: currentEnvironment(client) };
+  // Awaited below, the environment after the organization guard; never unhandled meanwhile.
+  asked.environment.catch(() => undefined);
   try {
-    const organization = await (usable ? early.organization : client.getCurrentOrganization());
+    const organization = await asked.organization;
     for (const partner of organization.partnerConfigurations ?? [])
       context.masker.addCredential(partner.accessToken);
     if (options.guard && desired.organization !== undefined && organization.name !== desired.organization) {
@@ -176,7 +182,7 @@ export async function openSession(
         },
       );
     }
-    const serverEnvironment = await (usable ? early.environment : currentEnvironment(client));
+    const serverEnvironment = await asked.environment;
     const guard = desired.serverEnvironment;
     if (
       options.guard &&
