@@ -1,5 +1,5 @@
-// Builds dist/ once before the suite, so the CLI tests spawn the very binary users run
-// (bin/notiform.js -> dist/) rather than a test-only entry point.
+// Builds dist/ once before the suite (as `npm run build`: tsc, then the bundle), so the CLI tests
+// spawn the very binary users run (bin/notiform.js -> dist/bundle/) rather than a test-only entry.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -15,5 +15,9 @@ export function setup(): void {
   );
   if (result.status !== 0) {
     throw new Error(`npm run build failed before the tests:\n${result.stdout}${result.stderr}`);
+  }
+  const bundled = spawnSync(process.execPath, ["scripts/bundle.mjs"], { cwd: root, encoding: "utf8" });
+  if (bundled.status !== 0) {
+    throw new Error(`npm run build (bundle) failed before the tests:\n${bundled.stdout}${bundled.stderr}`);
   }
 }

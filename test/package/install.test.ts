@@ -11,7 +11,14 @@ import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js"
 import { ACME_BASE } from "../helpers/workspace.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "src"];
+const SOURCES = [
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "src",
+  "scripts/bundle.mjs",
+];
 
 interface Run {
   code: number | null;
@@ -69,7 +76,7 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), "notiform-pack-"));
   const checkout = join(dir, "checkout");
   const manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
-  const shipped = (manifest.files as string[]).filter((name) => name !== "dist");
+  const shipped = (manifest.files as string[]).filter((name) => !name.startsWith("dist"));
   for (const name of [...SOURCES, ...shipped])
     await cp(join(ROOT, name), join(checkout, name), { recursive: true });
   await symlink(join(ROOT, "node_modules"), join(checkout, "node_modules"), "dir");
@@ -91,10 +98,13 @@ afterAll(async () => {
 });
 
 describe("the packed package", () => {
-  it("builds on pack: the tarball ships the compiled CLI", () => {
+  it("builds on pack: the tarball ships the compiled CLI, bundled", () => {
     expect(packed.code, packed.stderr).toBe(0);
     const files = JSON.parse(packed.stdout)[0].files.map((f: { path: string }) => f.path);
-    expect(files).toContain("dist/cli/main.js");
+    expect(files).toContain("dist/bundle/main.js");
+    expect(files).toContain("dist/bundle/load-worker.js");
+    // Only the bundle: tsc's per-module output is what the bundle is made from.
+    expect(files.some((f: string) => f.startsWith("dist/") && !f.startsWith("dist/bundle/"))).toBe(false);
     expect(files).toContain("bin/notiform.js");
     expect(files).toContain("schemas/error.schema.json");
     expect(files.some((f: string) => f.startsWith("src/") || f.startsWith("test/"))).toBe(false);
