@@ -170,6 +170,38 @@ describe("two applies started together", () => {
   });
 });
 
+describe("a lock held by a live run", () => {
+  const held = () =>
+    serializeLockInfo({
+      holder: "ci",
+      host: hostname(),
+      pid: process.pid,
+      startedAt: "2026-11-23T09:00:00.000Z",
+      command: "notiform apply",
+    });
+
+  it("refuses the apply before a single request: the reads run only under the lock", async () => {
+    const { workspace, cli, handle } = await setup(2);
+    await workspace.write(LOCK, held());
+    const result = await cli(["apply", "--auto-approve"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("the state file is locked by ci@");
+    expect(handle.requests).toEqual([]);
+    expect(await workspace.read(LOCK)).toBe(held());
+  });
+
+  it("lets a config error show first: the config loads before any wait for the lock", async () => {
+    const { workspace, cli, handle } = await setup(2);
+    await workspace.write(LOCK, held());
+    await workspace.write("notiform.yaml", `${manyGroups(2)}  - key: bad key\n    name: Bad\n`);
+    const result = await cli(["apply", "--auto-approve", "--lock-timeout", "30s"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/notiform\.yaml:\d+/);
+    expect(result.stderr).not.toContain("waiting for the lock");
+    expect(handle.requests).toEqual([]);
+  });
+});
+
 describe("a lock left behind", () => {
   it("is taken over with a warning when its process is gone on this host", async () => {
     const { workspace, cli, handle } = await setup(2);

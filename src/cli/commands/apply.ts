@@ -1,8 +1,11 @@
 // `notiform apply [plan.json]`: make the server match the config. Thin: wires the plan (fresh
 // or saved), the confirmation, the engine, the progress view and the report, and maps the
 // outcome to an exit code. The whole run holds the state file's lock, taken before the state
-// is read, so a second apply waits for (or is refused by) the first rather than planning from
-// a state file about to change.
+// is read and before anything is read from the server, so a second apply waits for (or is
+// refused by) the first rather than planning from a state file or a server about to change.
+// When the lock is free at once it is taken before the config loads, and the reads run beside
+// the load as in plan; otherwise the config loads first and the wait follows.
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { executePlan } from "../../apply/execute-plan.js";
@@ -12,12 +15,12 @@ import { renderReportJson, renderReportText } from "../../apply/render-report.js
 import { checkPlanTarget, readSavedPlan, refreshSavedPlan } from "../../apply/saved-plan.js";
 import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
-import { NotiformError, type Problem } from "../../errors.js";
+import { InternalError, NotiformError, type Problem } from "../../errors.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges, type Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { visibleText } from "../../sanitize.js";
-import { withStateLock } from "../../state/lock.js";
+import { acquireStateLock, type LockOptions, type StateLock, withStateLock } from "../../state/lock.js";
 import type { StateFile } from "../../state/model.js";
 import { checkStateEnvironment, defaultStatePath, readState } from "../../state/state-store.js";
 import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
@@ -82,8 +85,6 @@ export const applyCommand = defineCommand({
   describe: "Make the server match the config (or apply a saved plan without prompting)",
   builder,
   run: async (args, context) => {
-    const loaded = await loadDesired(args, context);
-    const statePath = args.state ?? defaultStatePath(loaded.desired.rootFile, loaded.desired.environment);
     const timeoutMs = parseDuration(args.lockTimeout);
     if (timeoutMs === undefined) {
       throw new NotiformError("USAGE", `--lock-timeout: not a duration: "${args.lockTimeout}"`, {
@@ -96,13 +97,55 @@ export const applyCommand = defineCommand({
       onWait: (text: string) => context.terminal.err(`${text} (up to --lock-timeout)\n`),
       onWarning: (text: string) => context.terminal.err(`warning: ${text}\n`),
     };
-    return withStateLock(statePath, lockOptions, () => applyLocked(args, context, loaded));
+    // The lock free now: held from before the config loads, the live reads run beside the load
+    // (as in plan), and every read is still made under the lock.
+    const early = args.plan === undefined ? await lockIfFree(args, context, lockOptions) : undefined;
+    if (early !== undefined) {
+      try {
+        return await applyLocked(args, context, early.path);
+      } finally {
+        await early.lock.release();
+      }
+    }
+    const loaded = await loadDesired(args, context);
+    const statePath = args.state ?? defaultStatePath(loaded.desired.rootFile, loaded.desired.environment);
+    return withStateLock(statePath, lockOptions, () => applyLocked(args, context, statePath, loaded));
   },
 });
 
-async function applyLocked(args: ApplyArgs, context: CommandContext, loaded: Loaded): Promise<number> {
+/**
+ * The state file's lock, when it can be taken at once before the config loads: the state path
+ * follows from the flags alone (--state, else beside the root file, named by --env). Undefined
+ * when the lock is held or cannot be made, or the root file is missing: then the config loads
+ * first, so its errors come before any wait for the lock, as they always have.
+ */
+async function lockIfFree(
+  args: ApplyArgs,
+  context: CommandContext,
+  options: LockOptions,
+): Promise<{ lock: StateLock; path: string } | undefined> {
+  const rootFile = resolve(context.cwd, args.config ?? "notiform.yaml");
+  if (!existsSync(rootFile)) return undefined;
+  const path = args.state ?? defaultStatePath(rootFile, args.env);
+  try {
+    return { lock: await acquireStateLock(path, { ...options, timeoutMs: 0 }), path };
+  } catch (error) {
+    if (error instanceof NotiformError && ["STATE_LOCKED", "STATE_WRITE_FAILED"].includes(error.code))
+      return undefined;
+    throw error;
+  }
+}
+
+async function applyLocked(
+  args: ApplyArgs,
+  context: CommandContext,
+  lockedPath: string,
+  loaded?: Loaded,
+): Promise<number> {
   const prepared =
-    args.plan === undefined ? await planNow(args, context, loaded) : await loadSaved(args, context, loaded);
+    args.plan === undefined
+      ? await planNow(args, context, lockedPath, loaded)
+      : await loadSaved(args, context, loaded ?? (await loadDesired(args, context)));
   if (prepared === undefined) return EXIT.ok;
   const { session, plan, state } = prepared;
   try {
@@ -158,10 +201,16 @@ interface Prepared {
 async function planNow(
   args: ApplyArgs,
   context: CommandContext,
-  loaded: Loaded,
+  lockedPath: string,
+  loaded: Loaded | undefined,
 ): Promise<Prepared | undefined> {
   const { session, plan, state } = await preparePlan(args, context, loaded);
   try {
+    if (session.statePath !== lockedPath) {
+      throw new InternalError(
+        `the state file planned (${session.statePath}) is not the one locked (${lockedPath})`,
+      );
+    }
     const visible = maskPlan(plan, context.masker);
     const show = renderPlanText(visible, {
       color: context.terminal.color && args.color,
