@@ -13,6 +13,7 @@ import { scanSectionCounts } from "./section-scan.js";
 
 type Message =
   | { type: "parsed"; counts: Map<string, number>; file: string }
+  | { type: "entries"; kind: string; entries: unknown[] }
   | { type: "loaded"; result: { desired: DesiredState; warnings: Problem[] } }
   | { type: "failed"; error: LoadFailure };
 
@@ -34,12 +35,20 @@ export async function loadConfigBeside(
       fn();
       void worker.terminate();
     };
+    // The desired entries, by kind, as the parts arrive (see load-worker.ts).
+    const parts = new Map<string, unknown[][]>();
     worker.on("message", (message: Message) => {
       if (message.type === "parsed") {
         told.add(message.file);
         onParsed(message.counts, message.file);
-      } else if (message.type === "loaded") settle(() => resolve(message.result));
-      else settle(() => reject(deserializeLoadError(message.error)));
+      } else if (message.type === "entries") {
+        parts.set(message.kind, [...(parts.get(message.kind) ?? []), message.entries]);
+        worker.postMessage("next");
+      } else if (message.type === "loaded") {
+        const resources = message.result.desired.resources as unknown as Record<string, unknown[]>;
+        for (const [kind, list] of parts) resources[kind] = list.flat();
+        settle(() => resolve(message.result));
+      } else settle(() => reject(deserializeLoadError(message.error)));
     });
     worker.on("error", (error) => settle(() => reject(error)));
     worker.on("exit", (code) =>

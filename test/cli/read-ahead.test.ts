@@ -52,6 +52,21 @@ describe("reads started while the config loads", () => {
     expect(handle.requests.map((r) => r.path)).toContain("/v1/workflow-overrides?page=0&limit=100");
   });
 
+  it("a config larger than one part of the worker's answer arrives whole and in order", async () => {
+    // 2,345 topics: three parts of the answer (load-worker.ts sends 1,000 entries a part).
+    const keys = Array.from({ length: 2_345 }, (_, i) => `topic-${String(i).padStart(4, "0")}`);
+    const config = `version: 1\norganization: Acme Inc\ntopics:\n${keys.map((key) => `  - key: ${key}\n    name: T ${key}\n`).join("")}`;
+    const { handle, cli } = await setup(config);
+    const plan = await cli(["plan", "--output", "json"], { NOTIFORM_API_KEY: handle.apiKey });
+    expect(plan.code, plan.stderr).toBe(0);
+    const planned = JSON.parse(plan.stdout);
+    expect(planned.summary.create).toBe(keys.length);
+    expect(planned.actions.map((a: { id: string }) => a.id)).toEqual(keys.map((key) => `topic/${key}`));
+    // The last entry keeps its own source line: the parts were joined in order.
+    const last = planned.actions.at(-1) as { source?: { line: number } };
+    expect(last.source?.line).toBe(3 + 2 * (keys.length - 1) + 1);
+  });
+
   it("a config error found on the worker is reported as on the main thread: file, line, field, masked value, exit 1", async () => {
     const secret = "s3cret value";
     const config = [
