@@ -42,7 +42,9 @@ export async function loadConfigBeside(
         told.add(message.file);
         onParsed(message.counts, message.file);
       } else if (message.type === "entries") {
-        parts.set(message.kind, [...(parts.get(message.kind) ?? []), message.entries]);
+        const list = parts.get(message.kind) ?? [];
+        list.push(message.entries);
+        parts.set(message.kind, list);
         worker.postMessage("next");
       } else if (message.type === "loaded") {
         const resources = message.result.desired.resources as unknown as Record<string, unknown[]>;
