@@ -1,12 +1,13 @@
 // The fast YAML path must be indistinguishable from the library: whenever it accepts a text, the
 // library parses the same text without error into the same values, node kinds, scalar styles and
 // start offsets (so every position the user sees is the same). On anything else it must decline.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, stringify } from "yaml";
 import { parseSimpleYaml } from "../../src/config/fast-yaml.js";
+import { yamlFilesUnder } from "../helpers/yaml-files.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -46,14 +47,6 @@ function agreesWithLibrary(text: string): boolean {
   expect(describeTree(fast.doc.contents, fast.lines)).toEqual(describeTree(library.contents, lines));
   expect(fast.lines.lineStarts).toEqual(lines.lineStarts);
   return true;
-}
-
-function yamlFilesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFilesUnder(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
 }
 
 describe("parseSimpleYaml", () => {

@@ -2,12 +2,13 @@
 // it starts must never be more than the parse would start. For every text the YAML library
 // parses without error, each count it gives is at most the length of that section's list, and
 // for the block lists configs are written in it is exactly that length.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isMap, isScalar, isSeq, parseDocument, stringify } from "yaml";
 import { scanSectionCounts } from "../../src/config/section-scan.js";
+import { yamlFilesUnder } from "../helpers/yaml-files.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -29,14 +30,6 @@ function expectLowerBound(text: string): void {
   for (const [section, count] of scanSectionCounts(text)) {
     expect(count, `${section} in:\n${text}`).toBeLessThanOrEqual(parsed.get(section) ?? 0);
   }
-}
-
-function yamlFilesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFilesUnder(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
 }
 
 describe("scanSectionCounts", () => {
