@@ -23,6 +23,7 @@ export interface ApplyScaleResult {
   firstRequestMs: number;
   lastAnswerMs: number;
   meanInFlight: number;
+  meanAnswerMs: number;
   rateLimited429: number;
   share429: number;
   failures: number;

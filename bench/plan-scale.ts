@@ -2,9 +2,11 @@
 // emulator with 20 ms latency. Measures the CLI's wall time and request count against the ideal
 // (minimal requests x latency / concurrency), and a naive baseline (sequential, one GET per
 // resource, as a hand-written script would) for a side-by-side ratio.
+import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
 import { startEmulator } from "../src/emulator/index.js";
 import { mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
@@ -28,6 +30,11 @@ export interface PlanScaleResult {
   firstRequestMs: number;
   lastAnswerMs: number;
   meanInFlight: number;
+  meanAnswerMs: number;
+  /** The same minimal requests from a bare undici script in its own process (bench/floor-child.ts). */
+  floorMs: number;
+  ratioToFloor: number;
+  floorRatioToIdeal: number;
   naive: { sampleResources: number; sampleMs: number; extrapolatedMs: number; ratioToNotiform: number };
 }
 
@@ -56,11 +63,18 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
     const plan = mustSucceed("plan", await runCliTimed(args("plan", "--detailed-exitcode"), dir, env));
     const requests = emulator.requests.length;
     const timeline = requestTimeline(emulator.requests, plan.startedAt);
+    emulator.clearRequests();
     // The organization and the environment the key reaches, then every page of each list.
     const minimalRequests =
       2 + Math.ceil(size.topics / 10) + Math.ceil(size.overrides / 100) + Math.ceil(size.workflows / 100);
     const idealMs = (minimalRequests * LATENCY_MS) / CONCURRENCY;
 
+    const floor = await floorRun(emulator.url, emulator.apiKey, size);
+    const floorRequests = emulator.requests.length;
+    if (floorRequests !== minimalRequests) {
+      throw new Error(`the floor script sent ${floorRequests} requests, not the minimal ${minimalRequests}`);
+    }
+    emulator.clearRequests();
     const naive = await naiveSample(emulator.url, emulator.apiKey, size);
     return {
       resources: size.topics + size.overrides + size.workflows,
@@ -73,11 +87,42 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       readsRatioToIdeal: (timeline.lastAnswerMs - timeline.firstRequestMs) / idealMs,
       concurrency: CONCURRENCY,
       ...timeline,
+      floorMs: floor,
+      ratioToFloor: plan.wallMs / floor,
+      floorRatioToIdeal: floor / idealMs,
       naive: { ...naive, ratioToNotiform: naive.extrapolatedMs / plan.wallMs },
     };
   } finally {
     await emulator.close();
   }
+}
+
+/** The floor script's wall time, from its spawn to its exit (ms). */
+async function floorRun(
+  url: string,
+  apiKey: string,
+  size: { topics: number; overrides: number; workflows: number },
+): Promise<number> {
+  const script = fileURLToPath(new URL("./floor-child.js", import.meta.url));
+  const started = performance.now();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        script,
+        url,
+        apiKey,
+        String(CONCURRENCY),
+        String(Math.ceil(size.topics / 10)),
+        String(Math.ceil(size.workflows / 100)),
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+  if (code !== 0) throw new Error(`the floor script exited ${code}`);
+  return performance.now() - started;
 }
 
 /**

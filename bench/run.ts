@@ -10,7 +10,7 @@ import { benchApplyScale } from "./apply-scale.js";
 import { benchEmulatorThroughput } from "./emulator-throughput.js";
 import { benchHostedLimit } from "./hosted-limit.js";
 import { benchOffline } from "./offline-scale.js";
-import { benchPlanScale } from "./plan-scale.js";
+import { benchPlanScale, LATENCY_MS } from "./plan-scale.js";
 
 const json = process.argv.includes("--json");
 const log = (text: string) => {
@@ -76,6 +76,16 @@ if (json) {
       `ideal ${s(plan.idealMs)} -> ${x(plan.readsRatioToIdeal)}; before: process start + config load; after: planning + output`,
     ],
     [
+      "plan: floor (bare undici script, same requests)",
+      s(plan.floorMs),
+      `ideal -> ${x(plan.floorRatioToIdeal)}; notiform -> ${x(plan.ratioToFloor)} of the floor`,
+    ],
+    [
+      "plan: against the emulator's own answer time",
+      `${plan.meanAnswerMs.toFixed(1)} ms`,
+      `mean per request (latency ${LATENCY_MS} ms): ideal at that time ${s((plan.minimalRequests * plan.meanAnswerMs) / plan.concurrency)} -> ${x(plan.wallMs / ((plan.minimalRequests * plan.meanAnswerMs) / plan.concurrency))} (for reading; the targets use the nominal latency)`,
+    ],
+    [
       "naive baseline (sequential GET each)",
       s(plan.naive.extrapolatedMs),
       `${x(plan.naive.ratioToNotiform)} slower (measured on ${plan.naive.sampleResources}, extrapolated)`,
@@ -94,6 +104,11 @@ if (json) {
       "apply: first request / last answer",
       `${s(apply.firstRequestMs)} / ${s(apply.lastAnswerMs)}`,
       `requests in flight on average ${apply.meanInFlight.toFixed(2)} of ${apply.concurrency}`,
+    ],
+    [
+      "apply: against the emulator's own answer time",
+      `${apply.meanAnswerMs.toFixed(1)} ms`,
+      `mean per request (latency ${LATENCY_MS} ms): ideal at that time ${s((apply.minimalRequests * apply.meanAnswerMs) / apply.concurrency)} -> ${x(apply.wallMs / ((apply.minimalRequests * apply.meanAnswerMs) / apply.concurrency))}`,
     ],
     [
       "apply at 100 req/s: wall",

@@ -1,0 +1,55 @@
+// The floor of the plan scenario: the same minimal requests as plan-scale's notiform plan (the
+// organization and the environment, every page of the topic list, the override list followed page
+// by page, every page of the workflow list), sent by a bare undici script with the same number of
+// connections, in its own process, timed from its spawn like the CLI. No config, no validation,
+// no planning: what this machine and the emulator allow. Run by plan-scale.ts.
+import { Pool } from "undici";
+
+const [url = "", apiKey = "", concurrencyArg = "8", topicPagesArg = "0", workflowPagesArg = "0"] =
+  process.argv.slice(2);
+const concurrency = Number(concurrencyArg);
+const pool = new Pool(url, { connections: concurrency });
+const headers = { authorization: `ApiKey ${apiKey}` };
+
+async function get(path: string): Promise<unknown> {
+  const response = await pool.request({ method: "GET", path, headers });
+  const body = await response.body.json();
+  if (response.statusCode !== 200) throw new Error(`floor: GET ${path} -> ${response.statusCode}`);
+  return body;
+}
+
+const paths = [
+  "/v1/organizations/me",
+  "/v1/environments/me",
+  ...Array.from({ length: Number(topicPagesArg) }, (_, page) => `/v1/topics?page=${page}&pageSize=10`),
+  ...Array.from({ length: Number(workflowPagesArg) }, (_, page) => `/v1/workflows?page=${page}&limit=100`),
+];
+let next = 0;
+
+/** Takes the next path until none is left. */
+async function lane(): Promise<void> {
+  while (next < paths.length) {
+    const path = paths[next] as string;
+    next += 1;
+    await get(path);
+  }
+}
+
+async function followOverrides(): Promise<void> {
+  for (let page = 0; ; page += 1) {
+    // The spec's envelope ({data: {hasMore, data}}) or a real server's flat page ({hasMore, data}).
+    const body = (await get(`/v1/workflow-overrides?page=${page}&limit=100`)) as {
+      hasMore?: boolean;
+      data?: { hasMore?: boolean };
+    };
+    if ((body.hasMore ?? body.data?.hasMore) !== true) return;
+  }
+}
+
+// One connection follows the overrides, then joins the others on the rest, as notiform's limiter
+// lets it.
+await Promise.all([
+  ...Array.from({ length: concurrency - 1 }, () => lane()),
+  followOverrides().then(() => lane()),
+]);
+await pool.close();
