@@ -1,6 +1,14 @@
 // A config load's failure as plain data (it crosses from the loading worker to the main thread)
-// and back: the same error class, code, message, hint, position, problems and sensitive values.
-import { ConfigError, type ErrorCode, NotiformError, type Position, type Problem } from "../errors.js";
+// and back: the same error class (ConfigError, InternalError, NotiformError; anything else an
+// Error, reported as a bug), code, message, hint, position, problems and sensitive values.
+import {
+  ConfigError,
+  type ErrorCode,
+  InternalError,
+  NotiformError,
+  type Position,
+  type Problem,
+} from "../errors.js";
 
 export type LoadFailure =
   | { kind: "config"; message: string; problems: Problem[]; sensitive: string[] }
@@ -25,6 +33,8 @@ export function serializeLoadError(error: unknown): LoadFailure {
 
 export function deserializeLoadError(failure: LoadFailure): Error {
   if (failure.kind === "config") return new ConfigError(failure.problems, failure.message, failure.sensitive);
+  // A bug stays a bug on this side too: reported as one, with the request to report it.
+  if (failure.kind === "notiform" && failure.code === "INTERNAL") return new InternalError(failure.message);
   if (failure.kind === "notiform") {
     return new NotiformError(failure.code, failure.message, {
       ...(failure.hint !== undefined ? { hint: failure.hint } : {}),
