@@ -123,7 +123,7 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
   });
 }
 
-/** A client connected, and the organization and environment asked for, before the config finished loading. */
+/** A client connected, and the organization and environment asked for, before the config has loaded. */
 export interface EarlyConnection {
   client: ApiClient;
   organization: Promise<Organization>;
@@ -133,8 +133,9 @@ export interface EarlyConnection {
 /**
  * Without --env the API URL and key do not depend on the config (only an environment sets
  * `apiUrl` or `apiKeyEnv`): connect and ask which organization and environment the key reaches
- * while the config loads (the environment says whether Development-only kinds may be read ahead). Undefined when that is not so, or when the key is missing (the normal path reports it,
- * after any config error).
+ * while the config loads (the environment says whether Development-only kinds may be read ahead).
+ * Undefined when that is not so, or when the key is missing (the normal path reports it, after
+ * any config error).
  */
 export function connectEarly(args: SessionArgs, context: CommandContext): EarlyConnection | undefined {
   if (args.env !== undefined) return undefined;
