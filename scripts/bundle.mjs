@@ -2,17 +2,31 @@
 // for the config-loading worker, with the runtime dependencies inside. Node loads a few large
 // modules much faster than a few hundred small ones: start-up is part of every command's time.
 // Modules loaded only on demand (diff, listr2, through createRequire) stay in node_modules.
+// The JSON Schemas are compiled here (precompile-schemas.mjs): the bundle replaces
+// dist/schema-validators.js with them, so no run compiles a schema or loads Ajv.
 import { rm } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "rolldown";
+import { precompiledSchemasModule } from "./precompile-schemas.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = `${root}dist/bundle`;
+const schemas = await import(pathToFileURL(`${root}dist/schemas.js`).href);
+const validators = precompiledSchemasModule(schemas);
+
 await rm(out, { recursive: true, force: true });
 await build({
   input: { main: `${root}dist/cli/main.js`, "load-worker": `${root}dist/config/load-worker.js` },
   platform: "node",
   logLevel: "warn",
+  plugins: [
+    {
+      name: "precompiled-schemas",
+      load(id) {
+        return id.replaceAll("\\", "/").endsWith("/dist/schema-validators.js") ? validators : null;
+      },
+    },
+  ],
   output: {
     dir: out,
     format: "esm",

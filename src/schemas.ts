@@ -1,9 +1,12 @@
 // The published JSON Schemas (schemas/*.json): each read and compiled at most once per process,
 // all with one Ajv configuration (draft 2020-12, strict, every error, formats, and our
-// `x-message` annotation carrying a plain message beside a pattern).
-import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+// `x-message` annotation carrying a plain message beside a pattern). The bundled CLI has them
+// compiled at build time (src/schema-validators.ts); then Ajv itself is never loaded.
+import { createRequire } from "node:module";
+import type Ajv2020 from "ajv/dist/2020.js";
+import type { Options, ValidateFunction } from "ajv/dist/2020.js";
 import { readPackageJson } from "./package-files.js";
+import { PRECOMPILED } from "./schema-validators.js";
 
 export type SchemaName =
   | "notiform"
@@ -13,6 +16,16 @@ export type SchemaName =
   | "seed"
   | "promotion"
   | "promotion-result";
+
+export const SCHEMA_NAMES: readonly SchemaName[] = [
+  "notiform",
+  "plan",
+  "state",
+  "apply-result",
+  "seed",
+  "promotion",
+  "promotion-result",
+];
 
 const documents = new Map<SchemaName, object>();
 const validators = new Map<SchemaName, ValidateFunction>();
@@ -28,17 +41,26 @@ export function schemaOf(name: SchemaName): object {
   return document;
 }
 
-/** The compiled validator, compiled once. */
+// Loaded only when a schema has to be compiled here: the bundled CLI never needs it.
+const require = createRequire(import.meta.url);
+
+/** An Ajv instance with the one configuration every schema is compiled with (`extra`: build-time code options). */
+export function createAjv(extra: Options = {}): Ajv2020.default {
+  const { default: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  const { default: addFormats } = require("ajv-formats") as typeof import("ajv-formats");
+  const instance = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...extra });
+  addFormats(instance);
+  instance.addKeyword({ keyword: "x-message", schemaType: "string" });
+  return instance;
+}
+
+/** The compiled validator: compiled ahead of time, or here once. */
 export function validatorOf(name: SchemaName): ValidateFunction {
-  let validate = validators.get(name);
+  let validate = validators.get(name) ?? PRECOMPILED.get(name);
   if (validate === undefined) {
-    if (ajv === undefined) {
-      ajv = new Ajv2020.default({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-      addFormats.default(ajv);
-      ajv.addKeyword({ keyword: "x-message", schemaType: "string" });
-    }
+    ajv ??= createAjv();
     validate = ajv.compile(schemaOf(name));
-    validators.set(name, validate);
   }
+  validators.set(name, validate);
   return validate;
 }

@@ -18,6 +18,7 @@ const SOURCES = [
   "tsconfig.build.json",
   "src",
   "scripts/bundle.mjs",
+  "scripts/precompile-schemas.mjs",
 ];
 
 interface Run {
