@@ -1,11 +1,11 @@
 // The GitHub Action's script (scripts/action.mjs) run as the composite action runs it, with a
 // fake GITHUB_* environment, a fake GitHub API and the emulator, all on 127.0.0.1.
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
+import { runProcess } from "../helpers/cli.js";
 import { startCliSession } from "../helpers/cli-session.js";
 import { ACME_BASE, type Workspace } from "../helpers/workspace.js";
 import { type FakeGitHub, startFakeGitHub } from "./fake-github.js";
@@ -69,25 +69,7 @@ async function runAction(
     INPUT_COMMENT: "true",
     ...inputs,
   };
-  const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-    (resolve, reject) => {
-      const child = spawn(process.execPath, [SCRIPT], {
-        cwd: workspace.dir,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        stdout += chunk;
-      });
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-      });
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    },
-  );
+  const result = await runProcess(process.execPath, [SCRIPT], { cwd: workspace.dir, env });
   return {
     ...result,
     summary: await workspace.read("summary.md"),

@@ -24,8 +24,17 @@ export interface CliOptions {
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", NO_COLOR: "1", HOME: options.cwd };
   for (const [name, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[name] = value;
+  return runProcess(process.execPath, [BIN, ...args], { ...options, env });
+}
+
+/** Any command as a child process: exactly `env` as its environment, stdout and stderr captured. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: Omit<CliOptions, "env"> & { env: Record<string, string> },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: "pipe" });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: "pipe" });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

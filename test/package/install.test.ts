@@ -2,12 +2,12 @@
 // CLI, and the tarball must install into an empty project and run there. The install is offline:
 // the project gets a lockfile derived from ours, so every dependency comes from npm's cache,
 // which `npm ci` filled. The checkout is copied so packing never rewrites the dist/ other tests run.
-import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { type CliResult, runProcess } from "../helpers/cli.js";
 import { ACME_BASE } from "../helpers/workspace.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -21,29 +21,18 @@ const SOURCES = [
   "scripts/precompile-schemas.mjs",
 ];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  return runProcess(command, args, {
+    cwd,
+    env: { ...inherited, NO_COLOR: "1", npm_config_update_notifier: "false", ...env },
   });
 }
 
@@ -71,7 +60,7 @@ async function lockFor(tarball: string) {
 
 let emulator: EmulatorHandle | undefined;
 let project = "";
-let packed: Run;
+let packed: CliResult;
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), "notiform-pack-"));
