@@ -4,8 +4,8 @@
 // and answers 201), so a lost answer is retried like a PUT (`repeatable`) instead of leaving
 // the caller unsure. Changes belong to Development: a Production key lists none, and applying
 // with it is API_NOT_FOUND ("Parent Change not found").
-import { CHANGE, expectArray, expectShape, fail, isRecord, unwrap } from "./envelope.js";
-import { checkId, invalidRequest, numberOr } from "./request-checks.js";
+import { CHANGE, countedPage, expectArray, fail, isRecord, unwrap } from "./envelope.js";
+import { checkId, invalidRequest } from "./request-checks.js";
 import type { Requester } from "./requester.js";
 import type { Change, ChangePage, NotificationApi } from "./types.js";
 
@@ -27,21 +27,8 @@ export function createChangeEndpoints(requester: Requester): ChangeEndpoints {
           query: { promoted: String(promoted), page: query.page, limit: query.limit },
         },
         options,
-        ({ json, ctx }) => {
-          const page = expectShape<ChangePage>(
-            json,
-            { data: "array", totalCount: "number" },
-            ctx,
-            "response",
-          );
-          expectArray<Change>(page.data, CHANGE, ctx, "data");
-          return {
-            data: page.data,
-            totalCount: page.totalCount,
-            page: numberOr(page.page, query.page ?? 0),
-            pageSize: numberOr(page.pageSize, query.limit ?? 10),
-          };
-        },
+        ({ json, ctx }) =>
+          countedPage<Change>(json, CHANGE, ctx, { page: query.page ?? 0, pageSize: query.limit ?? 10 }),
       );
     },
 

@@ -3,6 +3,7 @@
 // checks the fields notiform relies on, so a surprising answer is a clear API_BAD_RESPONSE naming
 // the endpoint and the field, never a crash deeper in the planner.
 import { badResponse } from "./errors.js";
+import { numberOr } from "./request-checks.js";
 
 export interface ResponseContext {
   method: string;
@@ -54,6 +55,30 @@ export function expectArray<T>(
 ): T[] {
   if (!Array.isArray(value)) fail(ctx, `${where} is ${describe(value)}, expected an array`);
   return value.map((item, index) => expectShape<T>(item, fields, ctx, `${where}[${index}]`));
+}
+
+/**
+ * A page of a list that says its length (`{data, totalCount, page?, pageSize?}`), each item
+ * checked; the page and its size as asked when the server leaves them out.
+ */
+export function countedPage<T>(
+  json: unknown,
+  item: Record<string, FieldType>,
+  ctx: ResponseContext,
+  asked: { page: number; pageSize: number },
+): { data: T[]; totalCount: number; page: number; pageSize: number } {
+  const page = expectShape<{ data: unknown; totalCount: number; page?: unknown; pageSize?: unknown }>(
+    json,
+    { data: "array", totalCount: "number" },
+    ctx,
+    "response",
+  );
+  return {
+    data: expectArray<T>(page.data, item, ctx, "data"),
+    totalCount: page.totalCount,
+    page: numberOr(page.page, asked.page),
+    pageSize: numberOr(page.pageSize, asked.pageSize),
+  };
 }
 
 function describe(value: unknown): string {

@@ -1,7 +1,7 @@
 // Endpoints 1-4: topics. Keys are checked before a create (real servers answer a key with a
 // space with a 500); a created topic comes back as `{_id, key}` only (spec G4).
-import { CREATED_TOPIC, expectArray, expectShape, TOPIC, unwrap } from "./envelope.js";
-import { checkName, checkTopicKey, numberOr, segment } from "./request-checks.js";
+import { CREATED_TOPIC, countedPage, expectShape, TOPIC, unwrap } from "./envelope.js";
+import { checkName, checkTopicKey, segment } from "./request-checks.js";
 import type { Requester } from "./requester.js";
 import type { CreatedTopic, NotificationApi, RequestOptions, Topic, TopicPage } from "./types.js";
 
@@ -16,16 +16,11 @@ export function createTopicEndpoints(requester: Requester): TopicEndpoints {
       return requester.read(
         { endpoint: "listTopics", method: "GET", path: "/v1/topics", query },
         options,
-        ({ json, ctx }) => {
-          const page = expectShape<TopicPage>(json, { data: "array", totalCount: "number" }, ctx, "response");
-          expectArray<Topic>(page.data, TOPIC, ctx, "data");
-          return {
-            data: page.data,
-            page: numberOr(page.page, query.page ?? 0),
-            pageSize: numberOr(page.pageSize, query.pageSize ?? TOPIC_PAGE_SIZE),
-            totalCount: page.totalCount,
-          };
-        },
+        ({ json, ctx }) =>
+          countedPage<Topic>(json, TOPIC, ctx, {
+            page: query.page ?? 0,
+            pageSize: query.pageSize ?? TOPIC_PAGE_SIZE,
+          }),
       );
     },
 

@@ -4,8 +4,8 @@
 // workflow with "-2" appended to its identifier, so a lost answer is resolved by reading the
 // identifier back). The status call is not idempotent on real servers (400 when unchanged):
 // see isUnchangedStatusError; it is never retried on that 400.
-import { expectArray, expectShape, unwrap, WORKFLOW } from "./envelope.js";
-import { checkId, checkName, invalidRequest, numberOr, segment } from "./request-checks.js";
+import { countedPage, expectShape, unwrap, WORKFLOW } from "./envelope.js";
+import { checkId, checkName, invalidRequest, segment } from "./request-checks.js";
 import type { Requester } from "./requester.js";
 import type { NotificationApi, Workflow, WorkflowPage } from "./types.js";
 
@@ -91,21 +91,8 @@ export function createWorkflowEndpoints(requester: Requester): WorkflowEndpoints
           query,
         },
         options,
-        ({ json, ctx }) => {
-          const page = expectShape<WorkflowPage>(
-            json,
-            { data: "array", totalCount: "number" },
-            ctx,
-            "response",
-          );
-          expectArray<Workflow>(page.data, WORKFLOW, ctx, "data");
-          return {
-            data: page.data,
-            totalCount: page.totalCount,
-            page: numberOr(page.page, query.page ?? 0),
-            pageSize: numberOr(page.pageSize, query.limit ?? 10),
-          };
-        },
+        ({ json, ctx }) =>
+          countedPage<Workflow>(json, WORKFLOW, ctx, { page: query.page ?? 0, pageSize: query.limit ?? 10 }),
       );
     },
   };
