@@ -5,8 +5,9 @@
 // no planning: what this machine and the emulator allow. Run by plan-scale.ts.
 import { Pool } from "undici";
 
-const [url = "", apiKey = "", concurrencyArg = "8", topicPagesArg = "0", workflowPagesArg = "0"] =
-  process.argv.slice(2);
+// The key from the environment, as the CLI takes it: never on a command line others can read.
+const apiKey = process.env.NOTIFORM_API_KEY ?? "";
+const [url = "", concurrencyArg = "8", topicPagesArg = "0", workflowPagesArg = "0"] = process.argv.slice(2);
 const concurrency = Number(concurrencyArg);
 const pool = new Pool(url, { connections: concurrency });
 const headers = { authorization: `ApiKey ${apiKey}` };

@@ -111,12 +111,14 @@ async function floorRun(
       [
         script,
         url,
-        apiKey,
         String(CONCURRENCY),
         String(Math.ceil(size.topics / 10)),
         String(Math.ceil(size.workflows / 100)),
       ],
-      { stdio: ["ignore", "ignore", "inherit"] },
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: { PATH: process.env.PATH ?? "", NOTIFORM_API_KEY: apiKey },
+      },
     );
     child.on("error", reject);
     child.on("close", resolve);
