@@ -11,6 +11,7 @@ import type {
   WorkflowOverride,
 } from "../api/types.js";
 import type { Desired, DesiredState, Resources, Source, SpecByKind } from "../config/model.js";
+import type { TextFieldPath } from "../config/text-file-ref.js";
 import type { Problem } from "../errors.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../plan/model.js";
 import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
@@ -242,6 +243,11 @@ export interface KindModule<K extends Kind> {
   };
   /** "topic" / "topics", for people. */
   label: { one: string; many: string };
+  /**
+   * Text fields of an entry that may be `{ file: PATH }` instead (paths inside the entry, "*"
+   * for any list index): the loader puts the file's text there (config/text-file-ref.ts).
+   */
+  textFileFields?: readonly TextFieldPath[];
   /** An entry's identity: duplicates, overlays, digests and targets use it. */
   identity(spec: SpecByKind[K]): string;
   /** The entry with what the config may leave out filled in (a workflow's key), after layering. */
