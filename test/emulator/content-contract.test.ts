@@ -105,7 +105,7 @@ async function emulator(): Promise<{ handle: EmulatorHandle; call: Call; prod: C
     { _id: DEFAULT_LAYOUT, identifier: "novu-default-layout", isDefault: true },
   ];
   const group = handle.store("development").notificationGroups[0]?._id ?? "";
-  return { handle, call, prod: caller(handle.url, handle.productionApiKey), group };
+  return { handle, call, prod: caller(handle.url, handle.productionApiKey ?? ""), group };
 }
 
 /** The capture's request body with its ids replaced (`ids`: capture id -> emulator id). */
@@ -276,7 +276,7 @@ describe("workflow content, held to the real server's captures", () => {
     const { call, group } = await emulator();
     await createWelcome(call, group);
     const listed = await call("GET", "/v1/workflows?page=0&limit=100&query=welcome");
-    const real = capture("r3-q1-30-get-workflows-dev-page1-limit2").response.body as { data: Json[] };
+    const real = capture("r3-q1-30-get-workflows-dev-page1-limit2").response.body as unknown as { data: Json[] };
     expect(missingFrom(shapeOf(listed.body.data[0].steps), shapeOf(real.data[0]?.steps))).toEqual([]);
     expect(Object.keys(listed.body.data[0].steps[0].template).sort()).toEqual(["_id", "type"]);
   });
