@@ -276,7 +276,9 @@ describe("workflow content, held to the real server's captures", () => {
     const { call, group } = await emulator();
     await createWelcome(call, group);
     const listed = await call("GET", "/v1/workflows?page=0&limit=100&query=welcome");
-    const real = capture("r3-q1-30-get-workflows-dev-page1-limit2").response.body as unknown as { data: Json[] };
+    const real = capture("r3-q1-30-get-workflows-dev-page1-limit2").response.body as unknown as {
+      data: Json[];
+    };
     expect(missingFrom(shapeOf(listed.body.data[0].steps), shapeOf(real.data[0]?.steps))).toEqual([]);
     expect(Object.keys(listed.body.data[0].steps[0].template).sort()).toEqual(["_id", "type"]);
   });
