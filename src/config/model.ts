@@ -3,6 +3,7 @@
 // keeps where it came from (file, line, column, per field) so later errors can point at it.
 import type { Position } from "../errors.js";
 import type { Kind } from "../resources/kinds.js";
+import type { StepSpec } from "./step-spec.js";
 
 export const CHANNELS = ["email", "sms", "in_app", "chat", "push"] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -41,6 +42,8 @@ export interface WorkflowSpec {
   preferenceSettings?: Partial<PreferenceSettings>;
   notificationGroup?: string;
   data?: Record<string, unknown>;
+  /** The workflow's content, in order; managed as a whole when present (step-spec.ts). */
+  steps?: StepSpec[];
 }
 
 /**

@@ -46,6 +46,10 @@ export const workflowKind: KindModule<"workflow"> = {
   kind: "workflow",
   section: { name: "workflows", shape: "list", identityFields: [["key", "identifier"]] },
   label: { one: "workflow", many: "workflows" },
+  textFileFields: [
+    ["steps", "*", "template", "content"],
+    ["steps", "*", "template", "preheader"],
+  ],
   identity: (spec) => spec.key ?? spec.identifier,
   complete: (spec) => (spec.key === undefined ? { ...spec, key: spec.identifier ?? "" } : spec),
   resolve: resolveWorkflows,
