@@ -393,7 +393,7 @@ export const notiformSchema = {
     },
     textOrFile: {
       description:
-        "Text, or `{ file: PATH }`: the text of a file relative to the YAML file that names it, inside the config's folder. Its text is taken verbatim (no ${VAR} interpolation).",
+        "Text, or `{ file: PATH }`: the text of a file relative to the YAML file that names it, inside the config's folder. Its text is taken verbatim (no interpolation of environment variables).",
       type: ["string", "object"],
       additionalProperties: false,
       required: ["file"],

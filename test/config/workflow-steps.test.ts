@@ -150,10 +150,12 @@ workflows:
         type: sms
         template: { content: { file: "\${DIR}/sms.txt" } }
 `,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: file text holds ${...} on purpose
       "texts/sms.txt": "Hi {{name}}, ${NOT_A_VAR}",
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: { DIR: "texts" } });
     expect(desired.resources.workflow[0]?.spec.steps?.[0]?.template?.content).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: file text holds ${...} on purpose
       "Hi {{name}}, ${NOT_A_VAR}",
     );
     expect(join(ws.dir, "texts")).toBeTruthy();
