@@ -123,7 +123,7 @@ describe("the steps body of the PUT", () => {
       ["Welcome email", WELCOME[0]?._templateId],
       ["Chat ping", undefined],
     ]);
-    expect((body[0]?.template as JsonObject).content).toBe("Hi v2");
+    expect((body[0]?.template as JsonObject | undefined)?.content).toBe("Hi v2");
   });
 
   it("carries what the config does not manage from the live read, in write form", () => {
@@ -150,7 +150,7 @@ describe("the steps body of the PUT", () => {
       layoutId: "6b063baad2bc4bd543f5b245",
     });
     expect(inApp?.filters).toEqual(WELCOME_CONFIG[1]?.filters);
-    expect((inApp?.template as JsonObject).cta).toEqual({ type: "redirect", data: { url: "/welcome" } });
+    expect((inApp?.template as JsonObject | undefined)?.cta).toEqual({ type: "redirect", data: { url: "/welcome" } });
     const [filtered, delay] = stepsBody(
       [
         { name: "In-app filtered", type: "in_app" },
@@ -176,7 +176,7 @@ describe("the steps body of the PUT", () => {
       WELCOME,
       new Map([["brand", "6b0000000000000000000bbb"]]),
     );
-    expect((email?.template as JsonObject).layoutId).toBe("6b0000000000000000000bbb");
+    expect((email?.template as JsonObject | undefined)?.layoutId).toBe("6b0000000000000000000bbb");
     expect(() =>
       stepsBody([{ name: "x", type: "email", template: { layout: "nope" } }], undefined, new Map()),
     ).toThrow(UnknownLayoutError);
