@@ -150,7 +150,10 @@ describe("the steps body of the PUT", () => {
       layoutId: "6b063baad2bc4bd543f5b245",
     });
     expect(inApp?.filters).toEqual(WELCOME_CONFIG[1]?.filters);
-    expect((inApp?.template as JsonObject | undefined)?.cta).toEqual({ type: "redirect", data: { url: "/welcome" } });
+    expect((inApp?.template as JsonObject | undefined)?.cta).toEqual({
+      type: "redirect",
+      data: { url: "/welcome" },
+    });
     const [filtered, delay] = stepsBody(
       [
         { name: "In-app filtered", type: "in_app" },
