@@ -450,9 +450,11 @@ export const notiformSchema = {
           properties: {
             active: {
               type: "boolean",
+              description: "Whether replies are sent to the callback.",
             },
             url: {
               type: "string",
+              description: "The URL replies are sent to.",
             },
           },
           description: "Reply callback of an email step (where the server has it).",
@@ -525,14 +527,19 @@ export const notiformSchema = {
               name: {
                 type: "string",
                 minLength: 1,
+                description: "The variable's name, as the template uses it ({{name}}).",
               },
               type: {
                 enum: ["String", "Array", "Boolean"],
+                description: "Its type (default String).",
               },
               required: {
                 type: "boolean",
+                description: "Whether a trigger must give it.",
               },
-              defaultValue: {},
+              defaultValue: {
+                description: "Its value when a trigger leaves it out.",
+              },
             },
           },
           description: "Template variables ({name, type, required, defaultValue}).",
