@@ -17,6 +17,7 @@ import {
   parseStepField,
   stepField,
 } from "../../src/resources/workflow-steps-canonical.js";
+import { exportSteps } from "../../src/resources/workflow-steps-export.js";
 
 const DIR = join(import.meta.dirname, "..", "fixtures", "real-responses", "workflow-content");
 const stepsOf = (name: string): Step[] =>
@@ -183,5 +184,39 @@ describe("the steps body of the PUT", () => {
     expect(() =>
       stepsBody([{ name: "x", type: "email", template: { layout: "nope" } }], undefined, new Map()),
     ).toThrow(UnknownLayoutError);
+  });
+});
+
+describe("exported steps", () => {
+  it("plan back to nothing, with e-mail HTML and long text in files named in the entries", () => {
+    for (const live of [WELCOME, FILTERED, stepsOf("r3-q1-04-post-workflow-editor-email-dev")]) {
+      const exported = exportSteps("welcome", live, LAYOUTS);
+      expect(exported.steps).toBeDefined();
+      // What the loader does with { file: PATH }.
+      const loaded = JSON.parse(JSON.stringify(exported.steps), (key, value) =>
+        key === "content" && value !== null && typeof value === "object" && "file" in value
+          ? exported.files.get(value.file)
+          : value,
+      ) as StepSpec[];
+      expect(differences(loaded, live)).toEqual([]);
+    }
+    const welcome = exportSteps("welcome", WELCOME, LAYOUTS);
+    expect([...welcome.files.keys()]).toEqual(["templates/welcome/welcome-email.html"]);
+    expect(welcome.steps?.[0]).toMatchObject({
+      name: "Welcome email",
+      type: "email",
+      template: { content: { file: "templates/welcome/welcome-email.html" }, layout: "novu-default-layout" },
+    });
+    expect(exportSteps("filters", FILTERED, LAYOUTS).leftOut).toEqual([
+      "workflow filters step In-app filtered: its variants stay as they are on the server (unmanaged)",
+    ]);
+  });
+
+  it("leaves a workflow's content unmanaged when a step has a type the config cannot hold", () => {
+    const odd = [{ ...WELCOME[0], template: { ...WELCOME[0]?.template, type: "custom" } } as Step];
+    expect(exportSteps("odd", odd, LAYOUTS)).toMatchObject({
+      steps: undefined,
+      leftOut: [expect.stringContaining("custom")],
+    });
   });
 });
