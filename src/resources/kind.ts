@@ -225,6 +225,8 @@ export type ExportSection =
       state?: StateChange[];
       /** Live values the config cannot hold, left out of the files (never written), for the user. */
       leftOut?: string[];
+      /** Text files the section's `{ file: PATH }` values name: path (relative to the section's file) -> text. */
+      textFiles?: Map<string, string>;
     }
   | { notExported: string }
   | undefined;

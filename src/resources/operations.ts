@@ -17,6 +17,18 @@ export type NotificationGroupOperation =
 
 export type WorkflowOperation =
   | {
+      /**
+       * POST /v1/workflows (Development): the server makes the trigger identifier from the name,
+       * so the executor then sets `identifier` with PUT when that slug differs.
+       */
+      type: "workflow.create";
+      identifier: string;
+      /** The body as sent: name, notificationGroupId, steps and the settings the config sets. */
+      body: JsonObject;
+      /** The group is one another action of this plan creates. */
+      groupFromAction?: string;
+    }
+  | {
       type: "workflow.update";
       workflowId: string;
       /** The body fields, as sent (preferenceSettings whole: the server replaces it). */
@@ -79,6 +91,14 @@ export function requestOf(op: Operation): PlannedRequest {
       return { method: "POST", path: "/v1/notification-groups", body: { name: op.name } };
     case "notificationGroup.rename":
       return { method: "PATCH", path: `/v1/notification-groups/${seg(op.groupId)}`, body: { name: op.name } };
+    case "workflow.create": {
+      const request: PlannedRequest = { method: "POST", path: "/v1/workflows", body: { ...op.body } };
+      if (op.groupFromAction !== undefined) {
+        request.body.notificationGroupId = `<id of ${op.groupFromAction}>`;
+        request.refs = [{ field: "notificationGroupId", action: op.groupFromAction }];
+      }
+      return request;
+    }
     case "workflow.update": {
       const request: PlannedRequest = {
         method: "PUT",
@@ -122,7 +142,10 @@ export function requestOf(op: Operation): PlannedRequest {
 /** Creates: the writes that may make a second resource if sent twice (their intent is recorded first). */
 export function isCreate(op: Operation): boolean {
   return (
-    op.type === "topic.create" || op.type === "notificationGroup.create" || op.type === "override.create"
+    op.type === "topic.create" ||
+    op.type === "notificationGroup.create" ||
+    op.type === "override.create" ||
+    op.type === "workflow.create"
   );
 }
 

@@ -20,6 +20,7 @@ import {
 } from "./read-by-cost.js";
 import { unlessUnsupported } from "./unsupported.js";
 import { canonicalWorkflowFields } from "./workflow-canonical.js";
+import { createWorkflow } from "./workflow-create.js";
 import { hasCode } from "./write-outcomes.js";
 
 function resultOf(workflow: Workflow, key: string, groupKeys: ReadonlyMap<string, string>): ExecuteResult {
@@ -37,6 +38,8 @@ export async function executeWorkflow(
   { client, groupKeys, createdIds, signal }: ExecuteContext,
 ): Promise<ExecuteResult> {
   const options = signal ? { signal } : {};
+  if (op.type === "workflow.create")
+    return createWorkflow(action, op, { client, groupKeys, createdIds, ...options });
   if (op.type === "workflow.update") {
     const body = { ...op.fields };
     if (op.groupFromAction !== undefined) {

@@ -54,7 +54,8 @@ export const planSchema = {
       properties: {
         field: {
           type: "string",
-          description: "Flat field path, e.g. name or preferenceSettings.sms.",
+          description:
+            'Flat field path, e.g. name or preferenceSettings.sms. A workflow\'s content: `steps` (its step names, in order) and `steps["NAME"].FIELD` for one field of one step (NAME as a JSON string; FIELD e.g. type, active, filters, metadata, template.subject, template.content, template.layout). Long text is given whole here; the text and markdown renderings show it as a unified diff.',
         },
         old: {
           description: "Live value; absent for a create or when unknown.",
@@ -271,6 +272,33 @@ export const planSchema = {
             name: {
               type: "string",
               description: "New name.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description:
+            "Create a workflow in Development (POST /v1/workflows); when the server's identifier (a slug of the name) differs from `identifier`, apply then sets it with PUT /v1/workflows/{id}.",
+          additionalProperties: false,
+          required: ["type", "identifier", "body"],
+          properties: {
+            type: {
+              const: "workflow.create",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "The trigger identifier the workflow must have.",
+            },
+            body: {
+              type: "object",
+              description:
+                "The POST body as sent: name, notificationGroupId, steps and the settings the config sets.",
+            },
+            groupFromAction: {
+              type: "string",
+              description:
+                "The action of this plan that creates the workflow's notification group (its id fills notificationGroupId at apply time).",
             },
           },
         },

@@ -1,0 +1,175 @@
+// Issue 24's "done when", end to end as a user does it, against the emulator (real flavor, both
+// environments): export an organization whose workflows have content, the export plans back to
+// zero, edit one subject, the plan (text, JSON, markdown) shows exactly that change, apply in
+// Development sends one PUT that touches no other template, the re-plan is empty, promote, and
+// Production then plans to zero.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { runCli } from "../helpers/cli.js";
+import { SEED } from "../helpers/cli-session.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+interface LiveStep {
+  _id: string;
+  _templateId: string;
+  name: string;
+  template: { _id: string; subject?: string; content?: unknown; updatedAt: string };
+}
+
+const EMAIL_HTML = `<h1>Your order {{orderId}} shipped</h1>
+<p>Hello {{firstName}},</p>
+<p>It is on its way.</p>
+`;
+
+async function organization() {
+  emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
+  const handle = emulator;
+  const call = async (method: string, path: string, body?: unknown, key = handle.apiKey) => {
+    const response = await fetch(`${handle.url}${path}`, {
+      method,
+      headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies by path
+    return (await response.json()) as any;
+  };
+  const group = handle.store("development").notificationGroups[0]?._id;
+  // An organization built in the dashboard: a workflow with four steps of content.
+  const created = await call("POST", "/v1/workflows", {
+    name: "Order shipped content",
+    notificationGroupId: group,
+    active: true,
+    steps: [
+      {
+        name: "email-customer",
+        template: {
+          type: "email",
+          subject: "Your order {{orderId}} shipped",
+          content: EMAIL_HTML,
+          contentType: "customHtml",
+        },
+      },
+      { name: "wait", template: { type: "delay" }, metadata: { type: "regular", amount: 1, unit: "hours" } },
+      {
+        name: "bell",
+        template: {
+          type: "in_app",
+          content: "Shipped {{orderId}}",
+          cta: { type: "redirect", data: { url: "/orders" } },
+        },
+      },
+      { name: "text", template: { type: "sms", content: "Order {{orderId}} shipped" } },
+    ],
+  });
+  const workflowId = created.data._id as string;
+  // Everything Development holds so far reaches Production, as in a real organization.
+  const pending = (await call("GET", "/v1/changes?promoted=false&page=0&limit=100")).data as {
+    _id: string;
+  }[];
+  await call("POST", "/v1/changes/bulk/apply", { changeIds: pending.map((c) => c._id) });
+  const workspace = await createWorkspace({});
+  const env = {
+    NOTIFORM_API_KEY: handle.apiKey,
+    NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
+    NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
+  };
+  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+  return { handle, call, workspace, cli, workflowId };
+}
+
+describe("workflow content as code", () => {
+  it("export, edit a subject, plan exactly that, apply touching no other template, promote, Production plans to zero", async () => {
+    const { handle, call, workspace, cli, workflowId } = await organization();
+
+    const exported = await cli("export", "--dir", ".");
+    expect(exported.code, exported.stderr).toBe(0);
+    const workflowsYaml = await workspace.read("workflows.yaml");
+    expect(workflowsYaml).toContain("name: email-customer");
+    expect(workflowsYaml).toContain("file: templates/order-shipped-content/email-customer.html");
+    expect(await workspace.read("templates/order-shipped-content/email-customer.html")).toBe(EMAIL_HTML);
+    const zero = await cli("plan", "--detailed-exitcode");
+    expect(zero.stdout, zero.stderr).toContain("No changes.");
+    expect(zero.code).toBe(0);
+
+    // The pull request: one subject edited, and environments to plan each with its own key.
+    await workspace.write(
+      "workflows.yaml",
+      workflowsYaml.replace(
+        "subject: Your order {{orderId}} shipped",
+        'subject: "Shipped: order {{orderId}}"',
+      ),
+    );
+    const root = (await workspace.read("notiform.yaml")).replace(/^serverEnvironment: .*\n/m, "");
+    await workspace.write(
+      "notiform.yaml",
+      `${root}environments:\n  development:\n    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT\n  production:\n    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION\n`,
+    );
+
+    const json = await cli("plan", "--env", "development", "--detailed-exitcode", "--output", "json");
+    expect(json.code, json.stderr).toBe(2);
+    const plan = JSON.parse(json.stdout);
+    expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
+      ["workflow/order-shipped-content", "update"],
+    ]);
+    expect(plan.actions[0].changes).toEqual([
+      {
+        field: 'steps["email-customer"].template.subject',
+        old: "Your order {{orderId}} shipped",
+        new: "Shipped: order {{orderId}}",
+      },
+    ]);
+    const markdown = await cli("plan", "--env", "development", "--output", "markdown");
+    expect(markdown.stdout).toContain(
+      '`step email-customer  subject: "Your order {{orderId}} shipped" -> "Shipped: order {{orderId}}"`',
+    );
+
+    const before = (await call("GET", `/v1/workflows/${workflowId}`)).data.steps as LiveStep[];
+    handle.clearRequests();
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    const writes = handle.requests.filter((r) => r.method !== "GET");
+    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /v1/workflows/${workflowId}`]);
+    const after = (await call("GET", `/v1/workflows/${workflowId}`)).data.steps as LiveStep[];
+    // Every step kept its template; only the subject differs.
+    expect(after.map((s) => s._templateId)).toEqual(before.map((s) => s._templateId));
+    const content = (steps: LiveStep[]) =>
+      steps.map((s) => ({ ...s.template, updatedAt: undefined, subject: undefined }));
+    expect(content(after)).toEqual(content(before));
+    expect(after[0]?.template.subject).toBe("Shipped: order {{orderId}}");
+    const again = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(again.stdout, again.stderr).toContain("No changes.");
+
+    // Production is behind until promotion: its plan says so and sends nothing for the workflow
+    // (topics are per environment: apply creates them there).
+    const behind = await cli("plan", "--env", "production", "--detailed-exitcode", "--output", "json");
+    const production = JSON.parse(behind.stdout);
+    const workflowActions = production.actions.filter((a: { kind: string }) => a.kind === "workflow");
+    expect(
+      workflowActions.map((a: { id: string; op: string; requests: unknown[] }) => [a.id, a.op, a.requests]),
+    ).toEqual([["workflow/order-shipped-content", "not-applicable", []]]);
+    expect(workflowActions[0].reason).toContain("arrives by promotion");
+    expect(workflowActions[0].changes).toEqual(plan.actions[0].changes);
+    handle.clearRequests();
+    const topics = await cli("apply", "--env", "production", "--auto-approve");
+    expect(topics.code, topics.stderr).toBe(0);
+    expect(handle.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /v1/topics",
+      "POST /v1/topics",
+    ]);
+
+    const promoted = await cli("promote", "--env", "development", "--auto-approve");
+    expect(promoted.code, promoted.stderr).toBe(0);
+    const settled = await cli("plan", "--env", "production", "--detailed-exitcode");
+    expect(settled.stdout, settled.stderr).toContain("No changes.");
+    expect(settled.code).toBe(0);
+    expect(readFileSync(join(workspace.dir, "notiform.yaml"), "utf8")).toContain("environments:");
+  });
+});
