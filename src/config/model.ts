@@ -22,7 +22,7 @@ export interface NotificationGroupSpec {
 }
 
 /**
- * A workflow is referenced, never created. Fields left out are not managed: notiform neither
+ * A workflow is created in Development when missing (with a name). Fields left out are not managed: notiform neither
  * compares nor sends them. `notificationGroup` names a notificationGroups key of this config.
  * Ids differ per environment and trigger identifiers do not, so an entry names its workflow by
  * `identifier` (resolved per environment before planning) and/or `id`.

@@ -1,8 +1,11 @@
-// Workflows: referenced by server id, never created (the API cannot). Managed fields are only
-// those the config sets. Read live through the observed read extension when the server has it,
-// else from the state file's last applied values; what neither knows is planned "unverified".
-// The status call is not idempotent on real servers, so it is planned only when `active` differs
-// or is unknown (and then a "must provide a different status" 400 counts as done).
+// Workflows: found by identifier (or server id) in each environment, created in Development when
+// missing (workflow-content.ts), and authored there only: with any other environment's key every
+// difference arrives by promotion. Managed fields are only those the config sets; `steps` makes
+// the workflow's content managed as a whole (workflow-steps-*.ts). Read live through the observed
+// read extensions when the server has them, else from the state file's last applied values; what
+// neither knows is planned "unverified". The status call is not idempotent on real servers, so it
+// is planned only when `active` differs or is unknown (then a "must provide a different status"
+// 400 counts as done).
 import type { Workflow } from "../api/types.js";
 import { CHANNELS, type DesiredState, type WorkflowSpec } from "../config/model.js";
 import { NotiformError } from "../errors.js";
