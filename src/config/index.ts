@@ -20,6 +20,7 @@ import { interpolateFile } from "./interpolate.js";
 import { combine, completeResources, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
 import { checkSchema } from "./schema-check.js";
+import { STEPS_COUNT } from "./section-scan.js";
 import { textFileFields } from "./text-file-fields.js";
 import { resolveTextFileRefs } from "./text-file-ref.js";
 import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "./yaml-file.js";
@@ -282,6 +283,8 @@ function sectionCounts(contents: unknown): Map<string, number> {
     const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
     if (key === undefined) continue;
     counts.set(key, isSeq(pair.value) ? pair.value.items.length : isMap(pair.value) ? 1 : 0);
+    if (key === "workflows" && isSeq(pair.value))
+      counts.set(STEPS_COUNT, pair.value.items.filter((item) => isMap(item) && item.has("steps")).length);
   }
   return counts;
 }

@@ -207,6 +207,11 @@ export interface ReadScope {
 export interface ReadAheadContext {
   /** The environment the key reaches (undefined: the server does not say); rejects with its error. */
   environment: Promise<ServerEnvironment | undefined>;
+  /**
+   * Another count the files parsed so far give (a section's, or a kind's own such as
+   * "workflows/steps": the workflows whose content the config manages).
+   */
+  countOf?: (name: string) => number;
 }
 
 /** Export: config keys handed out so far, by kind and server id (a workflow names its group's key). */

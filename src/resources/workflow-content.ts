@@ -59,12 +59,18 @@ export async function readContent(
   workflows: Map<string, Workflow>,
   ids: readonly string[],
   signal: AbortSignal | undefined,
+  /** Workflows already read by id while the config loaded. */
+  prefetched: ReadonlyMap<string, Workflow> = new Map(),
 ): Promise<LiveWorkflows> {
   const live = new LiveWorkflows(workflows);
   const request = signal ? { signal } : {};
+  for (const id of ids) {
+    const known = prefetched.get(id);
+    if (known !== undefined && workflows.has(id)) live.set(id, known);
+  }
   const read = await Promise.all(
     ids
-      .filter((id) => workflows.has(id))
+      .filter((id) => workflows.has(id) && !prefetched.has(id))
       .map(async (id) => {
         try {
           return await client.getWorkflow(id, request);

@@ -7,9 +7,10 @@
 import { LIST_LIMIT } from "../api/client.js";
 import { isUnchangedStatusError } from "../api/errors.js";
 import type { NotificationApi, Workflow, WorkflowPage } from "../api/types.js";
+import { STEPS_COUNT } from "../config/section-scan.js";
 import { InternalError } from "../errors.js";
 import type { PlanAction } from "../plan/model.js";
-import type { ExecuteContext, ExecuteResult, ReadScope } from "./kind.js";
+import type { ExecuteContext, ExecuteResult, ReadAheadContext, ReadScope } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
 import {
   type CostedRead,
@@ -118,18 +119,44 @@ export async function readWorkflows(
   return each === undefined ? undefined : { items: [...each.values()], listed: false };
 }
 
-/** While the config loads: the first page of the list extension, and the whole list when large. */
+/** What the workflow kind read while the config loaded. */
+export interface WorkflowReadAhead extends PagedReadAhead<Workflow, WorkflowPage> {
+  /** Listed workflows read by id (with their content), when the config manages content of all of them. */
+  content?: Promise<Map<string, Workflow>>;
+}
+
+/**
+ * While the config loads: the first page of the list extension, and the whole list when large.
+ * When the files parsed so far manage the content of at least as many workflows as the server
+ * lists (`countOf("workflows/steps")`), each listed workflow is read by id too: the plan reads
+ * each of them anyway, and the reads overlap the config's load instead of following it.
+ */
 export async function readWorkflowsAhead(
   client: NotificationApi,
   count: () => number,
-): Promise<PagedReadAhead<Workflow, WorkflowPage> | undefined> {
-  return unlessUnsupported(
+  early?: ReadAheadContext,
+): Promise<WorkflowReadAhead | undefined> {
+  const ahead: WorkflowReadAhead | undefined = await unlessUnsupported(
     readAheadPaged(
       () => client.listWorkflows({ page: 0, limit: LIST_LIMIT }),
       (first) => client.listAllWorkflows({ first }),
       count,
     ),
   );
+  const managed = () => early?.countOf?.(STEPS_COUNT) ?? 0;
+  if (ahead === undefined || managed() === 0) return ahead;
+  const listed =
+    ahead.all ??
+    (ahead.first.totalCount <= ahead.first.data.length ? Promise.resolve(ahead.first.data) : undefined);
+  if (listed === undefined) return ahead;
+  const content = listed.then(async (workflows) => {
+    if (workflows.length === 0 || managed() < workflows.length) return new Map<string, Workflow>();
+    const read = await Promise.all(workflows.map((w) => getOrMissing(client, w._id, {})));
+    return new Map(read.filter((w): w is Workflow => w !== null).map((w) => [w._id, w]));
+  });
+  // Awaited by readLive; until then (or if the config fails to load) never an unhandled rejection.
+  content.catch(() => undefined);
+  return { ...ahead, content };
 }
 
 /** The workflows a saved plan's actions touch, read one by one (undefined: no read extension). */

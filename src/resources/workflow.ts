@@ -36,7 +36,13 @@ import {
   layoutIdentifiersOf,
   readContent,
 } from "./workflow-content.js";
-import { executeWorkflow, readWorkflows, readWorkflowsAhead, rereadWorkflows } from "./workflow-execute.js";
+import {
+  executeWorkflow,
+  readWorkflows,
+  readWorkflowsAhead,
+  rereadWorkflows,
+  type WorkflowReadAhead,
+} from "./workflow-execute.js";
 import { resolveWorkflows } from "./workflow-resolve.js";
 import { isContentField } from "./workflow-steps-canonical.js";
 import { exportSteps } from "./workflow-steps-export.js";
@@ -163,7 +169,9 @@ export const workflowKind: KindModule<"workflow"> = {
       : items.flatMap((item) =>
           item.fields.steps !== undefined && item.ids.workflowId ? [item.ids.workflowId] : [],
         );
-    const live = await readContent(client, workflows, content, scope.signal);
+    const ahead = (await scope.readAhead?.workflow) as WorkflowReadAhead | undefined;
+    const prefetched = (await ahead?.content) ?? new Map<string, Workflow>();
+    const live = await readContent(client, workflows, content, scope.signal, prefetched);
     return { live, listed: read.listed };
   },
   readAhead: readWorkflowsAhead,

@@ -173,3 +173,42 @@ describe("workflow content as code", () => {
     expect(readFileSync(join(workspace.dir, "notiform.yaml"), "utf8")).toContain("environments:");
   });
 });
+
+describe("reading workflow content", () => {
+  const config = (managed: string[]) => `version: 1
+organization: Acme Inc
+workflows:
+${["order-shipped", "password-reset", "weekly-digest"]
+  .map(
+    (identifier) =>
+      `  - identifier: ${identifier}\n${managed.includes(identifier) ? "    steps:\n      - name: text\n        type: sms\n        template: { content: Hi }\n" : ""}`,
+  )
+  .join("")}`;
+
+  it.each([
+    [
+      "every listed workflow's content is managed: read by id while the config loads",
+      ["order-shipped", "password-reset", "weekly-digest"],
+    ],
+    ["one of three is managed: only that one is read by id", ["password-reset"]],
+  ])("reads each content-managed workflow once: %s", async (_, managed) => {
+    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
+    const handle = emulator;
+    const workspace = await createWorkspace({ "notiform.yaml": config(managed) });
+    const result = await runCli(["plan", "--api-url", handle.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: handle.apiKey },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const byId = handle.requests
+      .filter((r) => /^\/v1\/workflows\/[0-9a-f]{24}$/.test(r.path))
+      .map((r) => r.path);
+    const ids = managed.map(
+      (identifier) =>
+        handle.store("development").workflows.find((w) => w.triggers[0]?.identifier === identifier)?._id,
+    );
+    expect(byId.sort()).toEqual(ids.map((id) => `/v1/workflows/${id}`).sort());
+    // Each planned as a change: its one step would be added.
+    for (const identifier of managed) expect(result.stdout).toContain(`~ workflow ${identifier}`);
+  });
+});
