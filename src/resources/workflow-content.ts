@@ -8,6 +8,7 @@ import { NotiformError } from "../errors.js";
 import type { JsonObject } from "./canonical.js";
 import type { DesiredItem, OperationsResult, PlanContext } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
+import { unlessUnsupported } from "./unsupported.js";
 import {
   ARRIVES_BY_PROMOTION,
   CONTENT_NEEDS_READ,
@@ -25,6 +26,17 @@ import { hasCode } from "./write-outcomes.js";
 export class LiveWorkflows extends Map<string, Workflow> {
   layoutIdentifiers: Map<string, string> | undefined;
   layoutIds: Map<string, string> | undefined;
+  /** The server's default notification group ("General"), read when a workflow is to be created without one. */
+  defaultGroupId: string | undefined;
+}
+
+/** The default group a workflow is created in when the config names none: "General", else the first. */
+export async function readDefaultGroup(
+  client: NotificationApi,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  const groups = await unlessUnsupported(client.listNotificationGroups(signal ? { signal } : {}));
+  return (groups?.find((g) => g.name === "General") ?? groups?.[0])?._id;
 }
 
 export function layoutIdentifiersOf(
@@ -173,7 +185,10 @@ function createOperation(
     else body.notificationGroupId = id;
   } else {
     const groups = context.live.kinds.notificationGroup ?? [];
-    const general = groups.find((g) => g.name === "General") ?? groups[0];
+    const workflows = context.live.kinds.workflow;
+    const general =
+      (groups.find((g) => g.name === "General") ?? groups[0])?._id ??
+      (workflows instanceof LiveWorkflows ? workflows.defaultGroupId : undefined);
     if (general === undefined) {
       throw new NotiformError(
         "WORKFLOW_NOT_FOUND",
@@ -184,7 +199,7 @@ function createOperation(
         },
       );
     }
-    body.notificationGroupId = general._id;
+    body.notificationGroupId = general;
   }
   Object.assign(body, createSettings(spec));
   body.steps = buildSteps(item, spec, undefined, context);

@@ -27,6 +27,7 @@ import {
 } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
 import { wantedItems } from "./read-by-cost.js";
+import { unlessUnsupported } from "./unsupported.js";
 import { liveWorkflowItem, normalizeTags } from "./workflow-canonical.js";
 import { checkWorkflowReferences } from "./workflow-checks.js";
 import {
@@ -35,6 +36,7 @@ import {
   createDoubt,
   layoutIdentifiersOf,
   readContent,
+  readDefaultGroup,
 } from "./workflow-content.js";
 import {
   executeWorkflow,
@@ -172,6 +174,19 @@ export const workflowKind: KindModule<"workflow"> = {
     const ahead = (await scope.readAhead?.workflow) as WorkflowReadAhead | undefined;
     const prefetched = (await ahead?.content) ?? new Map<string, Workflow>();
     const live = await readContent(client, workflows, content, scope.signal, prefetched);
+    // A workflow to be created in no group the config names goes into the server's default one.
+    const creates = items.some(
+      (item) =>
+        item.ids.workflowId === undefined && item.dependsOn.every((d) => !d.startsWith("notificationGroup/")),
+    );
+    if (creates) live.defaultGroupId = await readDefaultGroup(client, scope.signal);
+    // A workflow to be created: what the server holds by name settles an interrupted create.
+    if (items.some((item) => item.ids.workflowId === undefined) && !read.listed) {
+      const all = await unlessUnsupported(
+        client.listAllWorkflows(scope.signal ? { signal: scope.signal } : {}),
+      );
+      for (const workflow of all ?? []) if (!live.has(workflow._id)) live.set(workflow._id, workflow);
+    }
     return { live, listed: read.listed };
   },
   readAhead: readWorkflowsAhead,

@@ -212,3 +212,162 @@ ${["order-shipped", "password-reset", "weekly-digest"]
     for (const identifier of managed) expect(result.stdout).toContain(`~ workflow ${identifier}`);
   });
 });
+
+describe("creating a workflow with its content", () => {
+  const CONFIG = `version: 1
+organization: Acme Inc
+environments:
+  development:
+    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
+  production:
+    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
+workflows:
+  - identifier: welcome-flow
+    name: Welcome
+    tags: [onboarding]
+    steps:
+      - name: hello
+        type: email
+        template:
+          subject: "Welcome {{firstName}}"
+          content: { file: templates/hello.html }
+      - name: nudge
+        type: in_app
+        template: { content: "Say hello" }
+`;
+
+  async function setup() {
+    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
+    const handle = emulator;
+    const workspace = await createWorkspace({
+      "notiform.yaml": CONFIG,
+      "templates/hello.html": "<p>Hi</p>\n",
+    });
+    const env = {
+      NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
+      NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
+    };
+    const cli = (...args: string[]) =>
+      runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+    return { handle, workspace, cli };
+  }
+
+  it("creates it in Development (POST, then its identifier), records no leftover intent, and plans to zero", async () => {
+    const { handle, workspace, cli } = await setup();
+    const plan = await cli("plan", "--env", "development", "--output", "json");
+    const [action] = JSON.parse(plan.stdout).actions;
+    expect(action).toMatchObject({ id: "workflow/welcome-flow", op: "create" });
+    expect(action.requests).toEqual([
+      {
+        method: "POST",
+        path: "/v1/workflows",
+        body: {
+          name: "Welcome",
+          notificationGroupId: handle
+            .store("development")
+            .notificationGroups.find((g) => g.name === "General")?._id,
+          tags: ["onboarding"],
+          active: true,
+          steps: [
+            {
+              name: "hello",
+              active: true,
+              template: {
+                name: "hello",
+                type: "email",
+                subject: "Welcome {{firstName}}",
+                content: "<p>Hi</p>\n",
+              },
+            },
+            {
+              name: "nudge",
+              active: true,
+              template: { name: "nudge", type: "in_app", content: "Say hello" },
+            },
+          ],
+        },
+      },
+    ]);
+    handle.clearRequests();
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    const created = handle.store("development").workflows.find((w) => w.name === "Welcome");
+    expect(handle.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /v1/workflows",
+      `PUT /v1/workflows/${created?._id}`,
+    ]);
+    expect(created?.triggers[0]?.identifier).toBe("welcome-flow");
+    const state = JSON.parse(await workspace.read("notiform.development.state.json"));
+    expect(state.intents ?? {}).toEqual({});
+    const again = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(again.stdout, again.stderr).toContain("No changes.");
+    // Production has no such workflow until it is promoted: nothing is created there.
+    const production = await cli("plan", "--env", "production", "--output", "json");
+    expect(JSON.parse(production.stdout).actions).toEqual([
+      expect.objectContaining({ id: "workflow/welcome-flow", op: "not-applicable", requests: [] }),
+    ]);
+  });
+
+  it("never creates it twice after a create whose answer was lost: uncertain until resolved", async () => {
+    const { handle, workspace, cli } = await setup();
+    handle.injectFault({ method: "POST", path: "/v1/workflows", kind: "lost-response" });
+    const lost = await cli("apply", "--env", "development", "--auto-approve");
+    expect(lost.code).toBe(1);
+    const state = JSON.parse(await workspace.read("notiform.development.state.json"));
+    expect(Object.keys(state.intents ?? {})).toEqual(["workflow/welcome-flow"]);
+    const made = () => handle.store("development").workflows.filter((w) => w.name === "Welcome");
+    expect(made().map((w) => w.triggers[0]?.identifier)).toEqual(["welcome"]);
+
+    // The plan cannot know it is ours (its identifier is still the server's slug): uncertain.
+    const plan = await cli("plan", "--env", "development", "--output", "json");
+    const [action] = JSON.parse(plan.stdout).actions;
+    expect(action).toMatchObject({ id: "workflow/welcome-flow", op: "uncertain", requests: [] });
+    expect(action.reason).toContain('a workflow named "Welcome" exists');
+    const refused = await cli("apply", "--env", "development", "--auto-approve");
+    expect(refused.code).toBe(1);
+    expect(made()).toHaveLength(1);
+
+    // Deleted in the dashboard and resolved as not created: the next apply creates it, once.
+    await fetch(`${handle.url}/v1/workflows/${made()[0]?._id}`, {
+      method: "DELETE",
+      headers: { authorization: `ApiKey ${handle.apiKey}` },
+    });
+    const resolved = await runCli(
+      ["resolve", "workflow/welcome-flow", "--not-created", "--env", "development"],
+      {
+        cwd: workspace.dir,
+      },
+    );
+    expect(resolved.code, resolved.stderr).toBe(0);
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(made().map((w) => w.triggers[0]?.identifier)).toEqual(["welcome-flow"]);
+  });
+});
+
+describe("workflow content on a server that serves the spec alone", () => {
+  it("says the content is not applicable there and sends nothing for it", async () => {
+    emulator = await startEmulator({ seedFile: SEED, port: 0, strictSpec: true });
+    const handle = emulator;
+    const workspace = await createWorkspace({
+      "notiform.yaml": `version: 1
+organization: Acme Inc
+workflows:
+  - key: shipped
+    id: 64f1c0ffee0000000000a001
+    steps:
+      - name: text
+        type: sms
+        template: { content: Hi }
+`,
+    });
+    const result = await runCli(["plan", "--output", "json", "--api-url", handle.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: handle.apiKey },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const [action] = JSON.parse(result.stdout).actions;
+    expect(action).toMatchObject({ id: "workflow/shipped", requests: [] });
+    expect(action.reason).toContain("workflow content needs the server's workflow read");
+  });
+});
