@@ -371,3 +371,44 @@ workflows:
     expect(action.reason).toContain("workflow content needs the server's workflow read");
   });
 });
+
+describe("a saved plan of workflow content", () => {
+  it("applies exactly it, and refuses it once the step it changes moved on the server", async () => {
+    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
+    const handle = emulator;
+    const id = "64f1c0ffee0000000000a001";
+    const put = (steps: unknown) =>
+      fetch(`${handle.url}/v1/workflows/${id}`, {
+        method: "PUT",
+        headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ steps }),
+      });
+    await put([{ name: "text", template: { type: "sms", content: "Hi" } }]);
+    const workspace = await createWorkspace({
+      "notiform.yaml": `version: 1
+organization: Acme Inc
+workflows:
+  - identifier: order-shipped
+    steps:
+      - name: text
+        type: sms
+        template: { content: "Hello" }
+`,
+    });
+    const cli = (...args: string[]) =>
+      runCli([...args, "--api-url", handle.url], {
+        cwd: workspace.dir,
+        env: { NOTIFORM_API_KEY: handle.apiKey },
+      });
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    await put([{ name: "text", template: { type: "sms", content: "Edited in the dashboard" } }]);
+    const stale = await cli("apply", "plan.json");
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('steps["text"].template.content');
+    expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    const applied = await cli("apply", "plan.json");
+    expect(applied.code, applied.stderr).toBe(0);
+    const steps = handle.store("development").workflows.find((w) => w._id === id)?.steps ?? [];
+    expect(steps.map((s) => s.template?.content)).toEqual(["Hello"]);
+  });
+});
