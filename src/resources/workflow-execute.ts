@@ -10,6 +10,7 @@ import type { NotificationApi, Workflow, WorkflowPage } from "../api/types.js";
 import { STEPS_COUNT } from "../config/section-scan.js";
 import { InternalError } from "../errors.js";
 import type { PlanAction } from "../plan/model.js";
+import type { JsonObject } from "./canonical.js";
 import type { ExecuteContext, ExecuteResult, ReadAheadContext, ReadScope } from "./kind.js";
 import type { WorkflowOperation } from "./operations.js";
 import {
@@ -22,6 +23,7 @@ import {
 import { unlessUnsupported } from "./unsupported.js";
 import { canonicalWorkflowFields } from "./workflow-canonical.js";
 import { createWorkflow } from "./workflow-create.js";
+import { liveStepFields } from "./workflow-steps-canonical.js";
 import { hasCode } from "./write-outcomes.js";
 
 function resultOf(workflow: Workflow, key: string, groupKeys: ReadonlyMap<string, string>): ExecuteResult {
@@ -50,10 +52,19 @@ export async function executeWorkflow(
       }
       body.notificationGroupId = groupId;
     }
-    const result = resultOf(await client.updateWorkflow(op.workflowId, body, options), action.key, groupKeys);
+    const updated = await client.updateWorkflow(op.workflowId, body, options);
+    const result = resultOf(updated, action.key, groupKeys);
     // This PUT does not set `active` (the status call does, Development only): its answer's
     // status verifies nothing, and with a Production key no status call follows.
     if (result.fields !== undefined) delete result.fields.active;
+    if (body.steps !== undefined && result.fields !== undefined) {
+      // The content the server now holds, to verify the changes against; never into the state
+      // file (a copy). Layouts are answered by id, so they are not verified here.
+      const content: JsonObject = {};
+      liveStepFields(updated.steps ?? [], undefined, content);
+      for (const field of Object.keys(content)) if (field.endsWith(".template.layout")) delete content[field];
+      result.fields = { ...result.fields, ...content };
+    }
     return result;
   }
   try {

@@ -135,6 +135,8 @@ describe("workflow content as code", () => {
     handle.clearRequests();
     const applied = await cli("apply", "--env", "development", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);
+    // What the server answered holds exactly what was asked: no "the server kept" warning.
+    expect(applied.stdout + applied.stderr).not.toContain("the server kept");
     const writes = handle.requests.filter((r) => r.method !== "GET");
     expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /v1/workflows/${workflowId}`]);
     const after = (await call("GET", `/v1/workflows/${workflowId}`)).data.steps as LiveStep[];
