@@ -156,15 +156,20 @@ export async function readWorkflowsAhead(
   );
   const managed = () => early?.countOf?.(STEPS_COUNT) ?? 0;
   if (ahead === undefined || managed() === 0) return ahead;
+  const { first } = ahead;
   const listed =
-    ahead.all ??
-    (ahead.first.totalCount <= ahead.first.data.length ? Promise.resolve(ahead.first.data) : undefined);
-  if (listed === undefined) return ahead;
+    ahead.all ?? (first.totalCount <= first.data.length ? Promise.resolve(first.data) : undefined);
+  if (listed === undefined || first.data.length === 0 || managed() < first.totalCount) return ahead;
+  // The first page's workflows are read at once, the other pages' as soon as the list is whole.
+  const readEach = (workflows: readonly Workflow[]) =>
+    Promise.all(workflows.map((w) => getOrMissing(client, w._id, {})));
+  const early_ = readEach(first.data);
   const content = listed.then(async (workflows) => {
-    if (workflows.length === 0 || managed() < workflows.length) return new Map<string, Workflow>();
-    const read = await Promise.all(workflows.map((w) => getOrMissing(client, w._id, {})));
-    return new Map(read.filter((w): w is Workflow => w !== null).map((w) => [w._id, w]));
+    const onFirst = new Set(first.data.map((w) => w._id));
+    const [a, b] = await Promise.all([early_, readEach(workflows.filter((w) => !onFirst.has(w._id)))]);
+    return new Map([...a, ...b].filter((w): w is Workflow => w !== null).map((w) => [w._id, w]));
   });
+  early_.catch(() => undefined);
   // Awaited by readLive; until then (or if the config fails to load) never an unhandled rejection.
   content.catch(() => undefined);
   return { ...ahead, content };
