@@ -3,6 +3,7 @@
 // behaviour is in transport.ts, request checks in request-checks.ts, shapes in envelope.ts.
 import { createChangeEndpoints } from "./changes.js";
 import { createEnvironmentEndpoints } from "./environments.js";
+import { createLayoutEndpoints } from "./layouts.js";
 import type { PageProgress } from "./log-events.js";
 import { createNotificationGroupEndpoints } from "./notification-groups.js";
 import { createOrganizationEndpoints } from "./organizations.js";
@@ -33,6 +34,7 @@ export function buildApi(
     ...createNotificationGroupEndpoints(requester),
     ...environments,
     ...createChangeEndpoints(requester),
+    ...createLayoutEndpoints(requester),
 
     capability: (extension) => requester.capabilities.get(extension),
     probe: (extension, options = {}) => probeExtension(api, requester, extension, options),
@@ -90,6 +92,16 @@ export function buildApi(
         },
         (tenant) => tenant._id,
         { endpoint: "listTenants", maxPages: bounds.maxPages, onPage: bounds.onPage },
+      ),
+
+    listAllLayouts: (options = {}) =>
+      listAllPaged(
+        async (page) => {
+          const result = await api.listLayouts({ page, pageSize: LIST_LIMIT }, options);
+          return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
+        },
+        (layout) => layout._id,
+        { endpoint: "listLayouts", maxPages: bounds.maxPages, onPage: bounds.onPage },
       ),
 
     listAllChanges: (query = {}, options = {}) =>

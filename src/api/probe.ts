@@ -11,6 +11,7 @@
 //   getTenant                     GET /v1/tenants/000000000000000000000000
 //   listTenants                   GET /v1/tenants?page=0&limit=1              (a read)
 //   listChanges, countChanges     GET /v1/changes?promoted=false&page=0&limit=1, /v1/changes/count
+//   listLayouts                   GET /v1/layouts?page=0&pageSize=1           (a read)
 // The writes (override updates, applying a change, creating a workflow, branding) are never
 // probed. The all-zero id is a valid ObjectId no server hands out (it encodes time 0), so the
 // route, if present, answers 404 (or 400) about the record; a missing route answers "Cannot
@@ -56,6 +57,7 @@ export async function probeExtension(
     listTenants: () => api.listTenants({ page: 0, limit: 1 }, options),
     listChanges: () => api.listChanges({ promoted: false, page: 0, limit: 1 }, options),
     countChanges: () => api.countChanges(options),
+    listLayouts: () => api.listLayouts({ page: 0, pageSize: 1 }, options),
   };
   try {
     await probes[extension as Exclude<Extension, WriteExtension>]();

@@ -300,6 +300,23 @@ export interface Change {
   updatedAt?: string;
 }
 
+/** A layout as the list extension shows it (what workflow content needs of it). */
+export interface Layout {
+  _id: string;
+  identifier: string;
+  name?: string;
+  isDefault?: boolean;
+  _parentId?: string;
+}
+
+/** Extension: GET /v1/layouts?page&pageSize. */
+export interface LayoutPage {
+  data: Layout[];
+  totalCount: number;
+  page: number;
+  pageSize: number;
+}
+
 /** Extension: GET /v1/changes?promoted&page&limit. */
 export interface ChangePage {
   data: Change[];
@@ -325,7 +342,8 @@ export type Extension =
   | "countChanges"
   | "applyChange"
   | "bulkApplyChanges"
-  | "updateOrganizationBranding";
+  | "updateOrganizationBranding"
+  | "listLayouts";
 
 /** Whether the server serves an extension: known from a previous call, or not yet known. */
 export type Capability = "supported" | "unsupported" | "unknown";
@@ -445,6 +463,8 @@ export interface NotificationApi {
   bulkApplyChanges(changeIds: string[], options?: RequestOptions): Promise<Change[]>;
   /** PUT /v1/organizations/branding (`logo` must be an image URL). */
   updateOrganizationBranding(branding: Branding, options?: RequestOptions): Promise<Branding>;
+  /** GET /v1/layouts?page&pageSize: the environment's layouts (workflow content names them). */
+  listLayouts(query?: { page?: number; pageSize?: number }, options?: RequestOptions): Promise<LayoutPage>;
 
   /** What is known of an extension so far. */
   capability(extension: Extension): Capability;
@@ -469,6 +489,8 @@ export interface NotificationApi {
   listAllWorkflows(options?: RequestOptions & { first?: WorkflowPage }): Promise<Workflow[]>;
   /** All tenants of the key's environment, following `hasMore` (limit 100; bounded). */
   listAllTenants(options?: RequestOptions): Promise<Tenant[]>;
+  /** All layouts of the key's environment (API_UNSUPPORTED when missing). */
+  listAllLayouts(options?: RequestOptions): Promise<Layout[]>;
   /** All changes, pending (`promoted: false`, the default) or promoted. */
   listAllChanges(query?: { promoted?: boolean }, options?: RequestOptions): Promise<Change[]>;
 }

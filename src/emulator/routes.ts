@@ -5,6 +5,7 @@ import * as b from "./handlers/branding.js";
 import * as c from "./handlers/changes.js";
 import type { Handler } from "./handlers/context.js";
 import * as e from "./handlers/environments.js";
+import * as l from "./handlers/layouts.js";
 import * as o from "./handlers/other.js";
 import * as ov from "./handlers/overrides.js";
 import * as t from "./handlers/topics.js";
@@ -76,6 +77,7 @@ export const ROUTES: Route[] = [
   route("POST", "/v1/changes/bulk/apply", c.applyChangesInBulk, true),
   route("POST", "/v1/changes/{id}/apply", c.applyOneChange, true),
   route("PUT", "/v1/organizations/branding", b.updateBranding, true),
+  route("GET", "/v1/layouts", l.listLayouts, true),
 ];
 
 export function matchRoute(

@@ -30,6 +30,22 @@ export class LiveWorkflows extends Map<string, Workflow> {
   defaultGroupId: string | undefined;
 }
 
+/**
+ * The environment's layouts, where the server lists them (GET /v1/layouts): identifier -> id for
+ * the writes, id -> identifier for comparing and export. Undefined on a server without the list.
+ */
+export async function readLayouts(
+  client: NotificationApi,
+  signal: AbortSignal | undefined,
+): Promise<{ ids: Map<string, string>; identifiers: Map<string, string> } | undefined> {
+  const layouts = await unlessUnsupported(client.listAllLayouts(signal ? { signal } : {}));
+  if (layouts === undefined) return undefined;
+  return {
+    ids: new Map(layouts.map((l) => [l.identifier, l._id])),
+    identifiers: new Map(layouts.map((l) => [l._id, l.identifier])),
+  };
+}
+
 /** The default group a workflow is created in when the config names none: "General", else the first. */
 export async function readDefaultGroup(
   client: NotificationApi,
@@ -155,10 +171,17 @@ function buildSteps(
   } catch (error) {
     if (!(error instanceof UnknownLayoutError)) throw error;
     const index = (spec?.steps ?? []).findIndex((step) => step.name === error.step);
-    throw new NotiformError("CONFIG_INVALID", `workflow ${item.key}: ${error.message}`, {
-      pos: item.source.fields[`steps[${index}].template.layout`] ?? item.source.pos,
-      hint: "Name a layout the server has (GET /v1/layouts), or create it first.",
-    });
+    const listed = workflows instanceof LiveWorkflows && workflows.layoutIds !== undefined;
+    throw new NotiformError(
+      "CONFIG_INVALID",
+      `workflow ${item.key}: ${listed ? error.message : `step "${error.step}" names layout "${error.layout}", but this server does not list layouts (GET /v1/layouts)`}`,
+      {
+        pos: item.source.fields[`steps[${index}].template.layout`] ?? item.source.pos,
+        hint: listed
+          ? "Name a layout the server has (GET /v1/layouts), or create it first."
+          : "Leave `layout` out on this server: the step keeps the layout it has.",
+      },
+    );
   }
 }
 

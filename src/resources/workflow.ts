@@ -37,6 +37,7 @@ import {
   layoutIdentifiersOf,
   readContent,
   readDefaultGroup,
+  readLayouts,
 } from "./workflow-content.js";
 import {
   executeWorkflow,
@@ -174,6 +175,19 @@ export const workflowKind: KindModule<"workflow"> = {
     const ahead = (await scope.readAhead?.workflow) as WorkflowReadAhead | undefined;
     const prefetched = (await ahead?.content) ?? new Map<string, Workflow>();
     const live = await readContent(client, workflows, content, scope.signal, prefetched);
+    // Layout identifiers <-> ids, where the config names a layout or an export shows them.
+    const namesLayouts = (workflow: Workflow) =>
+      (workflow.steps ?? []).some((step) => typeof step.template?._layoutId === "string");
+    const layoutsNeeded = scope.everything
+      ? [...live.values()].some(namesLayouts)
+      : scope.desired.resources.workflow.some(({ spec }) =>
+          spec.steps?.some((step) => step.template?.layout !== undefined),
+        );
+    if (layoutsNeeded) {
+      const layouts = await readLayouts(client, scope.signal);
+      live.layoutIds = layouts?.ids;
+      live.layoutIdentifiers = layouts?.identifiers;
+    }
     // A workflow to be created in no group the config names goes into the server's default one.
     const creates = items.some(
       (item) =>

@@ -414,3 +414,80 @@ workflows:
     expect(steps.map((s) => s.template?.content)).toEqual(["Hello"]);
   });
 });
+
+describe("a step's layout, named by identifier", () => {
+  const BRAND = "e0bbbbbbbbbbbbbbbbbbbbbb";
+  const DEFAULT = "e0aaaaaaaaaaaaaaaaaaaaaa";
+  const config = (layout: string) => `version: 1
+organization: Acme Inc
+workflows:
+  - identifier: order-shipped
+    steps:
+      - name: mail
+        type: email
+        template:
+          subject: Shipped
+          content: "<p>Shipped</p>"
+          layout: ${layout}
+`;
+
+  async function setup(layout: string) {
+    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
+    const handle = emulator;
+    (handle.store("development") as unknown as { layouts: unknown[] }).layouts = [
+      { _id: DEFAULT, identifier: "novu-default-layout", isDefault: true },
+      { _id: BRAND, identifier: "brand", isDefault: false },
+    ];
+    // The step as the dashboard made it: no layout chosen, so the default one.
+    await fetch(`${handle.url}/v1/workflows/64f1c0ffee0000000000a001`, {
+      method: "PUT",
+      headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        steps: [{ name: "mail", template: { type: "email", subject: "Shipped", content: "<p>Shipped</p>" } }],
+      }),
+    });
+    handle.clearRequests();
+    const workspace = await createWorkspace({ "notiform.yaml": config(layout) });
+    const cli = (...args: string[]) =>
+      runCli([...args, "--api-url", handle.url], {
+        cwd: workspace.dir,
+        env: { NOTIFORM_API_KEY: handle.apiKey },
+      });
+    return { handle, cli };
+  }
+
+  it("is compared by identifier and written as the layout's id", async () => {
+    const { handle, cli } = await setup("brand");
+    const plan = await cli("plan");
+    expect(plan.stdout, plan.stderr).toContain('step mail  layout: "novu-default-layout" -> "brand"');
+    handle.clearRequests();
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    const put = handle.requests.find((r) => r.method === "PUT");
+    expect((put?.body as { steps: { template: { layoutId?: string } }[] }).steps[0]?.template.layoutId).toBe(
+      BRAND,
+    );
+    const step = handle.store("development").workflows[0]?.steps[0];
+    expect(step?.template?._layoutId).toBe(BRAND);
+    expect((await cli("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
+  it("is exported by identifier and plans back to zero", async () => {
+    const { handle } = await setup("brand");
+    const workspace = await createWorkspace({});
+    const run = (...args: string[]) =>
+      runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env: { NOTIFORM_API_KEY: handle.apiKey } });
+    expect((await run("export", "--dir", ".")).code).toBe(0);
+    expect(await workspace.read("workflows.yaml")).toContain("layout: novu-default-layout");
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.stdout, plan.stderr).toContain("No changes.");
+  });
+
+  it("refuses a layout the server does not have, at its line", async () => {
+    const { handle, cli } = await setup("no-such-layout");
+    const plan = await cli("plan");
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("notiform.yaml:11:19");
+    expect(plan.stderr).toContain('no layout with identifier "no-such-layout"');
+    expect(handle.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+});
