@@ -463,9 +463,8 @@ workflows:
     handle.clearRequests();
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
     const put = handle.requests.find((r) => r.method === "PUT");
-    expect((put?.body as { steps: { template: { layoutId?: string } }[] }).steps[0]?.template.layoutId).toBe(
-      BRAND,
-    );
+    const body = put?.body as { steps: { template: { layoutId?: string } }[] } | undefined;
+    expect(body?.steps[0]?.template.layoutId).toBe(BRAND);
     const step = handle.store("development").workflows[0]?.steps[0];
     expect(step?.template?._layoutId).toBe(BRAND);
     expect((await cli("plan", "--detailed-exitcode")).code).toBe(0);
@@ -475,7 +474,10 @@ workflows:
     const { handle } = await setup("brand");
     const workspace = await createWorkspace({});
     const run = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env: { NOTIFORM_API_KEY: handle.apiKey } });
+      runCli([...args, "--api-url", handle.url], {
+        cwd: workspace.dir,
+        env: { NOTIFORM_API_KEY: handle.apiKey },
+      });
     expect((await run("export", "--dir", ".")).code).toBe(0);
     expect(await workspace.read("workflows.yaml")).toContain("layout: novu-default-layout");
     const plan = await run("plan", "--detailed-exitcode");
