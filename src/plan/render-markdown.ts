@@ -174,7 +174,7 @@ function renderDiffs(action: PlanAction): string {
     );
     const fence = "`".repeat(longest + 1);
     const note = cut > 0 ? `\n_… ${cut} more diff lines: run \`notiform plan\` for the whole diff._\n` : "";
-    out += `\n<details><summary>${markdownCode(`${action.key}: ${rendered.line}`)}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
+    out += `\n<details><summary>${markdownText(`${action.key}: ${rendered.line}`)}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
   }
   return out;
 }

@@ -58,8 +58,14 @@ function namesOf(value: JsonValue | undefined): string[] {
 }
 
 function isLong(value: JsonValue | undefined): boolean {
-  const text = asText(value);
-  return text !== undefined && (text.length > LONG_TEXT || text.includes("\n"));
+  if (typeof value === "string") return value.length > LONG_TEXT || value.includes("\n");
+  // Data (metadata, filters, a block list) stays on one line while it is short.
+  return (
+    value !== undefined &&
+    value !== null &&
+    typeof value === "object" &&
+    JSON.stringify(value).length > LONG_TEXT
+  );
 }
 
 /** Text as a diff shows it: strings as they are, block lists and objects as indented JSON. */
