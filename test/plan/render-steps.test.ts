@@ -58,7 +58,9 @@ describe("workflow content in a plan", () => {
     expect(text).toContain("      steps: + chat, - bell (removed)\n");
     expect(text).toContain('      step email-customer  subject: "Shipped" -> "Your order shipped"\n');
     const data = renderPlanText(
-      planWith([{ field: stepField("wait", "metadata"), new: { type: "regular", amount: 2, unit: "hours" } }]),
+      planWith([
+        { field: stepField("wait", "metadata"), new: { type: "regular", amount: 2, unit: "hours" } },
+      ]),
       { color: false, verbose: false },
     );
     expect(data).toContain('      step wait  metadata: {"amount":2,"type":"regular","unit":"hours"}\n');
