@@ -401,7 +401,8 @@ function selectEnvironment(
     });
     return undefined;
   }
-  const selected = environments[name];
+  // Own keys only: `--env constructor` or `toString` must not find Object.prototype's members.
+  const selected = Object.hasOwn(environments, name) ? environments[name] : undefined;
   if (selected === undefined) {
     const names = Object.keys(environments);
     problems.push({

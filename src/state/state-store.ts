@@ -100,8 +100,19 @@ function describeMismatch(found: StateFile["target"], expected: StateFile["targe
   return out;
 }
 
+/**
+ * The one form a target URL is recorded and compared in: what the client sends requests to
+ * (surrounding blanks dropped, scheme and host lower-cased, default port and trailing slashes
+ * left out), so `" http://HOST:80/"` and `http://host` are the same target.
+ */
 export function normalizeUrl(url: string): string {
-  return url.replace(/\/+$/, "");
+  const trimmed = url.trim();
+  try {
+    const parsed = new URL(trimmed);
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return trimmed.replace(/\/+$/, "");
+  }
 }
 
 /** Serialize deterministically: sorted keys, two-space indent, trailing newline. */

@@ -1,0 +1,133 @@
+// Hostile input, round 3 (issue 27): each test reproduces an attack that got through, with the
+// real CLI against the in-process emulator over loopback.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { Masker, maskDeep } from "../../src/mask.js";
+import { runCli } from "../helpers/cli.js";
+import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+
+let emulator: EmulatorHandle;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seedFile: "examples/emulator-seed.yaml" });
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+describe("a __proto__ key (item 2): the plan can never hide what apply sends", () => {
+  const configs: [string, string][] = [
+    [
+      "block mapping",
+      `version: 1\nworkflows:\n  - key: order-shipped\n    id: ${WORKFLOW_SHIPPED}\n    data:\n      plain: 1\n      __proto__:\n        evil: true\n`,
+    ],
+    [
+      "quoted key in a flow mapping",
+      `version: 1\nworkflows:\n  - key: order-shipped\n    id: ${WORKFLOW_SHIPPED}\n    data: { plain: 1, "__proto__": { evil: true } }\n`,
+    ],
+  ];
+  it.each(configs)(
+    "is refused at validate, plan and apply with its file:line (%s)",
+    async (_name, config) => {
+      const workspace = await createWorkspace({ "notiform.yaml": config });
+      const api = ["--api-url", emulator.url];
+      for (const command of [["validate"], ["plan", ...api], ["apply", "--auto-approve", ...api]]) {
+        const result = await runCli(command, {
+          cwd: workspace.dir,
+          env: { NOTIFORM_API_KEY: emulator.apiKey },
+        });
+        expect(result.code, command.join(" ")).toBe(1);
+        expect(result.stderr).toMatch(/notiform\.yaml:(5|7):\d+ +error +the key `__proto__` is not allowed/);
+      }
+      const writes = emulator.requests.filter((r) => r.method !== "GET");
+      expect(writes).toEqual([]);
+    },
+  );
+
+  it("a server's __proto__ key stays an own key when the plan is masked", () => {
+    const live = JSON.parse('{"data":{"__proto__":{"evil":true},"token":"abcd-secret-value"}}') as unknown;
+    const masked = maskDeep(live, new Masker().add("abcd-secret-value"));
+    expect(JSON.stringify(masked)).toBe('{"data":{"__proto__":{"evil":true},"token":"********"}}');
+    expect(Object.getPrototypeOf((masked as { data: object }).data)).toBe(Object.prototype);
+  });
+});
+
+describe("flags (items 4, 10): a flag without its value, repeated or mistyped is a usage error", () => {
+  const BAD: [string[], RegExp][] = [
+    [["apply", "--target", "--auto-approve"], /--target needs a value/],
+    [["plan", "--target"], /--target needs a value/],
+    [["plan", "--target="], /--target needs a value/],
+    [["plan", "--out"], /--out needs a value/],
+    [["plan", "--out", ""], /--out needs a value/],
+    [["plan", "--config", "a.yaml", "--config", "a.yaml"], /--config is given more than once/],
+    [["plan", "-c", "a.yaml", "--config", "b.yaml"], /--config is given more than once/],
+    [["plan", "--env", "a", "--env", "b"], /--env is given more than once/],
+    [
+      ["plan", "--api-url", "http://127.0.0.1:1", "--api-url", "http://127.0.0.1:2"],
+      /--api-url is given more than once/,
+    ],
+    [["plan", "--out", "a.json", "--out", "b.json"], /--out is given more than once/],
+    [["plan", "--detailed-exitcode=nope"], /--detailed-exitcode takes true or false, not "nope"/],
+    [["validate", "--allow-include-outside=1"], /--allow-include-outside takes true or false/],
+    [["emulator", "--port"], /--port needs a value/],
+  ];
+  it.each(BAD)("%j", async (args, message) => {
+    const workspace = await createWorkspace({ "notiform.yaml": "version: 1\ntopics: []\n" });
+    const before = emulator.requests.length;
+    const result = await runCli([...args], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.apiKey },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/internal error/);
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it("still takes repeated --target, a value after =, negative numbers and short aliases", async () => {
+    const workspace = await createWorkspace({
+      "notiform.yaml": "version: 1\ntopics:\n  - key: a\n    name: A\n  - key: b\n    name: B\n",
+    });
+    const result = await runCli(
+      ["plan", "-c", "notiform.yaml", "--target=topic/a", "--target", "topic/b", "--api-url", emulator.url],
+      { cwd: workspace.dir, env: { NOTIFORM_API_KEY: emulator.apiKey } },
+    );
+    expect(result.stderr).not.toMatch(/usage|needs a value|more than once/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/topic a/);
+    expect(result.stdout).toMatch(/topic b/);
+  });
+});
+
+describe("environment names (item 9): own keys only", () => {
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])(
+    "--env %s is not a defined environment",
+    async (name) => {
+      const workspace = await createWorkspace({
+        "notiform.yaml": "version: 1\nenvironments:\n  development: {}\ntopics: []\n",
+      });
+      const result = await runCli(["validate", "--env", name], { cwd: workspace.dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`environment "${name}" is not defined (defined: development)`);
+    },
+  );
+});
+
+describe("equivalent URLs (item 14): recorded and compared normalised", () => {
+  it("a state written through ' http://HOST/' is the same target as http://host", async () => {
+    const workspace = await createWorkspace({
+      "notiform.yaml": "version: 1\ntopics:\n  - key: url-check\n    name: URL check\n",
+    });
+    const env = { NOTIFORM_API_KEY: emulator.apiKey };
+    const spaced = ` ${emulator.url}/ `;
+    const applied = await runCli(["apply", "--auto-approve", "--api-url", spaced], {
+      cwd: workspace.dir,
+      env,
+    });
+    expect(applied.code, applied.stderr).toBe(0);
+    const state = JSON.parse(await workspace.read("notiform.state.json")) as { target: { apiUrl: string } };
+    expect(state.target.apiUrl).toBe(emulator.url.replace(/\/+$/, ""));
+    const planned = await runCli(["plan", "--api-url", emulator.url], { cwd: workspace.dir, env });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toMatch(/No changes/i);
+  });
+});
