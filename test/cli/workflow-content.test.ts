@@ -315,6 +315,20 @@ workflows:
     ]);
   });
 
+  it("in Production, one not promoted yet arrives by promotion, named or not", async () => {
+    const { workspace, cli } = await setup();
+    await workspace.write("notiform.yaml", CONFIG.replace("    name: Welcome\n", ""));
+    const production = await cli("plan", "--env", "production", "--detailed-exitcode", "--output", "json");
+    expect(production.code, production.stderr).toBe(0);
+    expect(JSON.parse(production.stdout).actions).toEqual([
+      expect.objectContaining({ id: "workflow/welcome-flow", op: "not-applicable", requests: [] }),
+    ]);
+    // In Development it needs a name to be created.
+    const development = await cli("plan", "--env", "development");
+    expect(development.code).toBe(1);
+    expect(development.stderr).toContain("give it a name: to have notiform create it");
+  });
+
   it("never creates it twice after a create whose answer was lost: uncertain until resolved", async () => {
     const { handle, workspace, cli } = await setup();
     handle.injectFault({ method: "POST", path: "/v1/workflows", kind: "lost-response" });
