@@ -15,7 +15,7 @@ import { unlessUnsupported } from "./unsupported.js";
 export async function resolveWorkflows(
   client: NotificationApi,
   desired: DesiredState,
-  { state, signal }: ResolveContext,
+  { state, signal, environment }: ResolveContext,
 ): Promise<ResolveResult<"workflow">> {
   const entries = desired.resources.workflow;
   const identifiers = entries.flatMap(({ spec }) =>
@@ -32,8 +32,9 @@ export async function resolveWorkflows(
     const pos = source.fields.identifier ?? source.pos;
     const lookup = lookups.get(spec.identifier) ?? "missing";
     if (lookup === "missing") {
-      // With a name it is created (Development) or arrives by promotion (Production): planned.
-      if (spec.name !== undefined) return entry;
+      // With a name it is created (Development); in another environment it arrives by promotion.
+      if (spec.name !== undefined || (environment !== undefined && environment.name !== "Development"))
+        return entry;
       problems.push(
         resolveProblem(
           `workflow "${spec.key}": no workflow with trigger identifier "${spec.identifier}" in this environment (give it a name: to have notiform create it)`,

@@ -44,6 +44,11 @@ export function exportSteps(
     const template = (step.template ?? {}) as Record<string, unknown>;
     const type = String(template.type ?? "");
     if (!(STEP_TYPES as readonly string[]).includes(type)) unsupported.push(`${name} (${type || "no type"})`);
+    // What the config requires of a step that the server does not hold: the entry would not validate.
+    for (const field of NEEDED[type] ?? []) {
+      const value = template[field];
+      if (value === undefined || value === null || value === "") unsupported.push(`${name} (no ${field})`);
+    }
     const entry: Record<string, unknown> = { name, type };
     if (step.active === false) entry.active = false;
     if (step.shouldStopOnFail === true) entry.shouldStopOnFail = true;
@@ -106,12 +111,21 @@ export function exportSteps(
   });
   if (unsupported.length > 0) {
     leftOut.push(
-      `workflow ${workflowKey}: its steps stay unmanaged (steps of a type the config cannot hold: ${unsupported.join(", ")})`,
+      `workflow ${workflowKey}: its steps stay unmanaged (steps the config cannot hold as they are: ${unsupported.join(", ")})`,
     );
     return { steps: undefined, files: new Map(), leftOut };
   }
   return { steps: out, files, leftOut };
 }
+
+/** Template fields the offline checks require of each type (workflow-step-checks.ts). */
+const NEEDED: Record<string, readonly string[]> = {
+  email: ["subject", "content"],
+  in_app: ["content"],
+  sms: ["content"],
+  chat: ["content"],
+  push: ["title", "content"],
+};
 
 /** Template fields only some step types take (the offline checks refuse them elsewhere). */
 function usableBy(field: string, type: string): boolean {

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { validatorOf } from "../../src/schemas.js";
 import { runCli } from "../helpers/cli.js";
 import { SEED } from "../helpers/cli-session.js";
 import { createWorkspace } from "../helpers/workspace.js";
@@ -116,6 +117,8 @@ describe("workflow content as code", () => {
     const json = await cli("plan", "--env", "development", "--detailed-exitcode", "--output", "json");
     expect(json.code, json.stderr).toBe(2);
     const plan = JSON.parse(json.stdout);
+    const validate = validatorOf("plan");
+    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
     expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
       ["workflow/order-shipped-content", "update"],
     ]);
@@ -257,6 +260,8 @@ workflows:
   it("creates it in Development (POST, then its identifier), records no leftover intent, and plans to zero", async () => {
     const { handle, workspace, cli } = await setup();
     const plan = await cli("plan", "--env", "development", "--output", "json");
+    const validate = validatorOf("plan");
+    expect(validate(JSON.parse(plan.stdout)), JSON.stringify(validate.errors)).toBe(true);
     const [action] = JSON.parse(plan.stdout).actions;
     expect(action).toMatchObject({ id: "workflow/welcome-flow", op: "create" });
     expect(action.requests).toEqual([
@@ -308,6 +313,20 @@ workflows:
     expect(JSON.parse(production.stdout).actions).toEqual([
       expect.objectContaining({ id: "workflow/welcome-flow", op: "not-applicable", requests: [] }),
     ]);
+  });
+
+  it("in Production, one not promoted yet arrives by promotion, named or not", async () => {
+    const { workspace, cli } = await setup();
+    await workspace.write("notiform.yaml", CONFIG.replace("    name: Welcome\n", ""));
+    const production = await cli("plan", "--env", "production", "--detailed-exitcode", "--output", "json");
+    expect(production.code, production.stderr).toBe(0);
+    expect(JSON.parse(production.stdout).actions).toEqual([
+      expect.objectContaining({ id: "workflow/welcome-flow", op: "not-applicable", requests: [] }),
+    ]);
+    // In Development it needs a name to be created.
+    const development = await cli("plan", "--env", "development");
+    expect(development.code).toBe(1);
+    expect(development.stderr).toContain("give it a name: to have notiform create it");
   });
 
   it("never creates it twice after a create whose answer was lost: uncertain until resolved", async () => {

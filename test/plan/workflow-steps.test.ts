@@ -218,5 +218,10 @@ describe("exported steps", () => {
       steps: undefined,
       leftOut: [expect.stringContaining("custom")],
     });
+    const noSubject = [{ ...WELCOME[0], template: { ...WELCOME[0]?.template, subject: "" } } as Step];
+    expect(exportSteps("bare", noSubject, LAYOUTS)).toMatchObject({
+      steps: undefined,
+      leftOut: [expect.stringContaining("Welcome email (no subject)")],
+    });
   });
 });
