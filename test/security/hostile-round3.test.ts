@@ -1,9 +1,11 @@
 // Hostile input, round 3 (issue 27): each test reproduces an attack that got through, with the
 // real CLI against the in-process emulator over loopback.
+import { mkdir, readdir, readlink, symlink } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { Masker, maskDeep } from "../../src/mask.js";
-import { runCli } from "../helpers/cli.js";
+import { acquireStateLock } from "../../src/state/lock.js";
+import { BIN, runCli, runProcess } from "../helpers/cli.js";
 import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
 
 let emulator: EmulatorHandle;
@@ -129,5 +131,70 @@ describe("equivalent URLs (item 14): recorded and compared normalised", () => {
     const planned = await runCli(["plan", "--api-url", emulator.url], { cwd: workspace.dir, env });
     expect(planned.code, planned.stderr).toBe(0);
     expect(planned.stdout).toMatch(/No changes/i);
+  });
+});
+
+describe("a symlinked state file (item 6): written through, locked at its real path", () => {
+  const CONFIG = "version: 1\ntopics:\n  - key: link-check\n    name: Link check\n";
+
+  it("apply updates the link's target and leaves the link a link", async () => {
+    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
+    await mkdir(workspace.path("real"));
+    await symlink("real/notiform.state.json", workspace.path("notiform.state.json"));
+    const env = { NOTIFORM_API_KEY: emulator.apiKey };
+    const applied = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env,
+    });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await readlink(workspace.path("notiform.state.json"))).toBe("real/notiform.state.json");
+    const state = JSON.parse(await workspace.read("real/notiform.state.json")) as {
+      target: { apiUrl: string };
+    };
+    expect(state.target.apiUrl).toBe(emulator.url);
+    expect(await readdir(workspace.dir)).not.toContain("notiform.state.json.lock");
+  });
+
+  it("a lock taken through the real path stops an apply through the link", async () => {
+    const workspace = await createWorkspace({ "notiform.yaml": CONFIG, "real/notiform.state.json": "" });
+    await symlink("real/notiform.state.json", workspace.path("notiform.state.json"));
+    const lock = await acquireStateLock(workspace.path("real/notiform.state.json"), { command: "test" });
+    try {
+      const before = emulator.requests.length;
+      const applied = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
+        cwd: workspace.dir,
+        env: { NOTIFORM_API_KEY: emulator.apiKey },
+      });
+      expect(applied.code).toBe(1);
+      expect(applied.stderr).toMatch(/lock/i);
+      expect(emulator.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
+    } finally {
+      await lock.release();
+    }
+  });
+});
+
+describe("a failed atomic write (item 12): no temporary file left, path and cause named", () => {
+  it("plan --out past the file size limit (EFBIG) reports the file and removes its .tmp", async () => {
+    const workspace = await createWorkspace({
+      "notiform.yaml":
+        "version: 1\ntopics:\n  - key: big-one\n    name: Big one\n  - key: big-two\n    name: Big two\n",
+    });
+    // Ignoring SIGXFSZ makes a write past `ulimit -f` fail with EFBIG, as a full disk fails one.
+    const script = `trap '' XFSZ; ulimit -f 1; exec "${process.execPath}" "${BIN}" plan --out plan.json --api-url ${emulator.url}`;
+    const result = await runProcess("bash", ["-c", script], {
+      cwd: workspace.dir,
+      env: {
+        PATH: process.env.PATH ?? "",
+        NO_COLOR: "1",
+        HOME: workspace.dir,
+        NOTIFORM_API_KEY: emulator.apiKey,
+      },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/could not write .*plan\.json: EFBIG/);
+    expect(result.stderr).not.toMatch(/internal error/);
+    expect((await readdir(workspace.dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(await readdir(workspace.dir)).not.toContain("plan.json");
   });
 });
