@@ -198,3 +198,51 @@ describe("a failed atomic write (item 12): no temporary file left, path and caus
     expect(await readdir(workspace.dir)).not.toContain("plan.json");
   });
 });
+
+describe("the emulator's admin routes (item 15): no cross-site writes, a warning off loopback", () => {
+  it("refuses a text/plain or form POST (what a web page can send without a preflight)", async () => {
+    const local = await startEmulator({ port: 0, seedFile: "examples/emulator-seed.yaml" });
+    try {
+      const created = await fetch(`${local.url}/v1/topics`, {
+        method: "POST",
+        headers: { authorization: `ApiKey ${local.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ key: "survives", name: "Survives" }),
+      });
+      expect(created.status).toBe(201);
+      for (const type of ["text/plain", "application/x-www-form-urlencoded", undefined]) {
+        for (const path of ["reset", "faults"]) {
+          const response = await fetch(`${local.url}/__emulator/${path}`, {
+            method: "POST",
+            ...(type !== undefined ? { headers: { "content-type": type } } : {}),
+            body: path === "faults" ? '{"errorRate":1}' : "",
+          });
+          expect(response.status, `${path} ${type}`).toBe(415);
+        }
+      }
+      const topic = await fetch(`${local.url}/v1/topics/survives`, {
+        headers: { authorization: `ApiKey ${local.apiKey}` },
+      });
+      expect(topic.status).toBe(200);
+      const reset = await fetch(`${local.url}/__emulator/reset`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      });
+      expect(reset.status).toBe(200);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("warns before listening on an address that is not loopback", async () => {
+    // 192.0.2.1 (TEST-NET-1) is no address of this machine: listening fails, nothing is sent.
+    const result = await runCli(["emulator", "--host", "192.0.2.1", "--port", "0"], { cwd: process.cwd() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/warning: listening on "192\.0\.2\.1", not loopback/);
+  });
+
+  it.each(["127.0.0.1", "::1", "localhost", "127.9.9.9"])("says nothing for loopback %s", async (host) => {
+    const { exposureWarning } = await import("../../src/emulator/exposure.js");
+    expect(exposureWarning(host)).toBeUndefined();
+    expect(exposureWarning("0.0.0.0")).toMatch(/not loopback/);
+  });
+});
