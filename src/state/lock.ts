@@ -133,6 +133,7 @@ export async function acquireStateLock(statePath: string, options: LockOptions):
   const onSignal = () => interrupt.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   const signal =
     options.signal === undefined ? interrupt.signal : AbortSignal.any([options.signal, interrupt.signal]);
   try {
@@ -140,6 +141,7 @@ export async function acquireStateLock(statePath: string, options: LockOptions):
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
   }
 }
 

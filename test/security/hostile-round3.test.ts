@@ -246,3 +246,72 @@ describe("the emulator's admin routes (item 15): no cross-site writes, a warning
     expect(exposureWarning("0.0.0.0")).toMatch(/not loopback/);
   });
 });
+
+describe("a closed output or a dropped session (items 1, 17): apply stops cleanly, never dies after writes", () => {
+  function manyTopics(prefix: string, count: number): string {
+    const topics = Array.from({ length: count }, (_, i) => `  - key: ${prefix}-${i}\n    name: T ${i}\n`);
+    return `version: 1\norganization: Acme Inc\nnotificationGroups:\n  - key: billing\n    name: Billing\ntopics:\n${topics.join("")}`;
+  }
+
+  it("apply 2>&1 | head -c 1: stops, exits 130 (not 1), and a re-run converges without duplicates", async () => {
+    const slow = await startEmulator({ seedFile: "examples/emulator-seed.yaml", port: 0, latencyMs: 20 });
+    try {
+      const workspace = await createWorkspace({ "notiform.yaml": manyTopics("piped", 30) });
+      const command = `"${process.execPath}" "${BIN}" apply --auto-approve --concurrency 1 --api-url ${slow.url}`;
+      const result = await runProcess(
+        "bash",
+        ["-c", `${command} 2>&1 | head -c 1 >/dev/null; exit \${PIPESTATUS[0]}`],
+        {
+          cwd: workspace.dir,
+          env: {
+            PATH: process.env.PATH ?? "",
+            NO_COLOR: "1",
+            HOME: workspace.dir,
+            NOTIFORM_API_KEY: slow.apiKey,
+          },
+        },
+      );
+      expect(result.code).toBe(130);
+      const created = slow.store().topics.filter((t) => t.key.startsWith("piped-")).length;
+      expect(created).toBeLessThan(30);
+      // The group created before the stop is recorded, so the re-run does not create it again.
+      expect(await workspace.read("notiform.state.json")).toContain('"billing"');
+      const rerun = await runCli(["apply", "--auto-approve", "--api-url", slow.url], {
+        cwd: workspace.dir,
+        env: { NOTIFORM_API_KEY: slow.apiKey },
+      });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(slow.store().topics.filter((t) => t.key.startsWith("piped-"))).toHaveLength(30);
+      expect(slow.store().notificationGroups.filter((g) => g.name === "Billing")).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("SIGHUP during apply is handled like Ctrl-C: report, state, exit 130", async () => {
+    const slow = await startEmulator({ seedFile: "examples/emulator-seed.yaml", port: 0, latencyMs: 25 });
+    try {
+      const workspace = await createWorkspace({ "notiform.yaml": manyTopics("hangup", 40) });
+      const result = await runCli(["apply", "--auto-approve", "--concurrency", "2", "--api-url", slow.url], {
+        cwd: workspace.dir,
+        env: { NOTIFORM_API_KEY: slow.apiKey },
+        onSpawn: (child) => {
+          const timer = setInterval(() => {
+            if (slow.requests.filter((r) => r.method === "POST").length >= 4) {
+              child.kill("SIGHUP");
+              clearInterval(timer);
+            }
+          }, 2);
+          child.on("close", () => clearInterval(timer));
+        },
+      });
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(130);
+      expect(result.stderr).toContain("Stopping: starting nothing new");
+      expect(result.stdout).toMatch(/\d+ applied, 0 failed, \d+ skipped/);
+      expect(await workspace.read("notiform.state.json")).toContain('"billing"');
+    } finally {
+      await slow.close();
+    }
+  });
+});
