@@ -315,3 +315,61 @@ describe("a closed output or a dropped session (items 1, 17): apply stops cleanl
     }
   });
 });
+
+describe("plan --out (item 11): never over the config, the state or the lock; other files only with --force", () => {
+  const CONFIG = "version: 1\ntopics:\n  - key: out-check\n    name: Out check\n";
+  const STATE_TEXT = '{"formatVersion": 1}\n';
+
+  it.each([
+    ["notiform.yaml", /it is the root config file/],
+    ["notiform.state.json", /it is the state file/],
+    ["notiform.state.json.lock", /it is the state file's lock/],
+    ["./sub/../notiform.yaml", /it is the root config file/],
+  ])("refuses --out %s, even with --force, before any request", async (out, message) => {
+    const workspace = await createWorkspace({
+      "notiform.yaml": CONFIG,
+      "notiform.state.json": STATE_TEXT,
+      "sub/.keep": "",
+    });
+    const before = emulator.requests.length;
+    const result = await runCli(["plan", "--out", out, "--force", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.apiKey },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(emulator.requests.length).toBe(before);
+    expect(await workspace.read("notiform.yaml")).toBe(CONFIG);
+    expect(await workspace.read("notiform.state.json")).toBe(STATE_TEXT);
+  });
+
+  it("refuses an existing file that is not a plan unless --force, and replaces a saved plan", async () => {
+    const workspace = await createWorkspace({ "notiform.yaml": CONFIG, "notes.txt": "my notes\n" });
+    const env = { NOTIFORM_API_KEY: emulator.apiKey };
+    const refused = await runCli(["plan", "--out", "notes.txt", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/notes\.txt: the file exists and is not a notiform plan/);
+    expect(await workspace.read("notes.txt")).toBe("my notes\n");
+    const first = await runCli(["plan", "--out", "plan.json", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const again = await runCli(["plan", "--out", "plan.json", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    const forced = await runCli(["plan", "--out", "notes.txt", "--force", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env,
+    });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(JSON.parse(await workspace.read("notes.txt"))).toMatchObject({
+      formatVersion: expect.any(Number),
+    });
+  });
+});
