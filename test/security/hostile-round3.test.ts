@@ -373,3 +373,40 @@ describe("plan --out (item 11): never over the config, the state or the lock; ot
     });
   });
 });
+
+describe("two config entries, one server object (item 5)", () => {
+  it("refuses a workflow named by id and again by identifier, and an override written with tenant and tenantId", async () => {
+    const workspace = await createWorkspace({
+      "notiform.yaml": `version: 1
+workflows:
+  - key: by-id
+    id: ${WORKFLOW_SHIPPED}
+    name: One
+  - key: by-identifier
+    identifier: order-shipped
+    name: Two
+overrides:
+  - workflow: by-id
+    tenant: tenant-one
+    active: true
+  - workflow: by-id
+    tenantId: "650000000000000000000001"
+    active: false
+`,
+    });
+    const before = emulator.requests.length;
+    const result = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.apiKey },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /notiform\.yaml:6:5 +error +workflow "by-identifier" is the same server object as "by-id" \(notiform\.yaml:3\)/,
+    );
+    expect(result.stderr).toMatch(
+      /notiform\.yaml:13:5 +error +workflow override .* is the same server object as .*\(notiform\.yaml:10\)/,
+    );
+    expect(result.stderr).toMatch(/2 entries name a server object another entry names/);
+    expect(emulator.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
+  });
+});
