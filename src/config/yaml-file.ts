@@ -103,6 +103,16 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     problems.push(problem);
   }
   if (doc.errors.length > 0) return file;
+  const deep = tooDeep(doc);
+  if (deep !== undefined) {
+    problems.push({
+      severity: "error",
+      rule: "yaml-syntax",
+      message: `YAML: values are nested more than ${MAX_NESTING} levels deep here; refusing to load the file`,
+      pos: positionOfNode(file, deep),
+    });
+    return file;
+  }
   // The fast path never accepts an alias, so only the library's documents can hold one.
   const bomb = excessiveAlias(doc);
   if (bomb !== undefined) {
@@ -141,6 +151,30 @@ function refusePrototypeKeys(file: YamlFile, text: string, problems: Problem[]):
   });
 }
 
+/**
+ * How deep mappings and sequences may nest. Every later step walks values recursively, and a few
+ * thousand levels overflow the stack (an internal error instead of a message); no config needs
+ * more than a handful. The walk here is iterative, so it cannot overflow itself.
+ */
+export const MAX_NESTING = 64;
+
+/** The first collection nested deeper than MAX_NESTING, or undefined. */
+function tooDeep(doc: Document.Parsed): Node | undefined {
+  const stack: [unknown, number][] = [[doc.contents, 1]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [node, depth] = entry;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > MAX_NESTING) return node as Node;
+    for (const item of node.items as unknown[]) {
+      if (isPair(item)) {
+        stack.push([item.key, depth + 1]);
+        stack.push([item.value, depth + 1]);
+      } else stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
 /** The last quoted scalar that starts before `offset` and runs up to it: an unclosed quote. */
 function openingQuoteBefore(
   doc: Document.Parsed,
@@ -172,6 +206,9 @@ function positionInText(file: string, text: string, offset: number): Position {
 }
 
 function yamlMessage(code: string, message: string, token: string): string {
+  // The parser's own stack ran out: only nesting thousands of levels deep does that.
+  if (code === "RESOURCE_EXHAUSTION")
+    return `YAML: values are nested far more than ${MAX_NESTING} levels deep; refusing to load the file`;
   if (code === "DUPLICATE_KEY") {
     const key = /^["']?([^"':\n]+)/.exec(token)?.[1]?.trim();
     return key

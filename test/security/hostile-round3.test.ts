@@ -410,3 +410,38 @@ overrides:
     expect(emulator.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
   });
 });
+
+describe("deep nesting (item 13): a limit with a position, not a stack overflow", () => {
+  function blockNesting(levels: number): string {
+    const lines = ["version: 1", "workflows:", "  - key: deep", `    id: ${WORKFLOW_SHIPPED}`, "    data:"];
+    for (let i = 0; i < levels; i += 1) lines.push(`${" ".repeat(6 + 2 * i)}k${i}:`);
+    lines.push(`${" ".repeat(6 + 2 * levels)}leaf: 1`);
+    return `${lines.join("\n")}\n`;
+  }
+  it.each([
+    ["3,000 levels of block mappings", blockNesting(3000)],
+    ["100 levels of block mappings", blockNesting(100)],
+    [
+      "3,000 levels of flow sequences",
+      `version: 1\nworkflows:\n  - key: deep\n    id: ${WORKFLOW_SHIPPED}\n    data: { x: ${"[".repeat(3000)}${"]".repeat(3000)} }\n`,
+    ],
+    [
+      "nested sequences on one line",
+      `version: 1\nworkflows:\n  - key: deep\n    id: ${WORKFLOW_SHIPPED}\n    data:\n      x:\n${"  ".repeat(3)}${"- ".repeat(200)}leaf\n`,
+    ],
+  ])("%s: a config error at a line, exit 1", async (_name, config) => {
+    const workspace = await createWorkspace({ "notiform.yaml": config });
+    const result = await runCli(["validate"], { cwd: workspace.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /notiform\.yaml:\d+:\d+ +error +YAML: values are nested (far )?more than 64 levels deep/,
+    );
+    expect(result.stderr).not.toMatch(/internal error|Maximum call stack/);
+  });
+
+  it("a config nested 40 levels deep still loads", async () => {
+    const workspace = await createWorkspace({ "notiform.yaml": blockNesting(40) });
+    const result = await runCli(["validate"], { cwd: workspace.dir });
+    expect(result.code, result.stderr).toBe(0);
+  });
+});
