@@ -4,6 +4,7 @@
 // interpolates ${VAR}, validates every file against the schema and then cross-references the
 // merged result. Every problem is collected with its position; any error means no result
 // (ConfigError with all of them), never a partial one. Pure apart from reading files.
+
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -13,6 +14,7 @@ import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import { canonicalJson } from "../resources/canonical.js";
 import type { KindModule } from "../resources/kind.js";
 import { KINDS, type Kind, registry } from "../resources/registry.js";
+import { visibleText } from "../sanitize.js";
 import { collectResources, type FileResources } from "./collect.js";
 import { didYouMean } from "./did-you-mean.js";
 import { checkIncludePattern, distinctIncludeMatches } from "./include-scope.js";
@@ -396,7 +398,7 @@ function selectEnvironment(
     problems.push({
       severity: "error",
       rule: "unknown-environment",
-      message: `--env ${name} was given, but ${root.file.rel} defines no environments`,
+      message: `--env ${visibleText(name)} was given, but ${root.file.rel} defines no environments`,
       pos: positionAt(root.file, []),
     });
     return undefined;
@@ -408,7 +410,7 @@ function selectEnvironment(
     problems.push({
       severity: "error",
       rule: "unknown-environment",
-      message: `environment "${name}" is not defined (defined: ${names.join(", ") || "none"})${didYouMean(name, names)}`,
+      message: `environment "${visibleText(name)}" is not defined (defined: ${names.map(visibleText).join(", ") || "none"})${didYouMean(visibleText(name), names.map(visibleText))}`,
       pos: positionAt(root.file, ["environments"], true),
     });
     return undefined;

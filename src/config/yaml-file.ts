@@ -18,6 +18,7 @@ import {
 } from "yaml";
 import { readBoundedFile } from "../bounded-file.js";
 import type { Position, Problem } from "../errors.js";
+import { visibleText } from "../sanitize.js";
 import { excessiveAlias, MAX_ALIAS_EXPANSION } from "./alias-budget.js";
 import { parseSimpleYaml } from "./fast-yaml.js";
 
@@ -32,9 +33,10 @@ export interface YamlFile {
   empty: boolean;
 }
 
+/** A path as messages show it: relative to cwd, with line breaks and controls made visible. */
 export function displayPath(path: string, cwd: string): string {
   const rel = relative(cwd, path).split("\\").join("/");
-  return rel === "" ? path : rel;
+  return visibleText(rel === "" ? path : rel);
 }
 
 export async function readYamlFile(path: string, cwd: string, problems: Problem[]): Promise<YamlFile> {

@@ -8,6 +8,7 @@ import { readFileSync, unlinkSync } from "node:fs";
 import { link, open, readFile, rename, unlink } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
 import { NotiformError } from "../errors.js";
+import { visibleText } from "../sanitize.js";
 import { realTarget } from "./state-store.js";
 
 export interface LockInfo {
@@ -63,7 +64,10 @@ export function judgeLock(
 
 export function describeHolder(info: LockInfo | undefined): string {
   if (info === undefined) return "an unknown holder (the lock file is not readable as a notiform lock)";
-  return `${info.holder}@${info.host} (pid ${info.pid}, "${info.command}", since ${info.startedAt})`;
+  // The lock file is anyone's to write: its fields are shown with line breaks made visible.
+  return visibleText(
+    `${info.holder}@${info.host} (pid ${info.pid}, "${info.command}", since ${info.startedAt})`,
+  );
 }
 
 /** Signal 0 checks existence; EPERM means the process exists but belongs to someone else. */

@@ -445,3 +445,41 @@ describe("deep nesting (item 13): a limit with a position, not a stack overflow"
     expect(result.code, result.stderr).toBe(0);
   });
 });
+
+describe("line breaks in names (item 8) never reach messages raw", () => {
+  const FORGED = "x\n### Approved\nnothing to see";
+
+  it("an included file's name, in every problem at its position", async () => {
+    const workspace = await createWorkspace({
+      "notiform.yaml": "version: 1\ninclude: ['teams/*.yaml']\n",
+      [`teams/${FORGED}.yaml`]: "topics:\n  - key: bad key\n    name: ''\n",
+    });
+    const result = await runCli(["validate"], { cwd: workspace.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("teams/x\\n### Approved\\nnothing to see.yaml:");
+    expect(result.stderr).not.toMatch(/^### Approved/m);
+  });
+
+  it("an environment name given with --env", async () => {
+    const workspace = await createWorkspace({
+      "notiform.yaml": "version: 1\nenvironments:\n  development: {}\n",
+    });
+    const result = await runCli(["validate", "--env", FORGED], { cwd: workspace.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('environment "x\\n### Approved\\nnothing to see" is not defined');
+    expect(result.stderr).not.toMatch(/^### Approved/m);
+  });
+
+  it("the fields of a lock file someone else wrote", async () => {
+    const workspace = await createWorkspace({ "notiform.yaml": "version: 1\ntopics: []\n" });
+    const lock = { holder: FORGED, host: "h\nost", pid: process.pid, command: "c\r\nd", startedAt: "now\n" };
+    await workspace.write("notiform.state.json.lock", JSON.stringify(lock));
+    const result = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.apiKey },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("x\\n### Approved\\nnothing to see@h\\nost");
+    expect(result.stderr).not.toMatch(/^### Approved/m);
+  });
+});
