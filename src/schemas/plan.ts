@@ -455,6 +455,11 @@ export const planSchema = {
       type: "string",
       description: "Digest of the canonical desired state; apply refuses when the config changed.",
     },
+    keyCheck: {
+      type: "string",
+      description:
+        "A keyed digest of a fixed text under the API key the plan was made with (nothing of the key can be learnt from it): apply names another key, such as another environment's, as the reason it refuses, rather than a changed config.",
+    },
     configShapeDigest: {
       type: "string",
       description:

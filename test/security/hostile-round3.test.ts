@@ -483,3 +483,28 @@ describe("line breaks in names (item 8) never reach messages raw", () => {
     expect(result.stderr).not.toMatch(/^### Approved/m);
   });
 });
+
+describe("a plan saved with one key, applied with another (item 17)", () => {
+  it("names the key, not a changed config, and applies nothing", async () => {
+    const workspace = await createWorkspace({
+      "notiform.yaml":
+        "version: 1\norganization: Acme Inc\ntopics:\n  - key: key-check\n    name: Key check\n",
+    });
+    const saved = await runCli(["plan", "--out", "plan.json", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.apiKey },
+    });
+    expect(saved.code, saved.stderr).toBe(0);
+    const before = emulator.requests.length;
+    const applied = await runCli(["apply", "plan.json", "--output", "json", "--api-url", emulator.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.productionApiKey ?? "" },
+    });
+    expect(applied.code).toBe(1);
+    const { error } = JSON.parse(applied.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe("PLAN_TARGET_MISMATCH");
+    expect(error.message).toContain("the plan was made with another API key");
+    expect(applied.stdout).not.toContain("the config changed");
+    expect(emulator.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
+  });
+});
