@@ -2,6 +2,7 @@
 // real CLI against the in-process emulator over loopback.
 import { mkdir, readdir, readlink, symlink } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "../../src/api/index.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { Masker, maskDeep } from "../../src/mask.js";
 import { acquireStateLock } from "../../src/state/lock.js";
@@ -506,5 +507,30 @@ describe("a plan saved with one key, applied with another (item 17)", () => {
     expect(error.message).toContain("the plan was made with another API key");
     expect(applied.stdout).not.toContain("the config changed");
     expect(emulator.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
+  });
+});
+
+describe("memory (item 7): the bytes held over a run are capped with a clear error", () => {
+  it("a list whose pages together pass the cap fails as a bad response, naming the endpoint", async () => {
+    const big = await startEmulator({
+      port: 0,
+      seedFile: "examples/emulator-seed.yaml",
+      seed: { environments: { development: { generate: { topics: 300 } } } },
+    });
+    try {
+      const capped = createClient({ baseUrl: big.url, apiKey: big.apiKey, maxTotalBodyBytes: 20_000 });
+      const error = await capped.listAllTopics().then(
+        () => undefined,
+        (e: unknown) => e as { code: string; message: string },
+      );
+      await capped.close();
+      expect(error?.code).toBe("API_BAD_RESPONSE");
+      expect(error?.message).toMatch(/GET \/v1\/topics.*passed 20000 bytes in all; refusing to hold more/);
+      const uncapped = createClient({ baseUrl: big.url, apiKey: big.apiKey });
+      expect((await uncapped.listAllTopics()).length).toBeGreaterThanOrEqual(300);
+      await uncapped.close();
+    } finally {
+      await big.close();
+    }
   });
 });
