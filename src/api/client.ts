@@ -11,6 +11,7 @@ import { listAllFollowing, listAllPaged } from "./pagination.js";
 import { probeExtension } from "./probe.js";
 import { createReferenceEndpoints } from "./reference-reads.js";
 import type { Requester } from "./requester.js";
+import { createTenantWriteEndpoints } from "./tenant-writes.js";
 import { createTopicEndpoints, TOPIC_PAGE_SIZE } from "./topics.js";
 import type { NotificationApi } from "./types.js";
 import { createWorkflowOverrideEndpoints } from "./workflow-overrides.js";
@@ -35,6 +36,7 @@ export function buildApi(
     ...environments,
     ...createChangeEndpoints(requester),
     ...createLayoutEndpoints(requester),
+    ...createTenantWriteEndpoints(requester),
 
     capability: (extension) => requester.capabilities.get(extension),
     probe: (extension, options = {}) => probeExtension(api, requester, extension, options),

@@ -27,7 +27,12 @@ type WriteExtension =
   | "applyChange"
   | "bulkApplyChanges"
   | "createWorkflow"
-  | "updateOrganizationBranding";
+  | "updateOrganizationBranding"
+  | "createLayout"
+  | "updateLayout"
+  | "setDefaultLayout"
+  | "createTenant"
+  | "updateTenant";
 const WRITES: ReadonlySet<Extension> = new Set<WriteExtension>([
   "updateWorkflowOverride",
   "updateWorkflowOverrideByPair",
@@ -35,6 +40,11 @@ const WRITES: ReadonlySet<Extension> = new Set<WriteExtension>([
   "bulkApplyChanges",
   "createWorkflow",
   "updateOrganizationBranding",
+  "createLayout",
+  "updateLayout",
+  "setDefaultLayout",
+  "createTenant",
+  "updateTenant",
 ]);
 
 export async function probeExtension(
@@ -58,6 +68,7 @@ export async function probeExtension(
     listChanges: () => api.listChanges({ promoted: false, page: 0, limit: 1 }, options),
     countChanges: () => api.countChanges(options),
     listLayouts: () => api.listLayouts({ page: 0, pageSize: 1 }, options),
+    getLayout: () => api.getLayout(NEVER_ID, options),
   };
   try {
     await probes[extension as Exclude<Extension, WriteExtension>]();
