@@ -15,6 +15,15 @@ export interface TopicSpec {
   name: string;
 }
 
+/** A tenant of one environment (never promoted): created and updated with the key's environment. */
+export interface TenantSpec {
+  /** Identity, the same in every environment; overrides name the tenant by it. */
+  identifier: string;
+  name: string;
+  /** Free-form, managed whole when present (the server replaces it whole); numbers stay numbers. */
+  data?: Record<string, unknown>;
+}
+
 export interface NotificationGroupSpec {
   /** Local handle, stable across renames; the server `_id` lives in the state file. */
   key: string;
@@ -76,6 +85,7 @@ export interface BrandingSpec {
 export interface SpecByKind {
   notificationGroup: NotificationGroupSpec;
   topic: TopicSpec;
+  tenant: TenantSpec;
   workflow: WorkflowSpec;
   override: OverrideSpec;
   branding: BrandingSpec;

@@ -6,6 +6,7 @@ import type {
   Branding,
   NotificationApi,
   NotificationGroup,
+  Tenant,
   Topic,
   Workflow,
   WorkflowOverride,
@@ -52,6 +53,8 @@ export interface LiveByKind {
   /** undefined: the server has no notification-group list extension. */
   notificationGroup: NotificationGroup[] | undefined;
   topic: Map<string, Topic>;
+  /** Keyed by identifier; undefined when the server has no tenant routes. */
+  tenant: Map<string, Tenant> | undefined;
   /** Keyed by workflow id; undefined when the server has no workflow read extension. */
   workflow: Map<string, Workflow> | undefined;
   override: {

@@ -11,6 +11,11 @@ export type TopicOperation =
   | { type: "topic.create"; key: string; name: string }
   | { type: "topic.rename"; key: string; name: string };
 
+export type TenantOperation =
+  | { type: "tenant.create"; identifier: string; name: string; data?: JsonObject }
+  /** PATCH replaces `data` whole: when sent, it is all of it. */
+  | { type: "tenant.update"; identifier: string; name?: string; data?: JsonObject };
+
 export type NotificationGroupOperation =
   | { type: "notificationGroup.create"; name: string }
   | { type: "notificationGroup.rename"; groupId: string; name: string };
@@ -49,6 +54,8 @@ export type OverrideOperation =
       type: "override.create";
       workflowId: string;
       tenantId: string;
+      /** The tenant is one another action of this plan creates: the id it produced is sent. */
+      tenantFromAction?: string;
       active: boolean;
       preferenceSettings: JsonObject;
     }
@@ -60,6 +67,7 @@ export type BrandingOperation = { type: "branding.update"; branding: JsonObject 
 export interface OperationByKind {
   notificationGroup: NotificationGroupOperation;
   topic: TopicOperation;
+  tenant: TenantOperation;
   workflow: WorkflowOperation;
   override: OverrideOperation;
   branding: BrandingOperation;
@@ -87,6 +95,25 @@ export function requestOf(op: Operation): PlannedRequest {
       return { method: "POST", path: "/v1/topics", body: { key: op.key, name: op.name } };
     case "topic.rename":
       return { method: "PATCH", path: `/v1/topics/${seg(op.key)}`, body: { name: op.name } };
+    case "tenant.create":
+      return {
+        method: "POST",
+        path: "/v1/tenants",
+        body: {
+          identifier: op.identifier,
+          name: op.name,
+          ...(op.data !== undefined ? { data: op.data } : {}),
+        },
+      };
+    case "tenant.update":
+      return {
+        method: "PATCH",
+        path: `/v1/tenants/${seg(op.identifier)}`,
+        body: {
+          ...(op.name !== undefined ? { name: op.name } : {}),
+          ...(op.data !== undefined ? { data: op.data } : {}),
+        },
+      };
     case "notificationGroup.create":
       return { method: "POST", path: "/v1/notification-groups", body: { name: op.name } };
     case "notificationGroup.rename":
@@ -117,8 +144,8 @@ export function requestOf(op: Operation): PlannedRequest {
         path: `/v1/workflows/${seg(op.workflowId)}/status`,
         body: { active: op.active },
       };
-    case "override.create":
-      return {
+    case "override.create": {
+      const request: PlannedRequest = {
         method: "POST",
         path: "/v1/workflow-overrides",
         body: {
@@ -128,6 +155,12 @@ export function requestOf(op: Operation): PlannedRequest {
           preferenceSettings: op.preferenceSettings,
         },
       };
+      if (op.tenantFromAction !== undefined) {
+        request.body.tenantId = `<id of ${op.tenantFromAction}>`;
+        request.refs = [{ field: "tenantId", action: op.tenantFromAction }];
+      }
+      return request;
+    }
     case "override.update": {
       const body: JsonObject = {};
       if (op.active !== undefined) body.active = op.active;

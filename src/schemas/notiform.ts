@@ -52,6 +52,14 @@ export const notiformSchema = {
       },
       description: "Topics (identity: key).",
     },
+    tenants: {
+      type: "array",
+      items: {
+        $ref: "#/$defs/tenant",
+      },
+      description:
+        "Tenants of the environment the key reaches (identity: identifier). Never promoted: apply creates and updates them in each environment, Production too; never deleted.",
+    },
     notificationGroups: {
       type: "array",
       items: {
@@ -99,6 +107,33 @@ export const notiformSchema = {
           type: "string",
           minLength: 1,
           description: "Display name. Changing it renames the topic (PATCH).",
+        },
+      },
+    },
+    tenant: {
+      type: "object",
+      additionalProperties: false,
+      required: ["identifier", "name"],
+      description: "A tenant: overrides name it by identifier.",
+      properties: {
+        identifier: {
+          type: "string",
+          minLength: 1,
+          maxLength: 200,
+          pattern: "^[A-Za-z0-9_.:@+-]+$",
+          "x-message": 'must use only letters, digits, "-", "_", ".", ":", "@" and "+"',
+          description:
+            "The tenant's identity, the same in every environment (PATCH /v1/tenants/{identifier}).",
+        },
+        name: {
+          type: "string",
+          minLength: 1,
+          description: "Display name.",
+        },
+        data: {
+          type: "object",
+          description:
+            "Free-form data, managed whole: the server replaces it whole on update, so what is not here is removed. Numbers stay numbers.",
         },
       },
     },

@@ -21,7 +21,7 @@ export const planSchema = {
   ],
   $defs: {
     kind: {
-      enum: ["notificationGroup", "topic", "workflow", "override", "branding"],
+      enum: ["notificationGroup", "topic", "tenant", "workflow", "override", "branding"],
       description: "Resource kind.",
     },
     position: {
@@ -367,7 +367,12 @@ export const planSchema = {
             },
             tenantId: {
               type: "string",
-              description: "Tenant id.",
+              description: "Tenant id (empty when tenantFromAction gives it).",
+            },
+            tenantFromAction: {
+              type: "string",
+              description:
+                "The tenant is one another action of this plan creates (tenant/IDENTIFIER): the id it produced is sent.",
             },
             active: {
               type: "boolean",
@@ -400,6 +405,55 @@ export const planSchema = {
             preferenceSettings: {
               type: "object",
               description: "Changed channels.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description: "Create a tenant (POST /v1/tenants).",
+          additionalProperties: false,
+          required: ["type", "identifier", "name"],
+          properties: {
+            type: {
+              const: "tenant.create",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Tenant identifier.",
+            },
+            name: {
+              type: "string",
+              description: "Tenant name.",
+            },
+            data: {
+              type: "object",
+              description: "The tenant's data, whole.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description:
+            "Update a tenant (PATCH /v1/tenants/{identifier}); data, when sent, replaces it whole.",
+          additionalProperties: false,
+          required: ["type", "identifier"],
+          properties: {
+            type: {
+              const: "tenant.update",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Tenant identifier.",
+            },
+            name: {
+              type: "string",
+              description: "New name.",
+            },
+            data: {
+              type: "object",
+              description: "The tenant's data, whole.",
             },
           },
         },

@@ -153,7 +153,7 @@ describe("workflow content as code", () => {
     expect(again.stdout, again.stderr).toContain("No changes.");
 
     // Production is behind until promotion: its plan says so and sends nothing for the workflow
-    // (topics are per environment: apply creates them there).
+    // (topics and tenants are per environment: apply creates them there).
     const behind = await cli("plan", "--env", "production", "--detailed-exitcode", "--output", "json");
     const production = JSON.parse(behind.stdout);
     const workflowActions = production.actions.filter((a: { kind: string }) => a.kind === "workflow");
@@ -168,6 +168,9 @@ describe("workflow content as code", () => {
     expect(handle.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
       "POST /v1/topics",
       "POST /v1/topics",
+      "POST /v1/tenants",
+      "POST /v1/tenants",
+      "POST /v1/tenants",
     ]);
 
     const promoted = await cli("promote", "--env", "development", "--auto-approve");
