@@ -78,7 +78,24 @@ describe("examples plan and apply against the emulator", () => {
       const again = await runCli(["plan", "--detailed-exitcode", ...args], { cwd: workspace.dir, env });
       expect(again.code, again.stdout + again.stderr).toBe(0);
     }
-    // Both environments' copies of the workflow got the base's tags, each by its own id.
+    // Workflows reach Production by promotion: then both environments' copies have the base's
+    // tags, each under its own id, and Production plans to zero.
+    const promoted = await runCli(
+      ["promote", "--env", "development", "--auto-approve", "--api-url", emulator.url],
+      {
+        cwd: workspace.dir,
+        env,
+      },
+    );
+    expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0);
+    const settled = await runCli(
+      ["plan", "--env", "production", "--detailed-exitcode", "--api-url", emulator.url],
+      {
+        cwd: workspace.dir,
+        env,
+      },
+    );
+    expect(settled.stdout, settled.stderr).toContain("No changes.");
     for (const name of ["development", "production"] as const) {
       const shipped = emulator
         .store(name)

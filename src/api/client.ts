@@ -3,6 +3,7 @@
 // behaviour is in transport.ts, request checks in request-checks.ts, shapes in envelope.ts.
 import { createChangeEndpoints } from "./changes.js";
 import { createEnvironmentEndpoints } from "./environments.js";
+import { createLayoutEndpoints } from "./layouts.js";
 import type { PageProgress } from "./log-events.js";
 import { createNotificationGroupEndpoints } from "./notification-groups.js";
 import { createOrganizationEndpoints } from "./organizations.js";
@@ -10,6 +11,7 @@ import { listAllFollowing, listAllPaged } from "./pagination.js";
 import { probeExtension } from "./probe.js";
 import { createReferenceEndpoints } from "./reference-reads.js";
 import type { Requester } from "./requester.js";
+import { createTenantWriteEndpoints } from "./tenant-writes.js";
 import { createTopicEndpoints, TOPIC_PAGE_SIZE } from "./topics.js";
 import type { NotificationApi } from "./types.js";
 import { createWorkflowOverrideEndpoints } from "./workflow-overrides.js";
@@ -33,6 +35,8 @@ export function buildApi(
     ...createNotificationGroupEndpoints(requester),
     ...environments,
     ...createChangeEndpoints(requester),
+    ...createLayoutEndpoints(requester),
+    ...createTenantWriteEndpoints(requester),
 
     capability: (extension) => requester.capabilities.get(extension),
     probe: (extension, options = {}) => probeExtension(api, requester, extension, options),
@@ -90,6 +94,16 @@ export function buildApi(
         },
         (tenant) => tenant._id,
         { endpoint: "listTenants", maxPages: bounds.maxPages, onPage: bounds.onPage },
+      ),
+
+    listAllLayouts: (options = {}) =>
+      listAllPaged(
+        async (page) => {
+          const result = await api.listLayouts({ page, pageSize: LIST_LIMIT }, options);
+          return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
+        },
+        (layout) => layout._id,
+        { endpoint: "listLayouts", maxPages: bounds.maxPages, onPage: bounds.onPage },
       ),
 
     listAllChanges: (query = {}, options = {}) =>

@@ -11,6 +11,7 @@
 //   getTenant                     GET /v1/tenants/000000000000000000000000
 //   listTenants                   GET /v1/tenants?page=0&limit=1              (a read)
 //   listChanges, countChanges     GET /v1/changes?promoted=false&page=0&limit=1, /v1/changes/count
+//   listLayouts                   GET /v1/layouts?page=0&pageSize=1           (a read)
 // The writes (override updates, applying a change, creating a workflow, branding) are never
 // probed. The all-zero id is a valid ObjectId no server hands out (it encodes time 0), so the
 // route, if present, answers 404 (or 400) about the record; a missing route answers "Cannot
@@ -26,7 +27,12 @@ type WriteExtension =
   | "applyChange"
   | "bulkApplyChanges"
   | "createWorkflow"
-  | "updateOrganizationBranding";
+  | "updateOrganizationBranding"
+  | "createLayout"
+  | "updateLayout"
+  | "setDefaultLayout"
+  | "createTenant"
+  | "updateTenant";
 const WRITES: ReadonlySet<Extension> = new Set<WriteExtension>([
   "updateWorkflowOverride",
   "updateWorkflowOverrideByPair",
@@ -34,6 +40,11 @@ const WRITES: ReadonlySet<Extension> = new Set<WriteExtension>([
   "bulkApplyChanges",
   "createWorkflow",
   "updateOrganizationBranding",
+  "createLayout",
+  "updateLayout",
+  "setDefaultLayout",
+  "createTenant",
+  "updateTenant",
 ]);
 
 export async function probeExtension(
@@ -56,6 +67,8 @@ export async function probeExtension(
     listTenants: () => api.listTenants({ page: 0, limit: 1 }, options),
     listChanges: () => api.listChanges({ promoted: false, page: 0, limit: 1 }, options),
     countChanges: () => api.countChanges(options),
+    listLayouts: () => api.listLayouts({ page: 0, pageSize: 1 }, options),
+    getLayout: () => api.getLayout(NEVER_ID, options),
   };
   try {
     await probes[extension as Exclude<Extension, WriteExtension>]();

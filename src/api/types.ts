@@ -250,8 +250,23 @@ export interface Tenant {
   _id: string;
   identifier: string;
   name?: string;
+  /** Free-form; numbers stay numbers. A PATCH that sends it replaces it whole. */
+  data?: Record<string, unknown>;
   _environmentId?: string;
   _organizationId?: string;
+}
+
+/** Extension: POST /v1/tenants. */
+export interface CreateTenantBody {
+  identifier: string;
+  name: string;
+  data?: Record<string, unknown>;
+}
+
+/** Extension: PATCH /v1/tenants/{identifier}; `data`, when sent, replaces the stored data whole. */
+export interface UpdateTenantBody {
+  name?: string;
+  data?: Record<string, unknown>;
 }
 
 /** Extension: GET /v1/tenants?page&limit, a flat page that says only whether more follow. */
@@ -300,6 +315,55 @@ export interface Change {
   updatedAt?: string;
 }
 
+/** A layout as the list extension shows it (what workflow content needs of it). */
+export interface Layout {
+  _id: string;
+  identifier: string;
+  name?: string;
+  description?: string;
+  content?: string;
+  contentType?: string;
+  variables?: LayoutVariable[];
+  isDefault?: boolean;
+  _parentId?: string;
+  deleted?: boolean;
+}
+
+/** A layout variable as read back (a real server fills `defaultValue: ""` when none was sent). */
+export interface LayoutVariable {
+  name: string;
+  type?: string;
+  required?: boolean;
+  defaultValue?: unknown;
+  _id?: string;
+}
+
+/** Extension: POST /v1/layouts (answers `{_id}` only). */
+export interface CreateLayoutBody {
+  name: string;
+  identifier: string;
+  description?: string;
+  content: string;
+  contentType?: string;
+  variables?: { name: string; type?: string; required?: boolean; defaultValue?: unknown }[];
+  isDefault?: boolean;
+}
+
+/** Extension: PATCH /v1/layouts/{id}: the fields sent change (`variables` replaced whole). */
+export type UpdateLayoutBody = Partial<CreateLayoutBody>;
+
+export interface CreatedLayout {
+  _id: string;
+}
+
+/** Extension: GET /v1/layouts?page&pageSize. */
+export interface LayoutPage {
+  data: Layout[];
+  totalCount: number;
+  page: number;
+  pageSize: number;
+}
+
 /** Extension: GET /v1/changes?promoted&page&limit. */
 export interface ChangePage {
   data: Change[];
@@ -325,7 +389,14 @@ export type Extension =
   | "countChanges"
   | "applyChange"
   | "bulkApplyChanges"
-  | "updateOrganizationBranding";
+  | "updateOrganizationBranding"
+  | "listLayouts"
+  | "getLayout"
+  | "createLayout"
+  | "updateLayout"
+  | "setDefaultLayout"
+  | "createTenant"
+  | "updateTenant";
 
 /** Whether the server serves an extension: known from a previous call, or not yet known. */
 export type Capability = "supported" | "unsupported" | "unknown";
@@ -445,6 +516,20 @@ export interface NotificationApi {
   bulkApplyChanges(changeIds: string[], options?: RequestOptions): Promise<Change[]>;
   /** PUT /v1/organizations/branding (`logo` must be an image URL). */
   updateOrganizationBranding(branding: Branding, options?: RequestOptions): Promise<Branding>;
+  /** GET /v1/layouts?page&pageSize: the environment's layouts (workflow content names them). */
+  listLayouts(query?: { page?: number; pageSize?: number }, options?: RequestOptions): Promise<LayoutPage>;
+  /** GET /v1/layouts/{id}: the full layout of the key's environment. */
+  getLayout(layoutId: string, options?: RequestOptions): Promise<Layout>;
+  /** POST /v1/layouts: `{_id}` only (never retried once sent: a second POST is 409 or a second layout). */
+  createLayout(body: CreateLayoutBody, options?: RequestOptions): Promise<CreatedLayout>;
+  /** PATCH /v1/layouts/{id}: the full layout. */
+  updateLayout(layoutId: string, body: UpdateLayoutBody, options?: RequestOptions): Promise<Layout>;
+  /** POST /v1/layouts/{id}/default (204): the environment's default layout becomes this one. */
+  setDefaultLayout(layoutId: string, options?: RequestOptions): Promise<void>;
+  /** POST /v1/tenants, in the key's environment (never retried once sent). */
+  createTenant(body: CreateTenantBody, options?: RequestOptions): Promise<Tenant>;
+  /** PATCH /v1/tenants/{identifier}; `data`, when sent, replaces the stored data whole. */
+  updateTenant(identifier: string, body: UpdateTenantBody, options?: RequestOptions): Promise<Tenant>;
 
   /** What is known of an extension so far. */
   capability(extension: Extension): Capability;
@@ -469,6 +554,8 @@ export interface NotificationApi {
   listAllWorkflows(options?: RequestOptions & { first?: WorkflowPage }): Promise<Workflow[]>;
   /** All tenants of the key's environment, following `hasMore` (limit 100; bounded). */
   listAllTenants(options?: RequestOptions): Promise<Tenant[]>;
+  /** All layouts of the key's environment (API_UNSUPPORTED when missing). */
+  listAllLayouts(options?: RequestOptions): Promise<Layout[]>;
   /** All changes, pending (`promoted: false`, the default) or promoted. */
   listAllChanges(query?: { promoted?: boolean }, options?: RequestOptions): Promise<Change[]>;
 }

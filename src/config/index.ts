@@ -20,6 +20,9 @@ import { interpolateFile } from "./interpolate.js";
 import { combine, completeResources, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
 import { checkSchema } from "./schema-check.js";
+import { STEPS_COUNT } from "./section-scan.js";
+import { textFileFields } from "./text-file-fields.js";
+import { resolveTextFileRefs } from "./text-file-ref.js";
 import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "./yaml-file.js";
 
 export type { DesiredState, LoadOptions } from "./model.js";
@@ -247,6 +250,12 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
   }
   entry.data = data;
   checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
+  await resolveTextFileRefs(
+    { file, project: loader.project, cwd: loader.cwd },
+    data,
+    textFileFields(),
+    loader.problems,
+  );
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates are reported too; any error means
   // no result, so nothing of an invalid file can reach the desired state.
@@ -274,6 +283,8 @@ function sectionCounts(contents: unknown): Map<string, number> {
     const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
     if (key === undefined) continue;
     counts.set(key, isSeq(pair.value) ? pair.value.items.length : isMap(pair.value) ? 1 : 0);
+    if (key === "workflows" && isSeq(pair.value))
+      counts.set(STEPS_COUNT, pair.value.items.filter((item) => isMap(item) && item.has("steps")).length);
   }
   return counts;
 }
@@ -390,7 +401,8 @@ function selectEnvironment(
     });
     return undefined;
   }
-  const selected = environments[name];
+  // Own keys only: `--env constructor` or `toString` must not find Object.prototype's members.
+  const selected = Object.hasOwn(environments, name) ? environments[name] : undefined;
   if (selected === undefined) {
     const names = Object.keys(environments);
     problems.push({

@@ -3,6 +3,7 @@
 // keeps where it came from (file, line, column, per field) so later errors can point at it.
 import type { Position } from "../errors.js";
 import type { Kind } from "../resources/kinds.js";
+import type { StepSpec } from "./step-spec.js";
 
 export const CHANNELS = ["email", "sms", "in_app", "chat", "push"] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -14,6 +15,15 @@ export interface TopicSpec {
   name: string;
 }
 
+/** A tenant of one environment (never promoted): created and updated with the key's environment. */
+export interface TenantSpec {
+  /** Identity, the same in every environment; overrides name the tenant by it. */
+  identifier: string;
+  name: string;
+  /** Free-form, managed whole when present (the server replaces it whole); numbers stay numbers. */
+  data?: Record<string, unknown>;
+}
+
 export interface NotificationGroupSpec {
   /** Local handle, stable across renames; the server `_id` lives in the state file. */
   key: string;
@@ -21,7 +31,7 @@ export interface NotificationGroupSpec {
 }
 
 /**
- * A workflow is referenced, never created. Fields left out are not managed: notiform neither
+ * A workflow is created in Development when missing (with a name). Fields left out are not managed: notiform neither
  * compares nor sends them. `notificationGroup` names a notificationGroups key of this config.
  * Ids differ per environment and trigger identifiers do not, so an entry names its workflow by
  * `identifier` (resolved per environment before planning) and/or `id`.
@@ -41,6 +51,8 @@ export interface WorkflowSpec {
   preferenceSettings?: Partial<PreferenceSettings>;
   notificationGroup?: string;
   data?: Record<string, unknown>;
+  /** The workflow's content, in order; managed as a whole when present (step-spec.ts). */
+  steps?: StepSpec[];
 }
 
 /**
@@ -73,6 +85,7 @@ export interface BrandingSpec {
 export interface SpecByKind {
   notificationGroup: NotificationGroupSpec;
   topic: TopicSpec;
+  tenant: TenantSpec;
   workflow: WorkflowSpec;
   override: OverrideSpec;
   branding: BrandingSpec;

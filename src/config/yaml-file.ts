@@ -68,6 +68,7 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
   if (fast !== undefined) {
     file.doc = fast.doc;
     file.lines = fast.lines;
+    refusePrototypeKeys(file, text, problems);
     return file;
   }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true });
@@ -114,7 +115,30 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     return file;
   }
   file.doc = doc;
+  refusePrototypeKeys(file, text, problems);
   return file;
+}
+
+/**
+ * A mapping key `__proto__` is refused wherever it appears. Once the YAML becomes objects, such a
+ * key is set as the object's prototype by any copy that assigns it, so a plan (and its masking)
+ * could show a value without it while apply sent it: the plan and apply must never differ. No
+ * server field of this API has that name. The text check keeps this free for every other file.
+ */
+function refusePrototypeKeys(file: YamlFile, text: string, problems: Problem[]): void {
+  if (file.doc === undefined || !text.includes("__proto__")) return;
+  visit(file.doc, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && String(pair.key.value) === "__proto__")
+        problems.push({
+          severity: "error",
+          rule: "reserved-key",
+          message:
+            "the key `__proto__` is not allowed (it would be read as an object's prototype, not as data)",
+          pos: positionOfNode(file, pair.key),
+        });
+    },
+  });
 }
 
 /** The last quoted scalar that starts before `offset` and runs up to it: an unclosed quote. */

@@ -6,6 +6,7 @@
 // Production key sees none. Never touches the network or the clock: `now` comes in.
 import type { NotificationGroup, Step, Workflow } from "../api/types.js";
 import { notFound } from "./http-error.js";
+import { promoteLayout } from "./promote-layout.js";
 import { CREATOR_ID } from "./seed-data.js";
 import { type Change, type ChangeOp, type ChangeType, type EmulatorData, nextId } from "./store.js";
 
@@ -98,6 +99,10 @@ export function describeChange(data: EmulatorData, change: Change): Json {
     const workflow = development.workflows.find((w) => w._id === change._entityId);
     return { ...change, user, templateId: change._entityId, templateName: workflow?.name ?? "" };
   }
+  if (change.type === "Layout") {
+    const layout = development.layouts?.find((l) => l._id === change._entityId);
+    return { ...change, user, templateName: layout?.name ?? "" };
+  }
   const group = development.notificationGroups.find((g) => g._id === change._entityId);
   return { ...change, user, templateName: group?.name ?? "" };
 }
@@ -127,6 +132,7 @@ export function applyChange(
   const family = [...data.changes.filter((c) => c._parentId === parent._id), parent];
   const answer = family.map((c) => structuredClone(c));
   if (parent.type === "NotificationGroup") promoteGroup(data, parent._entityId, now);
+  else if (parent.type === "Layout") promoteLayout(data, parent._entityId, now);
   else promoteWorkflow(data, parent._entityId, now);
   for (const change of family) {
     change.enabled = true;
@@ -175,8 +181,12 @@ function productionGroup(data: EmulatorData, groupId: string, now: string): Noti
 
 function promoteWorkflow(data: EmulatorData, workflowId: string, now: string): void {
   const source = data.environments.development.workflows.find((w) => w._id === workflowId);
-  if (source === undefined) return;
   const production = data.environments.production;
+  if (source === undefined) {
+    // Deleted in Development: the promotion removes Production's copy.
+    production.workflows = production.workflows.filter((w) => w._parentId !== workflowId);
+    return;
+  }
   const group = productionGroup(data, source._notificationGroupId, now);
   if (group === undefined) {
     throw notFound(
@@ -218,8 +228,10 @@ function promoteWorkflow(data: EmulatorData, workflowId: string, now: string): v
 }
 
 /**
- * Steps keep their ids; each step's message template becomes a Production template whose
- * `_parentId` is the Development one (the same Production template again on a later promotion).
+ * Steps keep their Development ids (and `_parentId` chain); each step's and variant's message
+ * template becomes a Production template whose `_parentId` is the Development one (the same
+ * Production template again on a later promotion), pointing at Production's copy of its layout
+ * once that layout has been promoted (else at none).
  */
 function copySteps(
   data: EmulatorData,
@@ -228,20 +240,51 @@ function copySteps(
   environmentId: string,
   now: string,
 ): Step[] {
-  return steps.map((step) => {
-    const copy = structuredClone(step);
+  const earlier = new Map<string, string>();
+  const remember = (step: Step) => {
     const template = step.template;
-    if (template === undefined || typeof template._id !== "string") return copy;
-    const earlier = previous.find((s) => s.template?._parentId === template._id)?.template?._id;
-    const id = typeof earlier === "string" ? earlier : nextId(data);
-    copy._templateId = id;
-    copy.template = {
-      ...structuredClone(template),
+    if (typeof template?._parentId === "string" && typeof template._id === "string")
+      earlier.set(template._parentId, template._id);
+    for (const variant of (step as { variants?: Step[] }).variants ?? []) remember(variant);
+  };
+  for (const step of previous) remember(step);
+  const copy = (step: Step): Step => {
+    const copied = structuredClone(step) as Step & { variants?: Step[] };
+    const variants = (step as { variants?: Step[] }).variants;
+    if (variants !== undefined) copied.variants = variants.map(copy);
+    const template = step.template;
+    if (template === undefined || typeof template._id !== "string") return copied;
+    const id = earlier.get(template._id) ?? nextId(data);
+    copied._templateId = id;
+    const layout =
+      typeof template._layoutId === "string" ? productionLayoutOf(data, template._layoutId, now) : null;
+    const { _feedId: _feed, ...rest } = structuredClone(template);
+    copied.template = {
+      ...rest,
       _id: id,
       _parentId: template._id,
       _environmentId: environmentId,
+      _layoutId: layout,
       updatedAt: now,
     };
-    return copy;
-  });
+    return copied;
+  };
+  return steps.map(copy);
+}
+
+/**
+ * Production's copy of a Development layout, or null. A layout still pending is promoted with the
+ * workflow that uses it, as a real server re-parents its change under the workflow's.
+ */
+function productionLayoutOf(data: EmulatorData, developmentId: string, now: string): string | null {
+  const existing = data.environments.production.layouts?.find((l) => l._parentId === developmentId);
+  if (existing !== undefined) return existing._id;
+  const pending = data.changes.find(
+    (c) => !c.enabled && c.type === "Layout" && c._entityId === developmentId,
+  );
+  if (pending === undefined) return null;
+  const copy = promoteLayout(data, developmentId, now);
+  pending.enabled = true;
+  pending.updatedAt = now;
+  return copy?._id ?? null;
 }

@@ -6,11 +6,13 @@ import type {
   Branding,
   NotificationApi,
   NotificationGroup,
+  Tenant,
   Topic,
   Workflow,
   WorkflowOverride,
 } from "../api/types.js";
 import type { Desired, DesiredState, Resources, Source, SpecByKind } from "../config/model.js";
+import type { TextFieldPath } from "../config/text-file-ref.js";
 import type { Problem } from "../errors.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../plan/model.js";
 import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
@@ -51,6 +53,8 @@ export interface LiveByKind {
   /** undefined: the server has no notification-group list extension. */
   notificationGroup: NotificationGroup[] | undefined;
   topic: Map<string, Topic>;
+  /** Keyed by identifier; undefined when the server has no tenant routes. */
+  tenant: Map<string, Tenant> | undefined;
   /** Keyed by workflow id; undefined when the server has no workflow read extension. */
   workflow: Map<string, Workflow> | undefined;
   override: {
@@ -206,6 +210,11 @@ export interface ReadScope {
 export interface ReadAheadContext {
   /** The environment the key reaches (undefined: the server does not say); rejects with its error. */
   environment: Promise<ServerEnvironment | undefined>;
+  /**
+   * Another count the files parsed so far give (a section's, or a kind's own such as
+   * "workflows/steps": the workflows whose content the config manages).
+   */
+  countOf?: (name: string) => number;
 }
 
 /** Export: config keys handed out so far, by kind and server id (a workflow names its group's key). */
@@ -224,6 +233,8 @@ export type ExportSection =
       state?: StateChange[];
       /** Live values the config cannot hold, left out of the files (never written), for the user. */
       leftOut?: string[];
+      /** Text files the section's `{ file: PATH }` values name: path (relative to the section's file) -> text. */
+      textFiles?: Map<string, string>;
     }
   | { notExported: string }
   | undefined;
@@ -242,6 +253,11 @@ export interface KindModule<K extends Kind> {
   };
   /** "topic" / "topics", for people. */
   label: { one: string; many: string };
+  /**
+   * Text fields of an entry that may be `{ file: PATH }` instead (paths inside the entry, "*"
+   * for any list index): the loader puts the file's text there (config/text-file-ref.ts).
+   */
+  textFileFields?: readonly TextFieldPath[];
   /** An entry's identity: duplicates, overlays, digests and targets use it. */
   identity(spec: SpecByKind[K]): string;
   /** The entry with what the config may leave out filled in (a workflow's key), after layering. */

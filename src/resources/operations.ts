@@ -11,11 +11,28 @@ export type TopicOperation =
   | { type: "topic.create"; key: string; name: string }
   | { type: "topic.rename"; key: string; name: string };
 
+export type TenantOperation =
+  | { type: "tenant.create"; identifier: string; name: string; data?: JsonObject }
+  /** PATCH replaces `data` whole: when sent, it is all of it. */
+  | { type: "tenant.update"; identifier: string; name?: string; data?: JsonObject };
+
 export type NotificationGroupOperation =
   | { type: "notificationGroup.create"; name: string }
   | { type: "notificationGroup.rename"; groupId: string; name: string };
 
 export type WorkflowOperation =
+  | {
+      /**
+       * POST /v1/workflows (Development): the server makes the trigger identifier from the name,
+       * so the executor then sets `identifier` with PUT when that slug differs.
+       */
+      type: "workflow.create";
+      identifier: string;
+      /** The body as sent: name, notificationGroupId, steps and the settings the config sets. */
+      body: JsonObject;
+      /** The group is one another action of this plan creates. */
+      groupFromAction?: string;
+    }
   | {
       type: "workflow.update";
       workflowId: string;
@@ -37,6 +54,8 @@ export type OverrideOperation =
       type: "override.create";
       workflowId: string;
       tenantId: string;
+      /** The tenant is one another action of this plan creates: the id it produced is sent. */
+      tenantFromAction?: string;
       active: boolean;
       preferenceSettings: JsonObject;
     }
@@ -48,6 +67,7 @@ export type BrandingOperation = { type: "branding.update"; branding: JsonObject 
 export interface OperationByKind {
   notificationGroup: NotificationGroupOperation;
   topic: TopicOperation;
+  tenant: TenantOperation;
   workflow: WorkflowOperation;
   override: OverrideOperation;
   branding: BrandingOperation;
@@ -75,10 +95,37 @@ export function requestOf(op: Operation): PlannedRequest {
       return { method: "POST", path: "/v1/topics", body: { key: op.key, name: op.name } };
     case "topic.rename":
       return { method: "PATCH", path: `/v1/topics/${seg(op.key)}`, body: { name: op.name } };
+    case "tenant.create":
+      return {
+        method: "POST",
+        path: "/v1/tenants",
+        body: {
+          identifier: op.identifier,
+          name: op.name,
+          ...(op.data !== undefined ? { data: op.data } : {}),
+        },
+      };
+    case "tenant.update":
+      return {
+        method: "PATCH",
+        path: `/v1/tenants/${seg(op.identifier)}`,
+        body: {
+          ...(op.name !== undefined ? { name: op.name } : {}),
+          ...(op.data !== undefined ? { data: op.data } : {}),
+        },
+      };
     case "notificationGroup.create":
       return { method: "POST", path: "/v1/notification-groups", body: { name: op.name } };
     case "notificationGroup.rename":
       return { method: "PATCH", path: `/v1/notification-groups/${seg(op.groupId)}`, body: { name: op.name } };
+    case "workflow.create": {
+      const request: PlannedRequest = { method: "POST", path: "/v1/workflows", body: { ...op.body } };
+      if (op.groupFromAction !== undefined) {
+        request.body.notificationGroupId = `<id of ${op.groupFromAction}>`;
+        request.refs = [{ field: "notificationGroupId", action: op.groupFromAction }];
+      }
+      return request;
+    }
     case "workflow.update": {
       const request: PlannedRequest = {
         method: "PUT",
@@ -97,8 +144,8 @@ export function requestOf(op: Operation): PlannedRequest {
         path: `/v1/workflows/${seg(op.workflowId)}/status`,
         body: { active: op.active },
       };
-    case "override.create":
-      return {
+    case "override.create": {
+      const request: PlannedRequest = {
         method: "POST",
         path: "/v1/workflow-overrides",
         body: {
@@ -108,6 +155,12 @@ export function requestOf(op: Operation): PlannedRequest {
           preferenceSettings: op.preferenceSettings,
         },
       };
+      if (op.tenantFromAction !== undefined) {
+        request.body.tenantId = `<id of ${op.tenantFromAction}>`;
+        request.refs = [{ field: "tenantId", action: op.tenantFromAction }];
+      }
+      return request;
+    }
     case "override.update": {
       const body: JsonObject = {};
       if (op.active !== undefined) body.active = op.active;
@@ -122,7 +175,10 @@ export function requestOf(op: Operation): PlannedRequest {
 /** Creates: the writes that may make a second resource if sent twice (their intent is recorded first). */
 export function isCreate(op: Operation): boolean {
   return (
-    op.type === "topic.create" || op.type === "notificationGroup.create" || op.type === "override.create"
+    op.type === "topic.create" ||
+    op.type === "notificationGroup.create" ||
+    op.type === "override.create" ||
+    op.type === "workflow.create"
   );
 }
 

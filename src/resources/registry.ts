@@ -5,6 +5,7 @@ import { brandingKind } from "./branding.js";
 import type { ResourceRegistry } from "./kind.js";
 import { KINDS, type Kind } from "./kinds.js";
 import { notificationGroupKind } from "./notification-group.js";
+import { tenantKind } from "./tenant.js";
 import { topicKind } from "./topic.js";
 import { workflowKind } from "./workflow.js";
 import { overrideKind } from "./workflow-override.js";
@@ -12,6 +13,7 @@ import { overrideKind } from "./workflow-override.js";
 export const registry: ResourceRegistry = {
   notificationGroup: notificationGroupKind,
   topic: topicKind,
+  tenant: tenantKind,
   workflow: workflowKind,
   override: overrideKind,
   branding: brandingKind,

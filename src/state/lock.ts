@@ -8,6 +8,7 @@ import { readFileSync, unlinkSync } from "node:fs";
 import { link, open, readFile, rename, unlink } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
 import { NotiformError } from "../errors.js";
+import { realTarget } from "./state-store.js";
 
 export interface LockInfo {
   holder: string;
@@ -121,7 +122,9 @@ export async function withStateLock<T>(
 }
 
 export async function acquireStateLock(statePath: string, options: LockOptions): Promise<StateLock> {
-  const path = lockPathOf(statePath);
+  // The lock sits beside the file the state path finally names: two runs reaching one state file
+  // through different links must meet at one lock.
+  const path = lockPathOf(await realTarget(statePath));
   const info = currentLockInfo(options.command);
   const text = serializeLockInfo(info);
   const deadline = Date.now() + Math.max(0, options.timeoutMs ?? 0);
@@ -302,7 +305,7 @@ function abortedError(): NotiformError {
 
 /** Remove a lock whatever its holder (force-unlock); returns what it held, or null when none. */
 export async function removeLock(statePath: string): Promise<{ info: LockInfo | undefined } | null> {
-  const path = lockPathOf(statePath);
+  const path = lockPathOf(await realTarget(statePath));
   const text = await readLockText(path);
   if (text === undefined) return null;
   await unlink(path).catch((error: NodeJS.ErrnoException) => {
@@ -312,6 +315,6 @@ export async function removeLock(statePath: string): Promise<{ info: LockInfo | 
 }
 
 export async function readLock(statePath: string): Promise<{ info: LockInfo | undefined } | null> {
-  const text = await readLockText(lockPathOf(statePath));
+  const text = await readLockText(lockPathOf(await realTarget(statePath)));
   return text === undefined ? null : { info: parseLockInfo(text) };
 }

@@ -1,12 +1,20 @@
 // Small builders for planner tests: a desired state, a live snapshot and a state file from
 // plain literals, with positions filled in so assertions can name them.
-import type { Branding, NotificationGroup, Topic, Workflow, WorkflowOverride } from "../../src/api/types.js";
+import type {
+  Branding,
+  NotificationGroup,
+  Tenant,
+  Topic,
+  Workflow,
+  WorkflowOverride,
+} from "../../src/api/types.js";
 import type {
   BrandingSpec,
   Desired,
   DesiredState,
   NotificationGroupSpec,
   OverrideSpec,
+  TenantSpec,
   TopicSpec,
   WorkflowSpec,
 } from "../../src/config/model.js";
@@ -29,6 +37,7 @@ export function desiredState(parts: {
   notificationGroups?: NotificationGroupSpec[];
   workflows?: WorkflowSpec[];
   overrides?: OverrideSpec[];
+  tenants?: TenantSpec[];
   branding?: BrandingSpec;
 }): DesiredState {
   line = 0;
@@ -37,6 +46,7 @@ export function desiredState(parts: {
     apiKeyEnv: "NOTIFORM_API_KEY",
     resources: {
       topic: (parts.topics ?? []).map(located),
+      tenant: (parts.tenants ?? []).map(located),
       notificationGroup: (parts.notificationGroups ?? []).map(located),
       workflow: (parts.workflows ?? []).map(located),
       override: (parts.overrides ?? []).map(located),
@@ -100,6 +110,7 @@ export function override(
 
 export function liveSnapshot(parts: {
   topics?: Topic[];
+  tenants?: Tenant[];
   overrides?: WorkflowOverride[];
   workflows?: Workflow[] | undefined;
   notificationGroups?: NotificationGroup[] | undefined;
@@ -111,6 +122,7 @@ export function liveSnapshot(parts: {
     organization: { id: ORG, name: "Acme Inc" },
     kinds: {
       topic: new Map((parts.topics ?? []).map((t) => [t.key, t])),
+      tenant: new Map((parts.tenants ?? []).map((t) => [t.identifier, t])),
       override: {
         byPair: new Map(
           (parts.overrides ?? []).map((o) => [overrideLookupKey(o._workflowId, o._tenantId), o]),

@@ -30,6 +30,7 @@ import type {
   TopicSpec,
   WorkflowSpec,
 } from "../../src/config/model.js";
+import type { WrittenStepSpec } from "../../src/config/step-spec.js";
 import type { Seed } from "../../src/emulator/seed.js";
 import type { Plan } from "../../src/plan/model.js";
 import type { Promotion, PromotionReport } from "../../src/promote/model.js";
@@ -78,7 +79,7 @@ type ConfigDef<N extends keyof (typeof notiformSchema)["$defs"] & string> = Deri
 }>;
 
 /** A workflow entry as written: `key` may be left out when `identifier` is given (the loader fills it in). */
-type WrittenWorkflowSpec = Omit<WorkflowSpec, "key"> & { key?: string };
+type WrittenWorkflowSpec = Omit<WorkflowSpec, "key" | "steps"> & { key?: string; steps?: WrittenStepSpec[] };
 
 type PublishedActionResult = Omit<ActionResult, "error"> & {
   error?: Omit<NonNullable<ActionResult["error"]>, "code"> & { code: string };
