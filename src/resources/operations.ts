@@ -16,6 +16,17 @@ export type TenantOperation =
   /** PATCH replaces `data` whole: when sent, it is all of it. */
   | { type: "tenant.update"; identifier: string; name?: string; data?: JsonObject };
 
+export type LayoutOperation =
+  | {
+      /** POST /v1/layouts (answers the id only), then the set-default route when `setDefault`. */
+      type: "layout.create";
+      identifier: string;
+      body: JsonObject;
+      setDefault?: boolean;
+    }
+  | { type: "layout.update"; identifier: string; layoutId: string; fields: JsonObject }
+  | { type: "layout.setDefault"; identifier: string; layoutId: string };
+
 export type NotificationGroupOperation =
   | { type: "notificationGroup.create"; name: string }
   | { type: "notificationGroup.rename"; groupId: string; name: string };
@@ -68,6 +79,7 @@ export interface OperationByKind {
   notificationGroup: NotificationGroupOperation;
   topic: TopicOperation;
   tenant: TenantOperation;
+  layout: LayoutOperation;
   workflow: WorkflowOperation;
   override: OverrideOperation;
   branding: BrandingOperation;
@@ -114,6 +126,12 @@ export function requestOf(op: Operation): PlannedRequest {
           ...(op.data !== undefined ? { data: op.data } : {}),
         },
       };
+    case "layout.create":
+      return { method: "POST", path: "/v1/layouts", body: { ...op.body } };
+    case "layout.update":
+      return { method: "PATCH", path: `/v1/layouts/${seg(op.layoutId)}`, body: { ...op.fields } };
+    case "layout.setDefault":
+      return { method: "POST", path: `/v1/layouts/${seg(op.layoutId)}/default`, body: {} };
     case "notificationGroup.create":
       return { method: "POST", path: "/v1/notification-groups", body: { name: op.name } };
     case "notificationGroup.rename":

@@ -21,7 +21,7 @@ export const planSchema = {
   ],
   $defs: {
     kind: {
-      enum: ["notificationGroup", "topic", "tenant", "workflow", "override", "branding"],
+      enum: ["notificationGroup", "topic", "tenant", "layout", "workflow", "override", "branding"],
       description: "Resource kind.",
     },
     position: {
@@ -454,6 +454,74 @@ export const planSchema = {
             data: {
               type: "object",
               description: "The tenant's data, whole.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description: "Create a layout (POST /v1/layouts), then make it the default when setDefault.",
+          additionalProperties: false,
+          required: ["type", "identifier", "body"],
+          properties: {
+            type: {
+              const: "layout.create",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Layout identifier.",
+            },
+            body: {
+              type: "object",
+              description: "The body as sent.",
+            },
+            setDefault: {
+              type: "boolean",
+              description: "Then POST /v1/layouts/{id}/default.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description: "Update a layout (PATCH /v1/layouts/{id}).",
+          additionalProperties: false,
+          required: ["type", "identifier", "layoutId", "fields"],
+          properties: {
+            type: {
+              const: "layout.update",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Layout identifier.",
+            },
+            layoutId: {
+              type: "string",
+              description: "Layout id.",
+            },
+            fields: {
+              type: "object",
+              description: "The changed fields, as sent (variables whole).",
+            },
+          },
+        },
+        {
+          type: "object",
+          description: "Make a layout the environment's default (POST /v1/layouts/{id}/default).",
+          additionalProperties: false,
+          required: ["type", "identifier", "layoutId"],
+          properties: {
+            type: {
+              const: "layout.setDefault",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Layout identifier.",
+            },
+            layoutId: {
+              type: "string",
+              description: "Layout id.",
             },
           },
         },
