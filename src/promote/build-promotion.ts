@@ -19,7 +19,10 @@ export interface ManagedEntities {
   workflows: ReadonlyMap<string, { key: string; identifier?: string }>;
   /** Development notification group id -> config key. */
   groups: ReadonlyMap<string, string>;
-  /** Development layout id -> config identifier (layouts the config declares); absent: none. */
+  /**
+   * Development layout id -> identifier, for the layouts the config names (declared, or named by
+   * a managed step's `template.layout`): Production needs them before the workflows that use them.
+   */
   layouts?: ReadonlyMap<string, string>;
   /** Config entries that could not be resolved to Development ids, said in words. */
   warnings?: readonly string[];
@@ -88,7 +91,8 @@ export function digestOfChange(change: Change, mask: <T>(value: T) => T): string
 function kindOf(change: Change): PromotionEntityKind {
   if (change.type === "NotificationTemplate") return "workflow";
   if (change.type === "NotificationGroup") return "notificationGroup";
-  if (change.type === "Layout") return "layout";
+  // A fresh organization's default layout is a DefaultLayout record (r3-q1-01b).
+  if (change.type === "Layout" || change.type === "DefaultLayout") return "layout";
   return "other";
 }
 

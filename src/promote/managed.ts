@@ -16,7 +16,7 @@ export async function resolveManagedEntities(
 ): Promise<ManagedEntities> {
   const [identifiers, layouts] = await Promise.all([
     workflowIdentifiers(client),
-    declaredLayouts(desired, client),
+    namedLayouts(desired, client),
   ]);
   const warnings: string[] = [];
   const workflows = new Map<string, { key: string; identifier?: string }>();
@@ -41,12 +41,20 @@ export async function resolveManagedEntities(
   return { workflows, groups, layouts, warnings };
 }
 
-/** Development layout id -> identifier, for the layouts the config declares (found by identifier). */
-async function declaredLayouts(
+/**
+ * Development layout id -> identifier, for the layouts the config names: those it declares and
+ * those its workflows' steps name (`template.layout`, e.g. an export's `novu-default-layout`).
+ * Their pending changes are promoted, before the workflows: a workflow promoted while its layout
+ * is not in Production points at no layout there (r3-q2-03), and would plan as a change forever.
+ */
+async function namedLayouts(
   desired: DesiredState,
   client: Pick<NotificationApi, "listAllLayouts">,
 ): Promise<Map<string, string>> {
   const declared = new Set(desired.resources.layout.map((l) => l.spec.identifier));
+  for (const { spec } of desired.resources.workflow)
+    for (const step of spec.steps ?? [])
+      if (step.template?.layout !== undefined) declared.add(step.template.layout);
   if (declared.size === 0) return new Map();
   try {
     const all = await client.listAllLayouts();
