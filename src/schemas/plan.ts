@@ -295,6 +295,27 @@ export const planSchema = {
               description:
                 "The POST body as sent: name, notificationGroupId, steps and the settings the config sets.",
             },
+            layoutsFromActions: {
+              type: "array",
+              description:
+                "Steps whose layout is one another action of this plan creates (layout/IDENTIFIER): the id it produced fills that step's template.layoutId at apply time.",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["step", "action"],
+                properties: {
+                  step: {
+                    type: "integer",
+                    minimum: 0,
+                    description: "Index in the body's steps.",
+                  },
+                  action: {
+                    type: "string",
+                    description: "The layout's action id.",
+                  },
+                },
+              },
+            },
             groupFromAction: {
               type: "string",
               description:
@@ -319,6 +340,27 @@ export const planSchema = {
             fields: {
               type: "object",
               description: "Body fields as sent.",
+            },
+            layoutsFromActions: {
+              type: "array",
+              description:
+                "Steps whose layout is one another action of this plan creates (layout/IDENTIFIER): the id it produced fills that step's template.layoutId at apply time.",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["step", "action"],
+                properties: {
+                  step: {
+                    type: "integer",
+                    minimum: 0,
+                    description: "Index in the body's steps.",
+                  },
+                  action: {
+                    type: "string",
+                    description: "The layout's action id.",
+                  },
+                },
+              },
             },
             groupFromAction: {
               type: "string",
@@ -363,7 +405,7 @@ export const planSchema = {
             },
             workflowId: {
               type: "string",
-              description: "Workflow id.",
+              description: "Workflow id (empty when workflowFromAction gives it).",
             },
             tenantId: {
               type: "string",
@@ -373,6 +415,11 @@ export const planSchema = {
               type: "string",
               description:
                 "The tenant is one another action of this plan creates (tenant/IDENTIFIER): the id it produced is sent.",
+            },
+            workflowFromAction: {
+              type: "string",
+              description:
+                "The workflow is one another action of this plan creates (workflow/KEY, Development): the id it produced is sent.",
             },
             active: {
               type: "boolean",
