@@ -131,7 +131,12 @@ describe("a layout, a tenant, a workflow using the layout and an override, on a 
     expect(workflow?.steps[0]?.template?._layoutId).toBe(brand?._id);
     const tenant = development.tenants.find((t) => t.identifier === "acme-eu");
     expect(development.overrides).toMatchObject([
-      { _workflowId: workflow?._id, _tenantId: tenant?._id, active: true, preferenceSettings: { sms: false } },
+      {
+        _workflowId: workflow?._id,
+        _tenantId: tenant?._id,
+        active: true,
+        preferenceSettings: { sms: false },
+      },
     ]);
     const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
     expect(zero.stdout, zero.stderr).toContain("No changes.");
