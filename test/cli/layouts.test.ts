@@ -133,7 +133,7 @@ layouts:
       (handle.store("development").layouts ?? []).find((l) => l.identifier === "brand")?.content,
     ).toContain('class="x"');
 
-    const exported = await cli("export", "--dir", "exported");
+    const exported = await cli("export", "--env", "development", "--dir", "exported");
     expect(exported.code, exported.stderr).toBe(0);
     const yaml = await workspace.read("exported/layouts.yaml");
     expect(yaml).toContain("file: layouts/brand.html");
