@@ -5,8 +5,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Topic, Workflow, WorkflowOverride } from "../src/api/types.js";
 import { loadConfig } from "../src/config/index.js";
+import type { LiveSnapshot } from "../src/kinds/kind.js";
 import { planChanges } from "../src/plan/plan-changes.js";
-import type { LiveSnapshot } from "../src/resources/kind.js";
 import { emptyState } from "../src/state/model.js";
 import { configFor } from "./fixtures.js";
 

@@ -2,11 +2,12 @@
 // is internal. The base URL must be HTTPS unless it is loopback (the emulator) or the user
 // passed --insecure-http: the key travels in a header. The key is handed to the transport and
 // kept nowhere else.
+
+import { buildApi } from "../kinds/client.js";
 import { Masker } from "../mask.js";
 import { VERSION } from "../version.js";
 import { timerSleep } from "./abortable.js";
 import { checkBaseUrl } from "./base-url.js";
-import { buildApi } from "./client.js";
 import type { ClientLogEvent, ClientStats, PageProgress } from "./log-events.js";
 import { Requester } from "./requester.js";
 import { DEFAULT_RETRY } from "./retry-policy.js";

@@ -5,12 +5,12 @@
 import { ApiError, NetworkError } from "../api/errors.js";
 import type { NotificationApi } from "../api/types.js";
 import { isNotiformError } from "../errors.js";
+import { type JsonObject, sameValue } from "../kinds/canonical.js";
+import type { KindModule } from "../kinds/kind.js";
+import type { Kind } from "../kinds/kinds.js";
+import { isCreate } from "../kinds/operations.js";
+import { registry } from "../kinds/registry.js";
 import type { Plan, PlanAction } from "../plan/model.js";
-import { type JsonObject, sameValue } from "../resources/canonical.js";
-import type { KindModule } from "../resources/kind.js";
-import type { Kind } from "../resources/kinds.js";
-import { isCreate } from "../resources/operations.js";
-import { registry } from "../resources/registry.js";
 import type { ActionResult, ApplyEvent, ApplyReport } from "./model.js";
 import { APPLY_RESULT_FORMAT_VERSION } from "./model.js";
 import type { StateRecorder } from "./state-recorder.js";

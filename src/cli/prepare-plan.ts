@@ -1,12 +1,12 @@
 // The composition root of a plan: files -> config -> desired; API -> live; state file; then the
-// pure planner. The only I/O of planning happens here and in src/resources/read-live.ts.
+// pure planner. The only I/O of planning happens here and in src/kinds/read-live.ts.
 import type { DesiredState } from "../config/model.js";
 import type { Problem } from "../errors.js";
+import type { LiveSnapshot, ServerEnvironment } from "../kinds/kind.js";
+import { readLive, startReadAhead } from "../kinds/read-live.js";
+import { type ResolvedIdentifiers, resolveDesired } from "../kinds/resolve-desired.js";
 import type { Plan, PlanWarning } from "../plan/model.js";
 import { planChanges, selectTargets } from "../plan/plan-changes.js";
-import type { LiveSnapshot, ServerEnvironment } from "../resources/kind.js";
-import { readLive, startReadAhead } from "../resources/read-live.js";
-import { type ResolvedIdentifiers, resolveDesired } from "../resources/resolve-desired.js";
 import { visibleText } from "../sanitize.js";
 import { keyPlanDigests } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";

@@ -3,7 +3,7 @@
 // Which sections exist, and whether each is a list or one mapping, is the registry's to say.
 import { isMap, isPair, isScalar, isSeq } from "yaml";
 import type { Position } from "../errors.js";
-import { KINDS, registry } from "../resources/registry.js";
+import { KINDS, registry } from "../kinds/registry.js";
 import type { Desired, Resources, Source } from "./model.js";
 import { positionOfNode, type YamlFile } from "./yaml-file.js";
 

@@ -3,8 +3,8 @@
 // same identity overrides field by field (preferenceSettings channel by channel). Kinds and
 // their identities come from the registry.
 import type { Problem } from "../errors.js";
-import type { KindModule } from "../resources/kind.js";
-import { KINDS, type Kind, registry } from "../resources/registry.js";
+import type { KindModule } from "../kinds/kind.js";
+import { KINDS, type Kind, registry } from "../kinds/registry.js";
 import { schemaOf } from "../schemas.js";
 import { emptyResources } from "./collect.js";
 import type { Desired, Resources } from "./model.js";

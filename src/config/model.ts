@@ -2,7 +2,7 @@
 // validation. This is the only shape the rest of notiform sees of the config. Every resource
 // keeps where it came from (file, line, column, per field) so later errors can point at it.
 import type { Position } from "../errors.js";
-import type { Kind } from "../resources/kinds.js";
+import type { Kind } from "../kinds/kinds.js";
 
 export const CHANNELS = ["email", "sms", "in_app", "chat", "push"] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -3,7 +3,7 @@
 // no validator jargon reaches the user.
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { Problem } from "../errors.js";
-import { KINDS, registry } from "../resources/registry.js";
+import { KINDS, registry } from "../kinds/registry.js";
 import { validatorOf } from "../schemas.js";
 import { didYouMean } from "./did-you-mean.js";
 import { positionAt, type YamlFile } from "./yaml-file.js";

@@ -2,8 +2,8 @@
 // into a result the command renders. Offline: no network, no state file.
 
 import { ConfigError, type Problem } from "../errors.js";
+import { describeKind, KINDS, registry } from "../kinds/registry.js";
 import { count } from "../plural.js";
-import { describeKind, KINDS, registry } from "../resources/registry.js";
 import { loadConfig } from "./index.js";
 import type { DesiredState, LoadOptions } from "./model.js";
 

@@ -2,12 +2,12 @@
 // executes it and nothing else. Shapes here are mirrored by schemas/plan.schema.json (a test
 // keeps the two in step); bump PLAN_FORMAT_VERSION on any incompatible change.
 import type { Position } from "../errors.js";
-import type { JsonValue } from "../resources/canonical.js";
-import type { Kind } from "../resources/kinds.js";
-import type { Operation, PlannedRequest } from "../resources/operations.js";
+import type { JsonValue } from "../kinds/canonical.js";
+import type { Kind } from "../kinds/kinds.js";
+import type { Operation, PlannedRequest } from "../kinds/operations.js";
 
-export { KINDS, type Kind } from "../resources/kinds.js";
-export type { Operation, PlannedRequest } from "../resources/operations.js";
+export { KINDS, type Kind } from "../kinds/kinds.js";
+export type { Operation, PlannedRequest } from "../kinds/operations.js";
 
 /** 2: actions carry typed `operations`; `requests` are rendered from them. */
 export const PLAN_FORMAT_VERSION = 2;

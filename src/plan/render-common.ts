@@ -1,5 +1,5 @@
 // Wording shared by the plan renderers, so text and markdown say the same thing.
-import { describeKind } from "../resources/registry.js";
+import { describeKind } from "../kinds/registry.js";
 import type { Plan, PlanAction } from "./model.js";
 
 export { describeKind };

@@ -3,7 +3,7 @@
 // the environment. Changes of entities the config does not manage are listed as unmanaged and
 // left out of what is applied, unless `all`.
 import type { Change, ChangeOp } from "../api/types.js";
-import { digestOf } from "../resources/canonical.js";
+import { digestOf } from "../kinds/canonical.js";
 import {
   PROMOTION_FORMAT_VERSION,
   type PromotedField,

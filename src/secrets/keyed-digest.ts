@@ -4,8 +4,8 @@
 // six-digit value falls in seconds), and the same key gives the same digest, so plans converge.
 // A new API key makes earlier digests unreadable: those fields plan as unverified once.
 import { createHmac, hkdfSync } from "node:crypto";
+import { canonicalJson, type JsonValue } from "../kinds/canonical.js";
 import type { Plan } from "../plan/model.js";
-import { canonicalJson, type JsonValue } from "../resources/canonical.js";
 
 export const KEYED_PREFIX = "hmac-sha256:";
 

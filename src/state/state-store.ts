@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { NotiformError } from "../errors.js";
-import { sortKeysDeep } from "../resources/canonical.js";
+import { sortKeysDeep } from "../kinds/canonical.js";
 import { emptyState, STATE_FORMAT_VERSION, type StateFile, withNullPrototypes } from "./model.js";
 import { checkStateShape } from "./state-schema.js";
 

@@ -10,8 +10,8 @@ import type {
   TopicSpec,
   WorkflowSpec,
 } from "../../src/config/model.js";
-import type { LiveSnapshot } from "../../src/resources/kind.js";
-import { overrideLookupKey } from "../../src/resources/workflow-override.js";
+import type { LiveSnapshot } from "../../src/kinds/kind.js";
+import { overrideLookupKey } from "../../src/kinds/override/index.js";
 import { emptyState, type StateFile } from "../../src/state/model.js";
 
 const ORG = "6b02c104d413275d06fb31c1";

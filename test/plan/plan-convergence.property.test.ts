@@ -5,9 +5,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Topic, Workflow, WorkflowOverride } from "../../src/api/types.js";
 import type { OverrideSpec, TopicSpec, WorkflowSpec } from "../../src/config/model.js";
+import type { LiveSnapshot } from "../../src/kinds/kind.js";
 import type { Plan } from "../../src/plan/model.js";
 import { planChanges } from "../../src/plan/plan-changes.js";
-import type { LiveSnapshot } from "../../src/resources/kind.js";
 import {
   desiredState,
   liveSnapshot,

@@ -31,9 +31,9 @@ import type {
   WorkflowSpec,
 } from "../../src/config/model.js";
 import type { Seed } from "../../src/emulator/seed.js";
+import type { JsonValue } from "../../src/kinds/canonical.js";
 import type { Plan } from "../../src/plan/model.js";
 import type { Promotion, PromotionReport } from "../../src/promote/model.js";
-import type { JsonValue } from "../../src/resources/canonical.js";
 import type { applyResultSchema } from "../../src/schemas/apply-result.js";
 import type { errorSchema } from "../../src/schemas/error.js";
 import type { notiformSchema } from "../../src/schemas/notiform.js";

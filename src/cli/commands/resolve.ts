@@ -5,7 +5,7 @@
 import { resolve as resolvePath } from "node:path";
 import { StateRecorder } from "../../apply/state-recorder.js";
 import { NotiformError } from "../../errors.js";
-import { describeKind, KINDS, registry } from "../../resources/registry.js";
+import { describeKind, KINDS, registry } from "../../kinds/registry.js";
 import { keyedDigest, protector } from "../../secrets/keyed-digest.js";
 import { withStateLock } from "../../state/lock.js";
 import { ownRecord } from "../../state/model.js";

@@ -1,10 +1,10 @@
 // The workflow section's cross-reference checks, after the schema: no two workflows with one id,
 // and every notificationGroup a workflow names is a notificationGroups key of this config.
 
-import { didYouMean } from "../config/did-you-mean.js";
-import type { Resources } from "../config/model.js";
-import { where } from "../config/where.js";
-import type { Problem } from "../errors.js";
+import { didYouMean } from "../../config/did-you-mean.js";
+import type { Resources } from "../../config/model.js";
+import { where } from "../../config/where.js";
+import type { Problem } from "../../errors.js";
 
 export function checkWorkflowReferences(resources: Resources, problems: Problem[]): void {
   const byId = new Map<string, { key: string; pos: string }>();

@@ -1,4 +1,4 @@
-// Reading live state for a plan: the I/O edge of src/resources/. Every kind reads what the
+// Reading live state for a plan: the I/O edge of src/kinds/. Every kind reads what the
 // desired state needs (its own read strategy, list or identity by identity, lives in its module),
 // all kinds at once. A kind the config does not manage is not read: a plan of topics costs only
 // topic reads; with --target, only the targets and their dependencies are read.

@@ -1,12 +1,12 @@
 // Executing notification group operations. The server makes a second group for the same name,
 // so a create is never sent twice: a lost response is resolved through the list extension
 // (adopt the unclaimed group of that name) or reported with what to do; never retried blind.
-import { NotiformError } from "../errors.js";
-import type { PlanAction } from "../plan/model.js";
-import type { ExecuteContext, ExecuteResult } from "./kind.js";
-import type { NotificationGroupOperation } from "./operations.js";
-import { unlessUnsupported } from "./unsupported.js";
-import { mayHaveBeenApplied } from "./write-outcomes.js";
+import { NotiformError } from "../../errors.js";
+import type { PlanAction } from "../../plan/model.js";
+import type { ExecuteContext, ExecuteResult } from "../kind.js";
+import type { NotificationGroupOperation } from "../operations.js";
+import { unlessUnsupported } from "../unsupported.js";
+import { mayHaveBeenApplied } from "../write-outcomes.js";
 
 export async function executeNotificationGroup(
   action: PlanAction,

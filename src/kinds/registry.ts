@@ -1,13 +1,13 @@
 // Every resource kind's module, typed by Kind: a kind without its module, or a module missing a
 // part, fails to compile. Everything that works across kinds (config sections, planner, applier,
 // saved-plan check, export, labels) iterates this and never names a kind.
-import { brandingKind } from "./branding.js";
+import { brandingKind } from "./branding/index.js";
 import type { ResourceRegistry } from "./kind.js";
 import { KINDS, type Kind } from "./kinds.js";
-import { notificationGroupKind } from "./notification-group.js";
-import { topicKind } from "./topic.js";
-import { workflowKind } from "./workflow.js";
-import { overrideKind } from "./workflow-override.js";
+import { notificationGroupKind } from "./notification-group/index.js";
+import { overrideKind } from "./override/index.js";
+import { topicKind } from "./topic/index.js";
+import { workflowKind } from "./workflow/index.js";
 
 export const registry: ResourceRegistry = {
   notificationGroup: notificationGroupKind,

@@ -4,23 +4,23 @@
 // is as desired when the plan could not know its status, or when an earlier attempt of this very
 // call may have landed (its answer lost, the retry then met the 400).
 
-import { LIST_LIMIT } from "../api/client.js";
-import { isUnchangedStatusError } from "../api/errors.js";
-import type { NotificationApi, Workflow, WorkflowPage } from "../api/types.js";
-import { InternalError } from "../errors.js";
-import type { PlanAction } from "../plan/model.js";
-import type { ExecuteContext, ExecuteResult, ReadScope } from "./kind.js";
-import type { WorkflowOperation } from "./operations.js";
+import { isUnchangedStatusError } from "../../api/errors.js";
+import type { NotificationApi, Workflow, WorkflowPage } from "../../api/types.js";
+import { InternalError } from "../../errors.js";
+import type { PlanAction } from "../../plan/model.js";
+import { LIST_LIMIT } from "../client.js";
+import type { ExecuteContext, ExecuteResult, ReadScope } from "../kind.js";
+import type { WorkflowOperation } from "../operations.js";
 import {
   type CostedRead,
   mustList,
   type PagedReadAhead,
   readAheadPaged,
   readPagedByCost,
-} from "./read-by-cost.js";
-import { unlessUnsupported } from "./unsupported.js";
-import { canonicalWorkflowFields } from "./workflow-canonical.js";
-import { hasCode } from "./write-outcomes.js";
+} from "../read-by-cost.js";
+import { unlessUnsupported } from "../unsupported.js";
+import { hasCode } from "../write-outcomes.js";
+import { canonicalWorkflowFields } from "./canonical.js";
 
 function resultOf(workflow: Workflow, key: string, groupKeys: ReadonlyMap<string, string>): ExecuteResult {
   const fields = canonicalWorkflowFields(workflow, groupKeys);

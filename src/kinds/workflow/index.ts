@@ -3,12 +3,12 @@
 // else from the state file's last applied values; what neither knows is planned "unverified".
 // The status call is not idempotent on real servers, so it is planned only when `active` differs
 // or is unknown (and then a "must provide a different status" 400 counts as done).
-import type { Workflow } from "../api/types.js";
-import { CHANNELS, type DesiredState, type WorkflowSpec } from "../config/model.js";
-import { NotiformError } from "../errors.js";
-import { ownRecord } from "../state/model.js";
-import { digestOf, type JsonObject, type JsonValue } from "./canonical.js";
-import { slug, uniqueKey } from "./export-keys.js";
+import type { Workflow } from "../../api/types.js";
+import { CHANNELS, type DesiredState, type WorkflowSpec } from "../../config/model.js";
+import { NotiformError } from "../../errors.js";
+import { ownRecord } from "../../state/model.js";
+import { digestOf, type JsonObject, type JsonValue } from "../canonical.js";
+import { slug, uniqueKey } from "../export-keys.js";
 import {
   DEVELOPMENT_ONLY,
   type DesiredItem,
@@ -18,13 +18,13 @@ import {
   type LiveLookup,
   type PlanContext,
   recordedFields,
-} from "./kind.js";
-import type { WorkflowOperation } from "./operations.js";
-import { wantedItems } from "./read-by-cost.js";
-import { liveWorkflowItem, normalizeTags } from "./workflow-canonical.js";
-import { checkWorkflowReferences } from "./workflow-checks.js";
-import { executeWorkflow, readWorkflows, readWorkflowsAhead, rereadWorkflows } from "./workflow-execute.js";
-import { resolveWorkflows } from "./workflow-resolve.js";
+} from "../kind.js";
+import type { WorkflowOperation } from "../operations.js";
+import { wantedItems } from "../read-by-cost.js";
+import { liveWorkflowItem, normalizeTags } from "./canonical.js";
+import { checkWorkflowReferences } from "./checks.js";
+import { executeWorkflow, readWorkflows, readWorkflowsAhead, rereadWorkflows } from "./execute.js";
+import { resolveWorkflows } from "./resolve.js";
 
 function desiredFields(spec: WorkflowSpec): JsonObject {
   const fields: JsonObject = {};
@@ -244,7 +244,7 @@ function exportWorkflow(
   return entry;
 }
 
-export { canonicalWorkflowFields, liveWorkflowItem } from "./workflow-canonical.js";
+export { canonicalWorkflowFields, liveWorkflowItem } from "./canonical.js";
 
 const namesByList = new WeakMap<object, ReadonlyMap<string, string>>();
 

@@ -4,10 +4,10 @@
 // and answers 201), so a lost answer is retried like a PUT (`repeatable`) instead of leaving
 // the caller unsure. Changes belong to Development: a Production key lists none, and applying
 // with it is API_NOT_FOUND ("Parent Change not found").
-import { CHANGE, countedPage, expectArray, fail, isRecord, unwrap } from "./envelope.js";
-import { checkId, invalidRequest } from "./request-checks.js";
-import type { Requester } from "./requester.js";
-import type { Change, ChangePage, NotificationApi } from "./types.js";
+import { CHANGE, countedPage, expectArray, fail, isRecord, unwrap } from "../../api/envelope.js";
+import { checkId, invalidRequest } from "../../api/request-checks.js";
+import type { Requester } from "../../api/requester.js";
+import type { Change, ChangePage, NotificationApi } from "../../api/types.js";
 
 export type ChangeEndpoints = Pick<
   NotificationApi,

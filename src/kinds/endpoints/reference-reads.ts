@@ -1,9 +1,9 @@
 // Endpoints 8, 16 and 17: reads notiform does not manage but serves for completeness
 // (blueprints, execution details, subscriber preferences). Read-only; nothing here writes.
-import { expectArray, expectShape, isRecord, unwrap } from "./envelope.js";
-import { segment } from "./request-checks.js";
-import type { Requester } from "./requester.js";
-import type { Blueprint, ExecutionDetail, NotificationApi, SubscriberPreference } from "./types.js";
+import { expectArray, expectShape, isRecord, unwrap } from "../../api/envelope.js";
+import { segment } from "../../api/request-checks.js";
+import type { Requester } from "../../api/requester.js";
+import type { Blueprint, ExecutionDetail, NotificationApi, SubscriberPreference } from "../../api/types.js";
 
 export type ReferenceEndpoints = Pick<
   NotificationApi,

@@ -2,14 +2,15 @@
 // completely: `active` defaults to false and every channel to true, as the server does on
 // creation. Created with POST (create-only in the spec); updated only through the observed
 // PUT extension — on a server without it an update is "not applicable", said at plan time.
-import { LIST_LIMIT } from "../api/client.js";
-import { DEFAULT_MAX_PAGES } from "../api/index.js";
-import type { NotificationApi, WorkflowOverride } from "../api/types.js";
-import { CHANNELS, type DesiredState } from "../config/model.js";
-import { isNotiformError } from "../errors.js";
-import type { UnmanagedResource } from "../plan/model.js";
-import { digestOf, type JsonObject, managedFields } from "./canonical.js";
-import { duplicatesOf } from "./duplicates.js";
+
+import { DEFAULT_MAX_PAGES } from "../../api/index.js";
+import type { NotificationApi, WorkflowOverride } from "../../api/types.js";
+import { CHANNELS, type DesiredState } from "../../config/model.js";
+import { isNotiformError } from "../../errors.js";
+import type { UnmanagedResource } from "../../plan/model.js";
+import { digestOf, type JsonObject, managedFields } from "../canonical.js";
+import { LIST_LIMIT } from "../client.js";
+import { duplicatesOf } from "../duplicates.js";
 import {
   DEVELOPMENT_ONLY,
   type DesiredItem,
@@ -20,7 +21,7 @@ import {
   type PlanContext,
   type ReadAheadContext,
   type ReadScope,
-} from "./kind.js";
+} from "../kind.js";
 import {
   type CostedRead,
   type FollowedPage,
@@ -29,17 +30,17 @@ import {
   readFollowingByCost,
   replayed,
   wantedItems,
-} from "./read-by-cost.js";
-import { unlessUnsupported } from "./unsupported.js";
-import { checkOverrideReferences } from "./workflow-override-checks.js";
-import { executeOverride, findOverrides, overrideLookupKey } from "./workflow-override-execute.js";
-import { resolveTenants } from "./workflow-override-resolve.js";
-import { hasCode } from "./write-outcomes.js";
+} from "../read-by-cost.js";
+import { unlessUnsupported } from "../unsupported.js";
+import { hasCode } from "../write-outcomes.js";
+import { checkOverrideReferences } from "./checks.js";
+import { executeOverride, findOverrides, overrideLookupKey } from "./execute.js";
+import { resolveTenants } from "./resolve.js";
 
 /** Pages followed before handing over to the client's bounded whole-list read. */
 const MAX_FOLLOWED_PAGES = DEFAULT_MAX_PAGES;
 
-export { overrideLookupKey } from "./workflow-override-execute.js";
+export { overrideLookupKey } from "./execute.js";
 
 export function canonicalOverrideFields(
   override: Pick<WorkflowOverride, "active" | "preferenceSettings">,

@@ -1,10 +1,10 @@
 // Endpoints 14-15 (create, rename a notification group) and the read extensions GET
 // /v1/notification-groups (unpaged) and GET /v1/notification-groups/{id}. A create is never
 // retried once it may have reached the server: the same name twice makes two groups.
-import { expectArray, expectShape, GROUP, unwrap } from "./envelope.js";
-import { checkName, segment } from "./request-checks.js";
-import type { Requester } from "./requester.js";
-import type { NotificationApi, NotificationGroup } from "./types.js";
+import { expectArray, expectShape, GROUP, unwrap } from "../../api/envelope.js";
+import { checkName, segment } from "../../api/request-checks.js";
+import type { Requester } from "../../api/requester.js";
+import type { NotificationApi, NotificationGroup } from "../../api/types.js";
 
 export type NotificationGroupEndpoints = Pick<
   NotificationApi,

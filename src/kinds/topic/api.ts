@@ -1,9 +1,9 @@
 // Endpoints 1-4: topics. Keys are checked before a create (real servers answer a key with a
 // space with a 500); a created topic comes back as `{_id, key}` only (spec G4).
-import { CREATED_TOPIC, countedPage, expectShape, TOPIC, unwrap } from "./envelope.js";
-import { checkName, checkTopicKey, segment } from "./request-checks.js";
-import type { Requester } from "./requester.js";
-import type { CreatedTopic, NotificationApi, RequestOptions, Topic, TopicPage } from "./types.js";
+import { CREATED_TOPIC, countedPage, expectShape, TOPIC, unwrap } from "../../api/envelope.js";
+import { checkName, checkTopicKey, segment } from "../../api/request-checks.js";
+import type { Requester } from "../../api/requester.js";
+import type { CreatedTopic, NotificationApi, RequestOptions, Topic, TopicPage } from "../../api/types.js";
 
 /** Real servers refuse topic pages above 10 (400 "Page size can not be larger then 10"). */
 export const TOPIC_PAGE_SIZE = 10;

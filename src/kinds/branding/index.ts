@@ -3,10 +3,10 @@
 // the observed extension PUT /v1/organizations/branding (one call carrying every field: the
 // managed ones as desired, the rest as they are, so nothing unmanaged is cleared). A server that
 // serves the spec alone has no such route: there a change is planned as not applicable.
-import type { Branding, NotificationApi } from "../api/types.js";
-import type { DesiredState } from "../config/model.js";
-import type { PlanAction } from "../plan/model.js";
-import { digestOf, type JsonObject, managedFields } from "./canonical.js";
+import type { Branding, NotificationApi } from "../../api/types.js";
+import type { DesiredState } from "../../config/model.js";
+import type { PlanAction } from "../../plan/model.js";
+import { digestOf, type JsonObject, managedFields } from "../canonical.js";
 import type {
   DesiredItem,
   ExecuteContext,
@@ -14,9 +14,9 @@ import type {
   KindModule,
   LiveByKind,
   ReadScope,
-} from "./kind.js";
-import type { BrandingOperation } from "./operations.js";
-import { unlessUnsupported } from "./unsupported.js";
+} from "../kind.js";
+import type { BrandingOperation } from "../operations.js";
+import { unlessUnsupported } from "../unsupported.js";
 
 export const BRANDING_FIELDS = [
   "color",

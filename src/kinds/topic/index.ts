@@ -1,14 +1,13 @@
 // Topics: identity is the key (immutable on the server); the name is the only managed field.
 // Read live through the paged list, or key by key when the config names fewer than its pages; created with POST, renamed with PATCH.
 
-import { TOPIC_KEY } from "../api/request-checks.js";
-import { TOPIC_PAGE_SIZE } from "../api/topics.js";
-import type { NotificationApi, Topic, TopicPage } from "../api/types.js";
-import type { DesiredState } from "../config/model.js";
-import { visibleText } from "../sanitize.js";
-import { digestOf } from "./canonical.js";
-import { duplicatesOf } from "./duplicates.js";
-import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "./kind.js";
+import { TOPIC_KEY } from "../../api/request-checks.js";
+import type { NotificationApi, Topic, TopicPage } from "../../api/types.js";
+import type { DesiredState } from "../../config/model.js";
+import { visibleText } from "../../sanitize.js";
+import { digestOf } from "../canonical.js";
+import { duplicatesOf } from "../duplicates.js";
+import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "../kind.js";
 import {
   type CostedRead,
   mustList,
@@ -16,8 +15,9 @@ import {
   readAheadPaged,
   readPagedByCost,
   wantedItems,
-} from "./read-by-cost.js";
-import { executeTopic, findTopic } from "./topic-execute.js";
+} from "../read-by-cost.js";
+import { TOPIC_PAGE_SIZE } from "./api.js";
+import { executeTopic, findTopic } from "./execute.js";
 
 export function canonicalTopic(topic: Pick<Topic, "key" | "name">): { key: string; name: string } {
   return { key: topic.key, name: topic.name };

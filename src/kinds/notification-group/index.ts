@@ -2,12 +2,12 @@
 // (or is matched once by a unique name when the server lists groups). The spec has no read,
 // so without the list extension the last applied name in the state file is all we know.
 // Never plan a second POST for a group whose id we had: the server happily makes duplicates.
-import type { NotificationGroup } from "../api/types.js";
-import type { DesiredState } from "../config/model.js";
-import type { UnmanagedResource } from "../plan/model.js";
-import { ownRecord } from "../state/model.js";
-import { digestOf } from "./canonical.js";
-import { slug, uniqueKey } from "./export-keys.js";
+import type { NotificationGroup } from "../../api/types.js";
+import type { DesiredState } from "../../config/model.js";
+import type { UnmanagedResource } from "../../plan/model.js";
+import { ownRecord } from "../../state/model.js";
+import { digestOf } from "../canonical.js";
+import { slug, uniqueKey } from "../export-keys.js";
 import {
   type DesiredItem,
   type KindModule,
@@ -17,9 +17,9 @@ import {
   type ReadScope,
   recordedFields,
   type StateChange,
-} from "./kind.js";
-import { executeNotificationGroup } from "./notification-group-execute.js";
-import { unlessUnsupported } from "./unsupported.js";
+} from "../kind.js";
+import { unlessUnsupported } from "../unsupported.js";
+import { executeNotificationGroup } from "./execute.js";
 
 export function liveGroupItem(
   group: Pick<NotificationGroup, "_id" | "name">,

@@ -2,10 +2,10 @@
 // reaches (a spec-only server lacks it: API_UNSUPPORTED, and the environment is only what the
 // config says); GET /v1/tenants/{identifier} and the flat, `hasMore`-paged GET /v1/tenants.
 // Tenants belong to one environment: a Development tenant is API_NOT_FOUND to a Production key.
-import { ENVIRONMENT, expectArray, expectShape, TENANT, unwrap } from "./envelope.js";
-import { numberOr, segment } from "./request-checks.js";
-import type { Requester, SendOptions } from "./requester.js";
-import type { Environment, NotificationApi, Tenant, TenantPage } from "./types.js";
+import { ENVIRONMENT, expectArray, expectShape, TENANT, unwrap } from "../../api/envelope.js";
+import { numberOr, segment } from "../../api/request-checks.js";
+import type { Requester, SendOptions } from "../../api/requester.js";
+import type { Environment, NotificationApi, Tenant, TenantPage } from "../../api/types.js";
 
 export type EnvironmentEndpoints = Pick<NotificationApi, "getCurrentEnvironment" | "getTenant"> & {
   /** `urgent` (internal) lets a page chain jump the limiter's queue. */

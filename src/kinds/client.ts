@@ -1,19 +1,20 @@
 // The typed client: the endpoint groups (one module each) joined into one NotificationApi,
 // plus capability(), probe() and the whole-list helpers. It holds no policy of its own: HTTP
 // behaviour is in transport.ts, request checks in request-checks.ts, shapes in envelope.ts.
-import { createChangeEndpoints } from "./changes.js";
-import { createEnvironmentEndpoints } from "./environments.js";
-import type { PageProgress } from "./log-events.js";
-import { createNotificationGroupEndpoints } from "./notification-groups.js";
-import { createOrganizationEndpoints } from "./organizations.js";
-import { listAllFollowing, listAllPaged } from "./pagination.js";
-import { probeExtension } from "./probe.js";
-import { createReferenceEndpoints } from "./reference-reads.js";
-import type { Requester } from "./requester.js";
-import { createTopicEndpoints, TOPIC_PAGE_SIZE } from "./topics.js";
-import type { NotificationApi } from "./types.js";
-import { createWorkflowOverrideEndpoints } from "./workflow-overrides.js";
-import { createWorkflowEndpoints } from "./workflows.js";
+
+import type { PageProgress } from "../api/log-events.js";
+import { listAllFollowing, listAllPaged } from "../api/pagination.js";
+import { probeExtension } from "../api/probe.js";
+import type { Requester } from "../api/requester.js";
+import type { NotificationApi } from "../api/types.js";
+import { createChangeEndpoints } from "./endpoints/changes.js";
+import { createEnvironmentEndpoints } from "./endpoints/environments.js";
+import { createOrganizationEndpoints } from "./endpoints/organizations.js";
+import { createReferenceEndpoints } from "./endpoints/reference-reads.js";
+import { createNotificationGroupEndpoints } from "./notification-group/api.js";
+import { createWorkflowOverrideEndpoints } from "./override/api.js";
+import { createTopicEndpoints, TOPIC_PAGE_SIZE } from "./topic/api.js";
+import { createWorkflowEndpoints } from "./workflow/api.js";
 
 /** Real servers refuse override and workflow pages above 100. */
 export const LIST_LIMIT = 100;

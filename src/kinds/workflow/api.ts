@@ -4,10 +4,10 @@
 // workflow with "-2" appended to its identifier, so a lost answer is resolved by reading the
 // identifier back). The status call is not idempotent on real servers (400 when unchanged):
 // see isUnchangedStatusError; it is never retried on that 400.
-import { countedPage, expectShape, unwrap, WORKFLOW } from "./envelope.js";
-import { checkId, checkName, invalidRequest, segment } from "./request-checks.js";
-import type { Requester } from "./requester.js";
-import type { NotificationApi, Workflow, WorkflowPage } from "./types.js";
+import { countedPage, expectShape, unwrap, WORKFLOW } from "../../api/envelope.js";
+import { checkId, checkName, invalidRequest, segment } from "../../api/request-checks.js";
+import type { Requester } from "../../api/requester.js";
+import type { NotificationApi, Workflow, WorkflowPage } from "../../api/types.js";
 
 export type WorkflowEndpoints = Pick<
   NotificationApi,

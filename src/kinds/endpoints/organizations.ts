@@ -2,10 +2,10 @@
 // /v1/organizations", API_UNSUPPORTED); 7 is how notiform learns which organization a key
 // reaches. PUT /v1/organizations/branding (extension) sets the branding; a logo that is not an
 // image URL is the server's 400 (API_ERROR), checked there, not here. Answers may carry partner access tokens: returned to the caller, never logged here.
-import { expectArray, expectShape, ORGANIZATION, unwrap } from "./envelope.js";
-import { checkName } from "./request-checks.js";
-import type { Requester } from "./requester.js";
-import type { Branding, NotificationApi, Organization } from "./types.js";
+import { expectArray, expectShape, ORGANIZATION, unwrap } from "../../api/envelope.js";
+import { checkName } from "../../api/request-checks.js";
+import type { Requester } from "../../api/requester.js";
+import type { Branding, NotificationApi, Organization } from "../../api/types.js";
 
 export type OrganizationEndpoints = Pick<
   NotificationApi,

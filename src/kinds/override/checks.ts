@@ -1,10 +1,10 @@
 // The override section's cross-reference checks, after the schema: each override names a
 // workflow of this config (or a raw 24-hex id), and no two overrides mean one workflow and
 // tenant, whether the workflow is named by key or by raw id.
-import { didYouMean } from "../config/did-you-mean.js";
-import type { Resources } from "../config/model.js";
-import { where } from "../config/where.js";
-import type { Problem } from "../errors.js";
+import { didYouMean } from "../../config/did-you-mean.js";
+import type { Resources } from "../../config/model.js";
+import { where } from "../../config/where.js";
+import type { Problem } from "../../errors.js";
 
 const HEX_ID = /^[0-9a-fA-F]{24}$/;
 

@@ -1,10 +1,10 @@
 // Endpoints 9-11 (list, create, read workflow overrides) and the update extensions by id and by
 // (workflow, tenant). The list comes in the spec's nested envelope or the real server's flat one;
 // POST is create-only and answers 200 (spec) or 201 (real servers). Ids must be 24 hex.
-import { expectArray, expectShape, isRecord, OVERRIDE, unwrap } from "./envelope.js";
-import { checkId, numberOr, segment } from "./request-checks.js";
-import type { Requester, SendOptions } from "./requester.js";
-import type { NotificationApi, WorkflowOverride, WorkflowOverridePage } from "./types.js";
+import { expectArray, expectShape, isRecord, OVERRIDE, unwrap } from "../../api/envelope.js";
+import { checkId, numberOr, segment } from "../../api/request-checks.js";
+import type { Requester, SendOptions } from "../../api/requester.js";
+import type { NotificationApi, WorkflowOverride, WorkflowOverridePage } from "../../api/types.js";
 
 export type WorkflowOverrideEndpoints = Pick<
   NotificationApi,
