@@ -3,14 +3,15 @@
 // organization or environment, was made from another config, or when any live object it was
 // computed from has moved since: those are re-read (only those) and planned again, and the
 // fresh actions must be the saved ones.
-import type { NotificationApi } from "../api/types.js";
+
 import { readBoundedFile } from "../bounded-file.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { canonicalJson } from "../kinds/canonical.js";
 import type { LiveSnapshot } from "../kinds/kind.js";
-import { requestOf } from "../kinds/operations.js";
+import type { NotificationApi } from "../kinds/notification-api.js";
 import { KINDS, type Kind, registry } from "../kinds/registry.js";
+import { requestOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
 import { maskAction } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";

@@ -5,14 +5,15 @@
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ApiClient } from "../api/index.js";
-import { createClient, formatClientEvent } from "../api/index.js";
-import type { Organization } from "../api/types.js";
+import { formatClientEvent } from "../api/index.js";
 import { emptyResources } from "../config/collect.js";
 import { DEFAULT_API_KEY_ENV, loadConfig } from "../config/index.js";
 import { loadConfigBeside } from "../config/load-beside.js";
 import type { DesiredState, LoadOptions } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
+import type { ApiClient } from "../kinds/client.js";
+import { createClient } from "../kinds/client.js";
+import type { Organization } from "../kinds/endpoints/wire.js";
 import type { ServerEnvironment } from "../kinds/kind.js";
 import { unlessUnsupported } from "../kinds/unsupported.js";
 import type { PlanTarget } from "../plan/model.js";

@@ -1,110 +1,58 @@
-// The typed client: the endpoint groups (one module each) joined into one NotificationApi,
-// plus capability(), probe() and the whole-list helpers. It holds no policy of its own: HTTP
-// behaviour is in transport.ts, request checks in request-checks.ts, shapes in envelope.ts.
-
-import type { PageProgress } from "../api/log-events.js";
-import { listAllFollowing, listAllPaged } from "../api/pagination.js";
+// The typed client: the transport (src/api/) with every endpoint group joined into one
+// NotificationApi: each registered kind's (its folder's api.ts) and the shared ones
+// (src/kinds/endpoints/), plus capability() and probe(). It holds no policy of its own: HTTP
+// behaviour is in the transport, request checks and shapes beside each endpoint.
+import { type ClientOptions, type Connection, openConnection } from "../api/index.js";
 import { probeExtension } from "../api/probe.js";
 import type { Requester } from "../api/requester.js";
-import type { NotificationApi } from "../api/types.js";
-import { createChangeEndpoints } from "./endpoints/changes.js";
-import { createEnvironmentEndpoints } from "./endpoints/environments.js";
-import { createOrganizationEndpoints } from "./endpoints/organizations.js";
-import { createReferenceEndpoints } from "./endpoints/reference-reads.js";
-import { createNotificationGroupEndpoints } from "./notification-group/api.js";
-import { createWorkflowOverrideEndpoints } from "./override/api.js";
-import { createTopicEndpoints, TOPIC_PAGE_SIZE } from "./topic/api.js";
-import { createWorkflowEndpoints } from "./workflow/api.js";
+import type { RequestOptions } from "../api/types.js";
+import type { EndpointGroup, ListBounds, Probe } from "./endpoint-group.js";
+import { changeApi } from "./endpoints/changes.js";
+import { environmentApi } from "./endpoints/environments.js";
+import { organizationApi } from "./endpoints/organizations.js";
+import { referenceApi } from "./endpoints/reference-reads.js";
+import { tenantApi } from "./endpoints/tenants.js";
+import type { Extension, NotificationApi } from "./notification-api.js";
+import { KINDS, registry } from "./registry.js";
 
-/** Real servers refuse override and workflow pages above 100. */
-export const LIST_LIMIT = 100;
+export type { ClientOptions } from "../api/index.js";
+export type { Extension, NotificationApi } from "./notification-api.js";
 
-export function buildApi(
-  requester: Requester,
-  bounds: { maxPages: number; onPage?: (progress: PageProgress) => void },
-): NotificationApi {
-  const overrides = createWorkflowOverrideEndpoints(requester);
-  const environments = createEnvironmentEndpoints(requester);
-  const api: NotificationApi = {
-    ...createTopicEndpoints(requester),
-    ...createOrganizationEndpoints(requester),
-    ...createReferenceEndpoints(requester),
-    ...overrides,
-    ...createWorkflowEndpoints(requester),
-    ...createNotificationGroupEndpoints(requester),
-    ...environments,
-    ...createChangeEndpoints(requester),
+/** The client a command holds: the typed endpoints over one connection. */
+export type ApiClient = NotificationApi & Pick<Connection, "baseUrl" | "stats" | "close">;
 
-    capability: (extension) => requester.capabilities.get(extension),
-    probe: (extension, options = {}) => probeExtension(api, requester, extension, options),
-
-    listAllTopics: ({ first, ...options } = {}) =>
-      listAllPaged(
-        async (page) => {
-          const result =
-            page === 0 && first !== undefined
-              ? first
-              : await api.listTopics({ page, pageSize: TOPIC_PAGE_SIZE }, options);
-          return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
-        },
-        (topic) => topic._id,
-        { endpoint: "listTopics", maxPages: bounds.maxPages, onPage: bounds.onPage },
-      ),
-
-    listAllWorkflowOverrides: ({ read = [], ...options } = {}) =>
-      listAllFollowing(
-        async (page) => {
-          // Each page waits on the one before: let it jump the queue of other lists' fan-outs.
-          const result =
-            read[page] ??
-            (await overrides.listWorkflowOverrides(
-              { page, limit: LIST_LIMIT },
-              { ...options, urgent: true },
-            ));
-          return { items: result.data, hasMore: result.hasMore };
-        },
-        (override) => override._id,
-        { endpoint: "listWorkflowOverrides", maxPages: bounds.maxPages, onPage: bounds.onPage },
-      ),
-
-    listAllWorkflows: ({ first, ...options } = {}) =>
-      listAllPaged(
-        async (page) => {
-          const result =
-            page === 0 && first !== undefined
-              ? first
-              : await api.listWorkflows({ page, limit: LIST_LIMIT }, options);
-          return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
-        },
-        (workflow) => workflow._id,
-        { endpoint: "listWorkflows", maxPages: bounds.maxPages, onPage: bounds.onPage },
-      ),
-
-    listAllTenants: (options = {}) =>
-      listAllFollowing(
-        async (page) => {
-          const result = await environments.listTenants(
-            { page, limit: LIST_LIMIT },
-            { ...options, urgent: true },
-          );
-          return { items: result.data, hasMore: result.hasMore };
-        },
-        (tenant) => tenant._id,
-        { endpoint: "listTenants", maxPages: bounds.maxPages, onPage: bounds.onPage },
-      ),
-
-    listAllChanges: (query = {}, options = {}) =>
-      listAllPaged(
-        async (page) => {
-          const result = await api.listChanges(
-            { promoted: query.promoted === true, page, limit: LIST_LIMIT },
-            options,
-          );
-          return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
-        },
-        (change) => change._id,
-        { endpoint: "listChanges", maxPages: bounds.maxPages, onPage: bounds.onPage },
-      ),
+export function createClient(options: ClientOptions): ApiClient {
+  const connection = openConnection(options);
+  return {
+    ...buildApi(connection.requester, connection.bounds),
+    baseUrl: connection.baseUrl,
+    stats: connection.stats,
+    close: connection.close,
   };
-  return api;
+}
+
+// The groups of endpoints that belong to no kind (each kind's group is its module's `api`).
+const SHARED = [organizationApi, referenceApi, environmentApi, tenantApi, changeApi];
+
+/** A group with its types forgotten, to be joined with the others. */
+const joinable = (group: unknown) => group as EndpointGroup<object, string>;
+
+export function buildApi(requester: Requester, bounds: ListBounds): NotificationApi {
+  const groups = [...KINDS.map((kind) => registry[kind].api), ...SHARED].map(joinable);
+  const probes = new Map<string, Probe<object>>();
+  const api = {} as Record<string, unknown>;
+  for (const group of groups) {
+    const endpoints = group.create(requester, bounds);
+    Object.assign(api, endpoints);
+    for (const [extension, probe] of Object.entries(group.extensions) as [string, Probe<object>][])
+      probes.set(extension, probe);
+  }
+  const typed = api as unknown as NotificationApi;
+  typed.capability = (extension: Extension) => requester.capabilities.get(extension);
+  typed.probe = (extension: Extension, options: RequestOptions = {}) => {
+    const probe = probes.get(extension);
+    if (probe === undefined) throw new Error(`no probe for the extension ${extension}`);
+    return probeExtension(requester, extension, probe === "write" ? "write" : () => probe(api, options));
+  };
+  return typed;
 }

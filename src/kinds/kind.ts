@@ -2,22 +2,17 @@
 // reads, planning into typed operations, executing them, re-reading for a saved plan and export.
 // The planner, applier, exporter and validator iterate the registry (registry.ts) and never name
 // a kind. Planning methods are pure; readLive, execute and reread are the kind's I/O edge.
-import type {
-  Branding,
-  NotificationApi,
-  NotificationGroup,
-  Topic,
-  Workflow,
-  WorkflowOverride,
-} from "../api/types.js";
-import type { Desired, DesiredState, Resources, Source, SpecByKind } from "../config/model.js";
+
+import type { Desired, DesiredState, Resources, Source } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../plan/model.js";
 import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { IdentifierSection, StateFile } from "../state/model.js";
 import type { JsonObject } from "./canonical.js";
-import type { Kind } from "./kinds.js";
-import type { OperationByKind } from "./operations.js";
+import type { EndpointGroup } from "./endpoint-group.js";
+import type { EndpointsOf, ExtensionOf, Kind, LiveByKind, OperationByKind, SpecByKind } from "./kinds.js";
+import type { NotificationApi } from "./notification-api.js";
+import type { PlannedRequest } from "./operations.js";
 
 /** The server environment the key reaches, where the server says (GET /v1/environments/me). */
 export interface ServerEnvironment {
@@ -44,31 +39,6 @@ export interface ResolveResult<K extends Kind> {
   /** identifier -> id, recorded in the state file's `identifiers` section under this name. */
   record?: { section: IdentifierSection; ids: Record<string, string> };
   problems: Problem[];
-}
-
-/** What each kind reads from the server. */
-export interface LiveByKind {
-  /** undefined: the server has no notification-group list extension. */
-  notificationGroup: NotificationGroup[] | undefined;
-  topic: Map<string, Topic>;
-  /** Keyed by workflow id; undefined when the server has no workflow read extension. */
-  workflow: Map<string, Workflow> | undefined;
-  override: {
-    /** Keyed by overrideLookupKey(workflowId, tenantId). */
-    byPair: Map<string, WorkflowOverride>;
-    /** Whether the server serves PUT /v1/workflow-overrides/{id} (observed extension). */
-    canUpdate: boolean;
-    /** Why overrides could not be read (a Production key): every override is then not applicable. */
-    unreadable?: string;
-    /** Tenant id -> identifier, where the tenant list was read (export). */
-    tenantIdentifiers?: Map<string, string>;
-  };
-  branding: {
-    /** The organization's branding as GET /v1/organizations/me shows it. */
-    current: Branding;
-    /** undefined: the server can write branding; else why not. */
-    notWritable?: string;
-  };
 }
 
 /** Everything read from the server for one plan. */
@@ -242,6 +212,12 @@ export interface KindModule<K extends Kind> {
   };
   /** "topic" / "topics", for people. */
   label: { one: string; many: string };
+  /** Its share of the typed client (src/kinds/client.ts joins them). */
+  api: EndpointGroup<EndpointsOf<K>, ExtensionOf<K>>;
+  /** The one rendering of each of its operations as the HTTP request apply sends. */
+  requestOf(op: OperationByKind[K]): PlannedRequest;
+  /** Its operations that may make a second resource if sent twice (their intent is recorded first). */
+  creates: readonly OperationByKind[K]["type"][];
   /** An entry's identity: duplicates, overlays, digests and targets use it. */
   identity(spec: SpecByKind[K]): string;
   /** The entry with what the config may leave out filled in (a workflow's key), after layering. */

@@ -2,9 +2,10 @@
 // desired state needs (its own read strategy, list or identity by identity, lives in its module),
 // all kinds at once. A kind the config does not manage is not read: a plan of topics costs only
 // topic reads; with --target, only the targets and their dependencies are read.
-import type { NotificationApi } from "../api/types.js";
+
 import type { DesiredState } from "../config/model.js";
 import type { KindModule, LiveSnapshot, ReadAheadContext, ReadScope, ServerEnvironment } from "./kind.js";
+import type { NotificationApi } from "./notification-api.js";
 import { KINDS, type Kind, registry } from "./registry.js";
 
 export interface ReadLiveOptions {

@@ -1,9 +1,12 @@
-// Every resource kind's module, typed by Kind: a kind without its module, or a module missing a
-// part, fails to compile. Everything that works across kinds (config sections, planner, applier,
-// saved-plan check, export, labels) iterates this and never names a kind.
+// The one list of kinds: every resource kind's module, in the order apply runs their phases
+// (groups before the workflows that join them, workflows before their overrides). Typed by Kind
+// (the names the kinds' folders declare in kinds.ts), so a kind without its line here, or a
+// module missing a part, fails to compile. Everything that works across kinds (config sections,
+// planner, applier, saved-plan check, export, labels, the typed client) iterates this and never
+// names a kind. Adding a kind: its folder, and one line here.
 import { brandingKind } from "./branding/index.js";
 import type { ResourceRegistry } from "./kind.js";
-import { KINDS, type Kind } from "./kinds.js";
+import type { Kind } from "./kinds.js";
 import { notificationGroupKind } from "./notification-group/index.js";
 import { overrideKind } from "./override/index.js";
 import { topicKind } from "./topic/index.js";
@@ -17,7 +20,10 @@ export const registry: ResourceRegistry = {
   branding: brandingKind,
 };
 
-export { KINDS, type Kind };
+/** Every kind, in the registry's (phase) order. */
+export const KINDS: readonly Kind[] = Object.keys(registry) as Kind[];
+
+export type { Kind };
 
 /** "topic", "notification group": how people read a kind. */
 export function describeKind(kind: Kind, count = 1): string {

@@ -2,11 +2,12 @@
 // turns them into the ids of the environment the key reaches (see KindModule.resolve). Kinds
 // resolve in registry order, so an override sees its workflow's resolved id. Every entry that
 // cannot be resolved is reported at once, at its position.
-import type { NotificationApi } from "../api/types.js";
+
 import type { DesiredState, Resources } from "../config/model.js";
 import { ConfigError, type Problem } from "../errors.js";
 import type { IdentifierSection } from "../state/model.js";
 import type { KindModule, ResolveContext } from "./kind.js";
+import type { NotificationApi } from "./notification-api.js";
 import { KINDS, type Kind, registry } from "./registry.js";
 
 export type ResolvedIdentifiers = Partial<Record<IdentifierSection, Record<string, string>>>;

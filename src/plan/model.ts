@@ -6,7 +6,7 @@ import type { JsonValue } from "../kinds/canonical.js";
 import type { Kind } from "../kinds/kinds.js";
 import type { Operation, PlannedRequest } from "../kinds/operations.js";
 
-export { KINDS, type Kind } from "../kinds/kinds.js";
+export type { Kind } from "../kinds/kinds.js";
 export type { Operation, PlannedRequest } from "../kinds/operations.js";
 
 /** 2: actions carry typed `operations`; `requests` are rendered from them. */

@@ -5,13 +5,12 @@ import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { digestOf, sameValue } from "../kinds/canonical.js";
 import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../kinds/kind.js";
-import { requestOf } from "../kinds/operations.js";
-import { describeKind, registry } from "../kinds/registry.js";
+import { describeKind, KINDS, registry } from "../kinds/registry.js";
+import { requestOf } from "../kinds/requests.js";
 import { type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
 import {
   type FieldChange,
-  KINDS,
   type Kind,
   PLAN_FORMAT_VERSION,
   type Plan,

@@ -4,9 +4,9 @@
 // it takes no apply lock. With --detailed-exitcode or --out it only previews.
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import type { ApiClient } from "../../api/index.js";
-import type { Change, Environment } from "../../api/types.js";
 import { isNotiformError, NotiformError } from "../../errors.js";
+import type { ApiClient } from "../../kinds/client.js";
+import type { Change, Environment } from "../../kinds/endpoints/wire.js";
 import { maskDeep } from "../../mask.js";
 import { buildPromotion } from "../../promote/build-promotion.js";
 import { executePromotion } from "../../promote/execute-promotion.js";

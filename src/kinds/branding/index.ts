@@ -3,20 +3,18 @@
 // the observed extension PUT /v1/organizations/branding (one call carrying every field: the
 // managed ones as desired, the rest as they are, so nothing unmanaged is cleared). A server that
 // serves the spec alone has no such route: there a change is planned as not applicable.
-import type { Branding, NotificationApi } from "../../api/types.js";
+
 import type { DesiredState } from "../../config/model.js";
 import type { PlanAction } from "../../plan/model.js";
 import { digestOf, type JsonObject, managedFields } from "../canonical.js";
-import type {
-  DesiredItem,
-  ExecuteContext,
-  ExecuteResult,
-  KindModule,
-  LiveByKind,
-  ReadScope,
-} from "../kind.js";
-import type { BrandingOperation } from "../operations.js";
+import type { DesiredItem, ExecuteContext, ExecuteResult, KindModule, ReadScope } from "../kind.js";
+import type { LiveByKind } from "../kinds.js";
+import type { NotificationApi } from "../notification-api.js";
 import { unlessUnsupported } from "../unsupported.js";
+import { brandingApi } from "./api.js";
+import { brandingRequest } from "./requests.js";
+import type { BrandingOperation } from "./types.js";
+import type { Branding } from "./wire.js";
 
 export const BRANDING_FIELDS = [
   "color",
@@ -80,6 +78,9 @@ export const brandingKind: KindModule<"branding"> = {
   kind: "branding",
   section: { name: "branding", shape: "single", identityFields: [] },
   label: { one: "branding", many: "branding" },
+  api: brandingApi,
+  requestOf: brandingRequest,
+  creates: [],
   identity: () => KEY,
 
   desiredItems(desired: DesiredState): DesiredItem[] {

@@ -4,18 +4,53 @@
 // and answers 201), so a lost answer is retried like a PUT (`repeatable`) instead of leaving
 // the caller unsure. Changes belong to Development: a Production key lists none, and applying
 // with it is API_NOT_FOUND ("Parent Change not found").
-import { CHANGE, countedPage, expectArray, fail, isRecord, unwrap } from "../../api/envelope.js";
+import { countedPage, expectArray, fail, isRecord, unwrap } from "../../api/envelope.js";
+import { listAllPaged } from "../../api/pagination.js";
 import { checkId, invalidRequest } from "../../api/request-checks.js";
 import type { Requester } from "../../api/requester.js";
-import type { Change, ChangePage, NotificationApi } from "../../api/types.js";
+import type { RequestOptions } from "../../api/types.js";
+import { type EndpointGroup, LIST_LIMIT, type ListBounds } from "../endpoint-group.js";
+import type { Change, ChangePage } from "./wire.js";
 
-export type ChangeEndpoints = Pick<
-  NotificationApi,
-  "listChanges" | "countChanges" | "applyChange" | "bulkApplyChanges"
->;
+// The fields a change must have for notiform to work with it.
+const CHANGE = {
+  _id: "string",
+  type: "string",
+  _entityId: "string",
+  enabled: "boolean",
+  change: "array",
+} as const;
 
-export function createChangeEndpoints(requester: Requester): ChangeEndpoints {
-  return {
+export interface ChangeEndpoints {
+  /** Extension: GET /v1/changes?promoted&page&limit (Development key: a Production key lists none). */
+  listChanges(
+    query?: { promoted?: boolean; page?: number; limit?: number },
+    options?: RequestOptions,
+  ): Promise<ChangePage>;
+  /** Extension: GET /v1/changes/count: how many changes wait for promotion. */
+  countChanges(options?: RequestOptions): Promise<number>;
+  /** Extension: POST /v1/changes/{id}/apply: the changes applied (children first). Retried: applying twice converges. */
+  applyChange(changeId: string, options?: RequestOptions): Promise<Change[]>;
+  /** Extension: POST /v1/changes/bulk/apply: every change applied, flattened. Retried like applyChange. */
+  bulkApplyChanges(changeIds: string[], options?: RequestOptions): Promise<Change[]>;
+  /** All changes, pending (`promoted: false`, the default) or promoted. */
+  listAllChanges(query?: { promoted?: boolean }, options?: RequestOptions): Promise<Change[]>;
+}
+
+export type ChangeExtension = "listChanges" | "countChanges" | "applyChange" | "bulkApplyChanges";
+
+export const changeApi: EndpointGroup<ChangeEndpoints, ChangeExtension> = {
+  create: (requester, bounds) => createChangeEndpoints(requester, bounds),
+  extensions: {
+    listChanges: (api, options) => api.listChanges({ promoted: false, page: 0, limit: 1 }, options),
+    countChanges: (api, options) => api.countChanges(options),
+    applyChange: "write",
+    bulkApplyChanges: "write",
+  },
+};
+
+function createChangeEndpoints(requester: Requester, bounds: ListBounds): ChangeEndpoints {
+  const api: ChangeEndpoints = {
     async listChanges(query = {}, options = {}): Promise<ChangePage> {
       const promoted = query.promoted === true;
       return requester.read(
@@ -83,5 +118,19 @@ export function createChangeEndpoints(requester: Requester): ChangeEndpoints {
         },
       );
     },
+
+    listAllChanges: (query = {}, options = {}) =>
+      listAllPaged(
+        async (page) => {
+          const result = await api.listChanges(
+            { promoted: query.promoted === true, page, limit: LIST_LIMIT },
+            options,
+          );
+          return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
+        },
+        (change) => change._id,
+        { endpoint: "listChanges", maxPages: bounds.maxPages, onPage: bounds.onPage },
+      ),
   };
+  return api;
 }

@@ -1,18 +1,32 @@
 // Endpoints 5-7: organizations. 5 and 6 are absent on the hosted build (404 "Cannot POST
 // /v1/organizations", API_UNSUPPORTED); 7 is how notiform learns which organization a key
-// reaches. PUT /v1/organizations/branding (extension) sets the branding; a logo that is not an
-// image URL is the server's 400 (API_ERROR), checked there, not here. Answers may carry partner access tokens: returned to the caller, never logged here.
-import { expectArray, expectShape, ORGANIZATION, unwrap } from "../../api/envelope.js";
+// reaches (and reads its branding; the branding write is the branding kind's). Answers may
+// carry partner access tokens: returned to the caller, never logged here.
+import { expectArray, expectShape, unwrap } from "../../api/envelope.js";
 import { checkName } from "../../api/request-checks.js";
 import type { Requester } from "../../api/requester.js";
-import type { Branding, NotificationApi, Organization } from "../../api/types.js";
+import type { RequestOptions } from "../../api/types.js";
+import type { EndpointGroup } from "../endpoint-group.js";
+import type { CreateOrganizationBody, Organization } from "./wire.js";
 
-export type OrganizationEndpoints = Pick<
-  NotificationApi,
-  "createOrganization" | "listOrganizations" | "getCurrentOrganization" | "updateOrganizationBranding"
->;
+// The fields an organization must have for notiform to work with it.
+const ORGANIZATION = { name: "string" } as const;
 
-export function createOrganizationEndpoints(requester: Requester): OrganizationEndpoints {
+export interface OrganizationEndpoints {
+  /** 5 POST /v1/organizations */
+  createOrganization(body: CreateOrganizationBody, options?: RequestOptions): Promise<Organization>;
+  /** 6 GET /v1/organizations */
+  listOrganizations(options?: RequestOptions): Promise<Organization[]>;
+  /** 7 GET /v1/organizations/me */
+  getCurrentOrganization(options?: RequestOptions): Promise<Organization>;
+}
+
+export const organizationApi: EndpointGroup<OrganizationEndpoints, never> = {
+  create: (requester) => createOrganizationEndpoints(requester),
+  extensions: {},
+};
+
+function createOrganizationEndpoints(requester: Requester): OrganizationEndpoints {
   return {
     async createOrganization(body, options = {}): Promise<Organization> {
       checkName("organization name", body.name);
@@ -31,22 +45,6 @@ export function createOrganizationEndpoints(requester: Requester): OrganizationE
         options,
         ({ json, ctx }) => {
           return expectArray<Organization>(unwrap(json, ctx), ORGANIZATION, ctx, "data");
-        },
-      );
-    },
-
-    async updateOrganizationBranding(branding, options = {}): Promise<Branding> {
-      return requester.read(
-        {
-          endpoint: "updateOrganizationBranding",
-          extension: "updateOrganizationBranding",
-          method: "PUT",
-          path: "/v1/organizations/branding",
-          body: branding,
-        },
-        options,
-        ({ json, ctx }) => {
-          return expectShape<Branding>(unwrap(json, ctx), {}, ctx, "data");
         },
       );
     },

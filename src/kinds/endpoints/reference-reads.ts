@@ -3,14 +3,32 @@
 import { expectArray, expectShape, isRecord, unwrap } from "../../api/envelope.js";
 import { segment } from "../../api/request-checks.js";
 import type { Requester } from "../../api/requester.js";
-import type { Blueprint, ExecutionDetail, NotificationApi, SubscriberPreference } from "../../api/types.js";
+import type { RequestOptions } from "../../api/types.js";
+import type { EndpointGroup } from "../endpoint-group.js";
+import type { Blueprint, ExecutionDetail, PreferenceLevel, SubscriberPreference } from "./wire.js";
 
-export type ReferenceEndpoints = Pick<
-  NotificationApi,
-  "getBlueprint" | "listExecutionDetails" | "getSubscriberPreferences"
->;
+export interface ReferenceEndpoints {
+  /** 8 GET /v1/blueprints/{templateId} (no envelope per spec; wrapped on real servers: both accepted) */
+  getBlueprint(templateId: string, options?: RequestOptions): Promise<Blueprint>;
+  /** 16 GET /v1/execution-details */
+  listExecutionDetails(
+    query: { notificationId: string; subscriberId: string },
+    options?: RequestOptions,
+  ): Promise<ExecutionDetail[]>;
+  /** 17 GET /v1/subscribers/{subscriberId}/preferences/{level} */
+  getSubscriberPreferences(
+    subscriberId: string,
+    level: PreferenceLevel,
+    options?: RequestOptions,
+  ): Promise<SubscriberPreference[]>;
+}
 
-export function createReferenceEndpoints(requester: Requester): ReferenceEndpoints {
+export const referenceApi: EndpointGroup<ReferenceEndpoints, never> = {
+  create: (requester) => createReferenceEndpoints(requester),
+  extensions: {},
+};
+
+function createReferenceEndpoints(requester: Requester): ReferenceEndpoints {
   return {
     async getBlueprint(templateId, options = {}): Promise<Blueprint> {
       return requester.read(

@@ -4,9 +4,9 @@
 import { NotiformError } from "../../errors.js";
 import type { PlanAction } from "../../plan/model.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
-import type { NotificationGroupOperation } from "../operations.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { mayHaveBeenApplied } from "../write-outcomes.js";
+import type { NotificationGroupOperation } from "./types.js";
 
 export async function executeNotificationGroup(
   action: PlanAction,

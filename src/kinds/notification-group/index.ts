@@ -2,7 +2,7 @@
 // (or is matched once by a unique name when the server lists groups). The spec has no read,
 // so without the list extension the last applied name in the state file is all we know.
 // Never plan a second POST for a group whose id we had: the server happily makes duplicates.
-import type { NotificationGroup } from "../../api/types.js";
+
 import type { DesiredState } from "../../config/model.js";
 import type { UnmanagedResource } from "../../plan/model.js";
 import { ownRecord } from "../../state/model.js";
@@ -19,7 +19,10 @@ import {
   type StateChange,
 } from "../kind.js";
 import { unlessUnsupported } from "../unsupported.js";
+import { notificationGroupApi } from "./api.js";
 import { executeNotificationGroup } from "./execute.js";
+import { notificationGroupRequest } from "./requests.js";
+import type { NotificationGroup } from "./wire.js";
 
 export function liveGroupItem(
   group: Pick<NotificationGroup, "_id" | "name">,
@@ -54,6 +57,9 @@ export const notificationGroupKind: KindModule<"notificationGroup"> = {
   kind: "notificationGroup",
   section: { name: "notificationGroups", shape: "list", identityFields: ["key"] },
   label: { one: "notification group", many: "notification groups" },
+  api: notificationGroupApi,
+  requestOf: notificationGroupRequest,
+  creates: ["notificationGroup.create"],
   identity: (spec) => spec.key,
 
   desiredItems(desired: DesiredState): DesiredItem[] {

@@ -1,13 +1,15 @@
 // The override kind's I/O. POST is create-only: a second POST for the same (workflow, tenant)
 // fails on the server's unique index. So a create that met 409, or whose response was lost, is
 // resolved by finding the pair (the pair GET extension, else the paged list) first.
-import type { NotificationApi, WorkflowOverride } from "../../api/types.js";
+
 import { CHANNELS } from "../../config/model.js";
 import type { PlanAction } from "../../plan/model.js";
 import type { JsonObject } from "../canonical.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
-import type { OverrideOperation } from "../operations.js";
+import type { NotificationApi } from "../notification-api.js";
 import { hasCode, mayHaveBeenApplied, statusOf } from "../write-outcomes.js";
+import type { OverrideOperation } from "./types.js";
+import type { WorkflowOverride } from "./wire.js";
 
 export function overrideLookupKey(workflowId: string, tenantId: string): string {
   return `${workflowId}:${tenantId}`;

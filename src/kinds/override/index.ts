@@ -4,13 +4,12 @@
 // PUT extension — on a server without it an update is "not applicable", said at plan time.
 
 import { DEFAULT_MAX_PAGES } from "../../api/index.js";
-import type { NotificationApi, WorkflowOverride } from "../../api/types.js";
 import { CHANNELS, type DesiredState } from "../../config/model.js";
 import { isNotiformError } from "../../errors.js";
 import type { UnmanagedResource } from "../../plan/model.js";
 import { digestOf, type JsonObject, managedFields } from "../canonical.js";
-import { LIST_LIMIT } from "../client.js";
 import { duplicatesOf } from "../duplicates.js";
+import { LIST_LIMIT } from "../endpoint-group.js";
 import {
   DEVELOPMENT_ONLY,
   type DesiredItem,
@@ -22,6 +21,7 @@ import {
   type ReadAheadContext,
   type ReadScope,
 } from "../kind.js";
+import type { NotificationApi } from "../notification-api.js";
 import {
   type CostedRead,
   type FollowedPage,
@@ -33,9 +33,12 @@ import {
 } from "../read-by-cost.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { hasCode } from "../write-outcomes.js";
+import { workflowOverrideApi } from "./api.js";
 import { checkOverrideReferences } from "./checks.js";
 import { executeOverride, findOverrides, overrideLookupKey } from "./execute.js";
+import { overrideRequest } from "./requests.js";
 import { resolveTenants } from "./resolve.js";
+import type { WorkflowOverride } from "./wire.js";
 
 /** Pages followed before handing over to the client's bounded whole-list read. */
 const MAX_FOLLOWED_PAGES = DEFAULT_MAX_PAGES;
@@ -130,6 +133,9 @@ export const overrideKind: KindModule<"override"> = {
   kind: "override",
   section: { name: "overrides", shape: "list", identityFields: ["workflow", ["tenant", "tenantId"]] },
   label: { one: "workflow override", many: "workflow overrides" },
+  api: workflowOverrideApi,
+  requestOf: overrideRequest,
+  creates: ["override.create"],
   identity: (spec) => `${spec.workflow} / tenant ${spec.tenant ?? spec.tenantId}`,
   resolve: resolveTenants,
   checkReferences: checkOverrideReferences,

@@ -4,13 +4,15 @@
 // plan time, at the entry. Configs from before identifiers named the tenant by its 24-hex id:
 // such a value is still taken as the id, without a lookup. With a key
 // of an environment where overrides cannot be written, nothing is resolved (they are not applicable).
-import type { NotificationApi } from "../../api/types.js";
-import type { Desired, DesiredState, OverrideSpec } from "../../config/model.js";
+
+import type { Desired, DesiredState } from "../../config/model.js";
 import { isNotiformError, type Problem } from "../../errors.js";
 import { ownRecord } from "../../state/model.js";
 import { isDevelopmentOnlyBlocked, type ResolveContext, type ResolveResult } from "../kind.js";
+import type { NotificationApi } from "../notification-api.js";
 import { type Lookup, lookUpEach, resolveProblem } from "../resolve-identifiers.js";
 import { unlessUnsupported } from "../unsupported.js";
+import type { OverrideSpec } from "./types.js";
 
 const HEX_ID = /^[0-9a-fA-F]{24}$/;
 

@@ -1,12 +1,14 @@
 // Executing topic operations. A create whose response was lost, or that meets 409 (a racing or
 // earlier attempt already made it), is resolved by reading the topic back by key — never by
 // blindly posting again, which could make a second topic (the server has no unique index).
-import type { NotificationApi, RequestOptions, Topic } from "../../api/types.js";
+import type { RequestOptions } from "../../api/types.js";
 import { NotiformError } from "../../errors.js";
 import type { PlanAction } from "../../plan/model.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
-import type { TopicOperation } from "../operations.js";
+import type { NotificationApi } from "../notification-api.js";
 import { hasCode, mayHaveBeenApplied, statusOf } from "../write-outcomes.js";
+import type { TopicOperation } from "./types.js";
+import type { Topic } from "./wire.js";
 
 export async function findTopic(
   client: NotificationApi,

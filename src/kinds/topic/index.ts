@@ -1,13 +1,12 @@
 // Topics: identity is the key (immutable on the server); the name is the only managed field.
 // Read live through the paged list, or key by key when the config names fewer than its pages; created with POST, renamed with PATCH.
 
-import { TOPIC_KEY } from "../../api/request-checks.js";
-import type { NotificationApi, Topic, TopicPage } from "../../api/types.js";
 import type { DesiredState } from "../../config/model.js";
 import { visibleText } from "../../sanitize.js";
 import { digestOf } from "../canonical.js";
 import { duplicatesOf } from "../duplicates.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "../kind.js";
+import type { NotificationApi } from "../notification-api.js";
 import {
   type CostedRead,
   mustList,
@@ -16,8 +15,10 @@ import {
   readPagedByCost,
   wantedItems,
 } from "../read-by-cost.js";
-import { TOPIC_PAGE_SIZE } from "./api.js";
+import { TOPIC_KEY, TOPIC_PAGE_SIZE, topicApi } from "./api.js";
 import { executeTopic, findTopic } from "./execute.js";
+import { topicRequest } from "./requests.js";
+import type { Topic, TopicPage } from "./wire.js";
 
 export function canonicalTopic(topic: Pick<Topic, "key" | "name">): { key: string; name: string } {
   return { key: topic.key, name: topic.name };
@@ -60,6 +61,9 @@ export const topicKind: KindModule<"topic"> = {
   kind: "topic",
   section: { name: "topics", shape: "list", identityFields: ["key"] },
   label: { one: "topic", many: "topics" },
+  api: topicApi,
+  requestOf: topicRequest,
+  creates: ["topic.create"],
   identity: (spec) => spec.key,
 
   desiredItems(desired: DesiredState): DesiredItem[] {

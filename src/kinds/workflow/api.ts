@@ -3,19 +3,67 @@
 // /v1/workflows (Development only; never retried once sent: a second POST makes a second
 // workflow with "-2" appended to its identifier, so a lost answer is resolved by reading the
 // identifier back). The status call is not idempotent on real servers (400 when unchanged):
-// see isUnchangedStatusError; it is never retried on that 400.
-import { countedPage, expectShape, unwrap, WORKFLOW } from "../../api/envelope.js";
+// see isUnchangedStatusError below; it is never retried on that 400.
+import { NEVER_ID } from "../../api/capabilities.js";
+import { countedPage, expectShape, unwrap } from "../../api/envelope.js";
+import { ApiError } from "../../api/errors.js";
+import { listAllPaged } from "../../api/pagination.js";
 import { checkId, checkName, invalidRequest, segment } from "../../api/request-checks.js";
 import type { Requester } from "../../api/requester.js";
-import type { NotificationApi, Workflow, WorkflowPage } from "../../api/types.js";
+import type { RequestOptions } from "../../api/types.js";
+import { type EndpointGroup, LIST_LIMIT, type ListBounds } from "../endpoint-group.js";
+import type { CreateWorkflowBody, UpdateWorkflowBody, Workflow, WorkflowPage } from "./wire.js";
 
-export type WorkflowEndpoints = Pick<
-  NotificationApi,
-  "updateWorkflow" | "updateWorkflowStatus" | "getWorkflow" | "listWorkflows" | "createWorkflow"
->;
+// The fields a workflow must have for notiform to work with it.
+const WORKFLOW = { _id: "string", name: "string", active: "boolean" } as const;
 
-export function createWorkflowEndpoints(requester: Requester): WorkflowEndpoints {
-  return {
+export interface WorkflowEndpoints {
+  /** 12 PUT /v1/workflows/{workflowId} */
+  updateWorkflow(workflowId: string, body: UpdateWorkflowBody, options?: RequestOptions): Promise<Workflow>;
+  /** 13 PUT /v1/workflows/{workflowId}/status (not idempotent on real servers: 400 when unchanged) */
+  updateWorkflowStatus(workflowId: string, active: boolean, options?: RequestOptions): Promise<Workflow>;
+  /** Extension: GET /v1/workflows/{idOrIdentifier}. */
+  getWorkflow(idOrIdentifier: string, options?: RequestOptions): Promise<Workflow>;
+  /** Extension: GET /v1/workflows?page&limit&query. */
+  listWorkflows(
+    query?: { page?: number; limit?: number; query?: string },
+    options?: RequestOptions,
+  ): Promise<WorkflowPage>;
+  /** POST /v1/workflows, Development only (never retried once sent: a second POST makes a second workflow). */
+  createWorkflow(body: CreateWorkflowBody, options?: RequestOptions): Promise<Workflow>;
+  /** All workflows through the list extension (API_UNSUPPORTED when missing). */
+  /** `first`: page 0 when the caller has read it already (it is not read again). */
+  listAllWorkflows(options?: RequestOptions & { first?: WorkflowPage }): Promise<Workflow[]>;
+}
+
+export type WorkflowExtension = "getWorkflow" | "listWorkflows" | "createWorkflow";
+
+export const workflowApi: EndpointGroup<WorkflowEndpoints, WorkflowExtension> = {
+  create: (requester, bounds) => createWorkflowEndpoints(requester, bounds),
+  extensions: {
+    getWorkflow: (api, options) => api.getWorkflow(NEVER_ID, options),
+    listWorkflows: (api, options) => api.listWorkflows({ page: 0, limit: 1 }, options),
+    createWorkflow: "write",
+  },
+};
+
+/**
+ * PUT /v1/workflows/{id}/status answered 400 because the workflow already has that status (real
+ * servers refuse an unchanged status). Structural: the status endpoint, 400, and not a body
+ * validation failure (those come as an array of messages). The client validates the id shape
+ * before sending, so a well-formed request's plain 400 can only mean "already so".
+ */
+export function isUnchangedStatusError(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.endpoint === "updateWorkflowStatus" &&
+    error.status === 400 &&
+    !error.validation
+  );
+}
+
+function createWorkflowEndpoints(requester: Requester, bounds: ListBounds): WorkflowEndpoints {
+  const api: WorkflowEndpoints = {
     async updateWorkflow(workflowId, body, options = {}): Promise<Workflow> {
       checkId("workflow id", workflowId);
       // Real servers answer an empty body with 400 "No properties found for update".
@@ -95,5 +143,19 @@ export function createWorkflowEndpoints(requester: Requester): WorkflowEndpoints
           countedPage<Workflow>(json, WORKFLOW, ctx, { page: query.page ?? 0, pageSize: query.limit ?? 10 }),
       );
     },
+
+    listAllWorkflows: ({ first, ...options } = {}) =>
+      listAllPaged(
+        async (page) => {
+          const result =
+            page === 0 && first !== undefined
+              ? first
+              : await api.listWorkflows({ page, limit: LIST_LIMIT }, options);
+          return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
+        },
+        (workflow) => workflow._id,
+        { endpoint: "listWorkflows", maxPages: bounds.maxPages, onPage: bounds.onPage },
+      ),
   };
+  return api;
 }

@@ -1,9 +1,10 @@
 // A workflow as the planner compares it: the server's record mapped onto the same flat field
 // model the config maps onto (defaults filled, tags a sorted set, the group by config key).
-import type { Workflow } from "../../api/types.js";
+
 import { CHANNELS } from "../../config/model.js";
 import { digestOf, type JsonObject, managedFields } from "../canonical.js";
 import type { LiveItem } from "../kind.js";
+import type { Workflow } from "./wire.js";
 
 /**
  * A group the config does not name, as people read it: by name where the server lists groups.

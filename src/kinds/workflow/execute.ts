@@ -4,13 +4,11 @@
 // is as desired when the plan could not know its status, or when an earlier attempt of this very
 // call may have landed (its answer lost, the retry then met the 400).
 
-import { isUnchangedStatusError } from "../../api/errors.js";
-import type { NotificationApi, Workflow, WorkflowPage } from "../../api/types.js";
 import { InternalError } from "../../errors.js";
 import type { PlanAction } from "../../plan/model.js";
-import { LIST_LIMIT } from "../client.js";
+import { LIST_LIMIT } from "../endpoint-group.js";
 import type { ExecuteContext, ExecuteResult, ReadScope } from "../kind.js";
-import type { WorkflowOperation } from "../operations.js";
+import type { NotificationApi } from "../notification-api.js";
 import {
   type CostedRead,
   mustList,
@@ -20,7 +18,10 @@ import {
 } from "../read-by-cost.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { hasCode } from "../write-outcomes.js";
+import { isUnchangedStatusError } from "./api.js";
 import { canonicalWorkflowFields } from "./canonical.js";
+import type { WorkflowOperation } from "./types.js";
+import type { Workflow, WorkflowPage } from "./wire.js";
 
 function resultOf(workflow: Workflow, key: string, groupKeys: ReadonlyMap<string, string>): ExecuteResult {
   const fields = canonicalWorkflowFields(workflow, groupKeys);

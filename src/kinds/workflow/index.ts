@@ -3,8 +3,8 @@
 // else from the state file's last applied values; what neither knows is planned "unverified".
 // The status call is not idempotent on real servers, so it is planned only when `active` differs
 // or is unknown (and then a "must provide a different status" 400 counts as done).
-import type { Workflow } from "../../api/types.js";
-import { CHANNELS, type DesiredState, type WorkflowSpec } from "../../config/model.js";
+
+import { CHANNELS, type DesiredState } from "../../config/model.js";
 import { NotiformError } from "../../errors.js";
 import { ownRecord } from "../../state/model.js";
 import { digestOf, type JsonObject, type JsonValue } from "../canonical.js";
@@ -19,12 +19,15 @@ import {
   type PlanContext,
   recordedFields,
 } from "../kind.js";
-import type { WorkflowOperation } from "../operations.js";
 import { wantedItems } from "../read-by-cost.js";
+import { workflowApi } from "./api.js";
 import { liveWorkflowItem, normalizeTags } from "./canonical.js";
 import { checkWorkflowReferences } from "./checks.js";
 import { executeWorkflow, readWorkflows, readWorkflowsAhead, rereadWorkflows } from "./execute.js";
+import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
+import type { WorkflowOperation, WorkflowSpec } from "./types.js";
+import type { Workflow } from "./wire.js";
 
 function desiredFields(spec: WorkflowSpec): JsonObject {
   const fields: JsonObject = {};
@@ -46,6 +49,9 @@ export const workflowKind: KindModule<"workflow"> = {
   kind: "workflow",
   section: { name: "workflows", shape: "list", identityFields: [["key", "identifier"]] },
   label: { one: "workflow", many: "workflows" },
+  api: workflowApi,
+  requestOf: workflowRequest,
+  creates: [],
   identity: (spec) => spec.key ?? spec.identifier,
   complete: (spec) => (spec.key === undefined ? { ...spec, key: spec.identifier ?? "" } : spec),
   resolve: resolveWorkflows,

@@ -2,13 +2,15 @@
 // this environment's id — from the list extension (one read for all), else one GET
 // /v1/workflows/{identifier} each, else (a spec-only server) the state file's record of an
 // earlier resolution. What none of them can resolve is an error at the entry, all in one run.
-import type { NotificationApi } from "../../api/types.js";
-import type { Desired, DesiredState, WorkflowSpec } from "../../config/model.js";
+
+import type { Desired, DesiredState } from "../../config/model.js";
 import type { Problem } from "../../errors.js";
 import { ownRecord } from "../../state/model.js";
 import type { ResolveContext, ResolveResult } from "../kind.js";
+import type { NotificationApi } from "../notification-api.js";
 import { type Lookup, lookUpEach, resolveProblem } from "../resolve-identifiers.js";
 import { unlessUnsupported } from "../unsupported.js";
+import type { WorkflowSpec } from "./types.js";
 
 export async function resolveWorkflows(
   client: NotificationApi,

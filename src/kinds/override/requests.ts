@@ -1,0 +1,26 @@
+// The HTTP request each workflow override operation sends (the plan shows it; apply sends exactly it).
+import type { JsonObject } from "../canonical.js";
+import { type PlannedRequest, pathSegment } from "../operations.js";
+import type { OverrideOperation } from "./types.js";
+
+export function overrideRequest(op: OverrideOperation): PlannedRequest {
+  switch (op.type) {
+    case "override.create":
+      return {
+        method: "POST",
+        path: "/v1/workflow-overrides",
+        body: {
+          workflowId: op.workflowId,
+          tenantId: op.tenantId,
+          active: op.active,
+          preferenceSettings: op.preferenceSettings,
+        },
+      };
+    case "override.update": {
+      const body: JsonObject = {};
+      if (op.active !== undefined) body.active = op.active;
+      if (op.preferenceSettings !== undefined) body.preferenceSettings = op.preferenceSettings;
+      return { method: "PUT", path: `/v1/workflow-overrides/${pathSegment(op.overrideId)}`, body };
+    }
+  }
+}

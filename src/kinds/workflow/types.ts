@@ -1,0 +1,60 @@
+// A workflow's types, declared into KindTypes (src/kinds/kinds.ts): its config entry, what a
+// plan reads of it, the writes a plan can make, and its share of the typed client.
+
+import type { PreferenceSettings } from "../../config/model.js";
+import type { JsonObject } from "../canonical.js";
+import type { WorkflowEndpoints, WorkflowExtension } from "./api.js";
+import type { Workflow } from "./wire.js";
+
+/**
+ * A workflow is referenced, never created. Fields left out are not managed: notiform neither
+ * compares nor sends them. `notificationGroup` names a notificationGroups key of this config.
+ * Ids differ per environment and trigger identifiers do not, so an entry names its workflow by
+ * `identifier` (resolved per environment before planning) and/or `id`.
+ */
+export interface WorkflowSpec {
+  /** Defaults to `identifier` (the loader fills it in). */
+  key: string;
+  /** The trigger identifier: the same in every environment. */
+  identifier?: string;
+  /** The server `_id` (24 hex) in this environment: given, or resolved from `identifier`. */
+  id?: string;
+  name?: string;
+  active?: boolean;
+  description?: string;
+  tags?: string[];
+  critical?: boolean;
+  preferenceSettings?: Partial<PreferenceSettings>;
+  notificationGroup?: string;
+  data?: Record<string, unknown>;
+}
+
+export type WorkflowOperation =
+  | {
+      type: "workflow.update";
+      workflowId: string;
+      /** The body fields, as sent (preferenceSettings whole: the server replaces it). */
+      fields: JsonObject;
+      /** The group joins a notification group another action of this plan creates. */
+      groupFromAction?: string;
+    }
+  | {
+      type: "workflow.setStatus";
+      workflowId: string;
+      active: boolean;
+      /** The live status was unknown: a "must provide a different status" 400 means done. */
+      acceptUnchanged?: boolean;
+    };
+
+declare module "../kinds.js" {
+  interface KindTypes {
+    workflow: {
+      spec: WorkflowSpec;
+      /** Keyed by workflow id; undefined when the server has no workflow read extension. */
+      live: Map<string, Workflow> | undefined;
+      operation: WorkflowOperation;
+      endpoints: WorkflowEndpoints;
+      extension: WorkflowExtension;
+    };
+  }
+}
