@@ -62,7 +62,7 @@ export function distinctIncludeMatches(
   return { matches: [...byReal.values()], problems };
 }
 
-function isOutside(project: string, path: string): boolean {
+export function isOutside(project: string, path: string): boolean {
   const rel = relative(project, path);
   return rel === ".." || rel.startsWith(`..${"/"}`) || rel.startsWith("..\\") || isAbsolute(rel);
 }

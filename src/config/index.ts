@@ -20,6 +20,8 @@ import { interpolateFile } from "./interpolate.js";
 import { combine, completeResources, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
 import { checkSchema } from "./schema-check.js";
+import { textFileFields } from "./text-file-fields.js";
+import { resolveTextFileRefs } from "./text-file-ref.js";
 import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "./yaml-file.js";
 
 export type { DesiredState, LoadOptions } from "./model.js";
@@ -247,6 +249,12 @@ async function loadTree(loader: Loader, path: string, chain: string[]): Promise<
   }
   entry.data = data;
   checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
+  await resolveTextFileRefs(
+    { file, project: loader.project, cwd: loader.cwd },
+    data,
+    textFileFields(),
+    loader.problems,
+  );
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates are reported too; any error means
   // no result, so nothing of an invalid file can reach the desired state.

@@ -4,6 +4,7 @@
 // a kind. Planning methods are pure; readLive, execute and reread are the kind's I/O edge.
 
 import type { Desired, DesiredState, Resources, Source } from "../config/model.js";
+import type { TextFieldPath } from "../config/text-file-ref.js";
 import type { Problem } from "../errors.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../plan/model.js";
 import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
@@ -218,6 +219,11 @@ export interface KindModule<K extends Kind> {
   requestOf(op: OperationByKind[K]): PlannedRequest;
   /** Its operations that may make a second resource if sent twice (their intent is recorded first). */
   creates: readonly OperationByKind[K]["type"][];
+  /**
+   * Text fields of an entry that may be `{ file: PATH }` instead (paths inside the entry, "*"
+   * for any list index): the loader puts the file's text there (config/text-file-ref.ts).
+   */
+  textFileFields?: readonly TextFieldPath[];
   /** An entry's identity: duplicates, overlays, digests and targets use it. */
   identity(spec: SpecByKind[K]): string;
   /** The entry with what the config may leave out filled in (a workflow's key), after layering. */
