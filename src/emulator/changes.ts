@@ -176,8 +176,12 @@ function productionGroup(data: EmulatorData, groupId: string, now: string): Noti
 
 function promoteWorkflow(data: EmulatorData, workflowId: string, now: string): void {
   const source = data.environments.development.workflows.find((w) => w._id === workflowId);
-  if (source === undefined) return;
   const production = data.environments.production;
+  if (source === undefined) {
+    // Deleted in Development: the promotion removes Production's copy.
+    production.workflows = production.workflows.filter((w) => w._parentId !== workflowId);
+    return;
+  }
   const group = productionGroup(data, source._notificationGroupId, now);
   if (group === undefined) {
     throw notFound(
@@ -219,8 +223,10 @@ function promoteWorkflow(data: EmulatorData, workflowId: string, now: string): v
 }
 
 /**
- * Steps keep their ids; each step's message template becomes a Production template whose
- * `_parentId` is the Development one (the same Production template again on a later promotion).
+ * Steps keep their Development ids (and `_parentId` chain); each step's and variant's message
+ * template becomes a Production template whose `_parentId` is the Development one (the same
+ * Production template again on a later promotion), pointing at Production's copy of its layout
+ * once that layout has been promoted (else at none).
  */
 function copySteps(
   data: EmulatorData,
@@ -229,20 +235,41 @@ function copySteps(
   environmentId: string,
   now: string,
 ): Step[] {
-  return steps.map((step) => {
-    const copy = structuredClone(step);
+  const earlier = new Map<string, string>();
+  const remember = (step: Step) => {
     const template = step.template;
-    if (template === undefined || typeof template._id !== "string") return copy;
-    const earlier = previous.find((s) => s.template?._parentId === template._id)?.template?._id;
-    const id = typeof earlier === "string" ? earlier : nextId(data);
-    copy._templateId = id;
-    copy.template = {
-      ...structuredClone(template),
+    if (typeof template?._parentId === "string" && typeof template._id === "string")
+      earlier.set(template._parentId, template._id);
+    for (const variant of (step as { variants?: Step[] }).variants ?? []) remember(variant);
+  };
+  for (const step of previous) remember(step);
+  const copy = (step: Step): Step => {
+    const copied = structuredClone(step) as Step & { variants?: Step[] };
+    const variants = (step as { variants?: Step[] }).variants;
+    if (variants !== undefined) copied.variants = variants.map(copy);
+    const template = step.template;
+    if (template === undefined || typeof template._id !== "string") return copied;
+    const id = earlier.get(template._id) ?? nextId(data);
+    copied._templateId = id;
+    const layout =
+      typeof template._layoutId === "string" ? productionLayoutOf(data, template._layoutId) : null;
+    const { _feedId: _feed, ...rest } = structuredClone(template);
+    copied.template = {
+      ...rest,
       _id: id,
       _parentId: template._id,
       _environmentId: environmentId,
+      _layoutId: layout,
       updatedAt: now,
     };
-    return copy;
-  });
+    return copied;
+  };
+  return steps.map(copy);
+}
+
+/** Production's copy of a Development layout, where the store holds layouts and it was promoted. */
+function productionLayoutOf(data: EmulatorData, developmentId: string): string | null {
+  const layouts = (data.environments.production as { layouts?: { _id: string; _parentId?: string }[] })
+    .layouts;
+  return layouts?.find((layout) => layout._parentId === developmentId)?._id ?? null;
 }

@@ -60,6 +60,7 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/workflows", w.listWorkflows, true),
   route("POST", "/v1/workflows", wc.createWorkflow, true),
   route("GET", "/v1/workflows/{id}", w.getWorkflow, true),
+  route("DELETE", "/v1/workflows/{id}", w.deleteWorkflow, true),
   route("POST", "/v1/notification-groups", w.createGroup),
   route("PATCH", "/v1/notification-groups/{id}", w.renameGroup),
   route("GET", "/v1/notification-groups", w.listGroups, true),

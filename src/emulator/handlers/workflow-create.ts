@@ -3,10 +3,11 @@
 // `identifier`); every step gets a message template whose id is also the step's `_id` and
 // `_templateId`; the creation is recorded as a pending change (with a MessageTemplate child per
 // step) for promotion.
-import type { Step, Workflow } from "../../kinds/workflow/wire.js";
+import type { Workflow } from "../../kinds/workflow/wire.js";
 import { recordWorkflowChange } from "../changes.js";
 import { badRequest, notFound } from "../http-error.js";
 import { CREATOR_ID, slug } from "../seed-data.js";
+import { buildSteps, checkSteps, triggerVariables } from "../steps.js";
 import { nextId } from "../store.js";
 import { CHANNELS, type Handler, type HandlerContext, isObject, OBJECT_ID, ok } from "./context.js";
 import { developmentOnly } from "./workflows.js";
@@ -24,8 +25,7 @@ function checkBody(b: Record<string, unknown>): void {
     if (b[flag] !== undefined && typeof b[flag] !== "boolean")
       problems.push(`${flag} must be a boolean value`);
   }
-  if (b.steps !== undefined && (!Array.isArray(b.steps) || b.steps.some((s) => !isObject(s))))
-    problems.push("steps must be an array of objects");
+  problems.push(...checkSteps(b.steps));
   const prefs = b.preferenceSettings;
   if (
     prefs !== undefined &&
@@ -45,49 +45,6 @@ function uniqueIdentifier(ctx: HandlerContext, name: string): string {
   let candidate = base;
   for (let n = 2; taken.has(candidate); n += 1) candidate = `${base}-${n}`;
   return candidate;
-}
-
-function buildSteps(ctx: HandlerContext, steps: Record<string, unknown>[]): Step[] {
-  const owner = {
-    _environmentId: ctx.store.environmentId,
-    _organizationId: ctx.data.organization._id,
-    _creatorId: CREATOR_ID,
-  };
-  let previous: string | null = null;
-  return steps.map((step) => {
-    const id = nextId(ctx.data);
-    const template = isObject(step.template) ? step.template : {};
-    const built = {
-      replyCallback: {},
-      metadata: { timed: { weekDays: [], monthDays: [] } },
-      active: true,
-      shouldStopOnFail: false,
-      type: "REGULAR",
-      filters: [],
-      variants: [],
-      ...step,
-      _templateId: id,
-      _parentId: previous,
-      _id: id,
-      // A real server's key order (its schema's): cta first when there is one, then type.
-      template: {
-        ...(template.cta !== undefined ? { cta: template.cta } : {}),
-        type: template.type,
-        active: true,
-        variables: [],
-        ...template,
-        ...owner,
-        _feedId: null,
-        _layoutId: null,
-        _id: id,
-        deleted: false,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      },
-    } as Step;
-    previous = id;
-    return built;
-  });
 }
 
 export const createWorkflow: Handler = (ctx) => {
@@ -137,6 +94,8 @@ export const createWorkflow: Handler = (ctx) => {
     createdAt: ctx.now,
     updatedAt: ctx.now,
   } as Workflow;
+  const trigger = workflow.triggers[0];
+  if (trigger !== undefined) Object.assign(trigger, triggerVariables(ctx, workflow.steps));
   ctx.store.workflows.push(workflow);
   recordWorkflowChange(ctx.data, workflow, ctx.now);
   return ok({ ...workflow, notificationGroup: group }, 201, true);

@@ -5,6 +5,7 @@
 import type { Workflow } from "../../kinds/workflow/wire.js";
 import { recordChange, recordWorkflowChange } from "../changes.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
+import { buildSteps, checkSteps, triggerVariables } from "../steps.js";
 import { nextId } from "../store.js";
 import {
   CHANNELS,
@@ -65,6 +66,7 @@ export const updateWorkflow: Handler = (ctx) => {
     }
   }
   if (b.data !== undefined && !isObject(b.data)) problems.push("data must be an object");
+  problems.push(...checkSteps(b.steps));
   if (problems.length > 0) throw badRequest(problems);
   if (b.notificationGroupId !== undefined) {
     const group = ctx.store.notificationGroups.find((g) => g._id === b.notificationGroupId);
@@ -86,7 +88,12 @@ export const updateWorkflow: Handler = (ctx) => {
       ...(b.preferenceSettings as object),
     };
   }
-  if (Array.isArray(b.steps)) workflow.steps = b.steps as Workflow["steps"];
+  if (Array.isArray(b.steps)) {
+    // The list sent replaces the stored one, each step matched by its _templateId (steps.ts).
+    workflow.steps = buildSteps(ctx, b.steps as Record<string, unknown>[], workflow);
+    const trigger = workflow.triggers[0];
+    if (trigger !== undefined) Object.assign(trigger, triggerVariables(ctx, workflow.steps));
+  }
   if (isObject(b.data)) workflow.data = b.data;
   if (typeof b.identifier === "string" && workflow.triggers[0])
     workflow.triggers[0].identifier = b.identifier;
@@ -144,10 +151,29 @@ export const listWorkflows: Handler = (ctx) => {
       ? ctx.store.workflows
       : ctx.store.workflows.filter((w) => w.name.toLowerCase().includes(text));
   // The real list adds each workflow's integration status (the emulator has no integrations).
-  const data = all
-    .slice(page * limit, page * limit + limit)
-    .map((w) => ({ ...withGroup(ctx, w), workflowIntegrationStatus: NO_INTEGRATIONS }));
+  // The real list holds each step's template as {_id, type} only: content needs a read by id.
+  const data = all.slice(page * limit, page * limit + limit).map((w) => ({
+    ...withGroup(ctx, w),
+    ...(ctx.flavor === "real" ? { steps: w.steps.map(listedStep) } : {}),
+    workflowIntegrationStatus: NO_INTEGRATIONS,
+  }));
   return { status: 200, body: { data, totalCount: all.length, page, pageSize: limit } };
+};
+
+function listedStep(step: Workflow["steps"][number]): Workflow["steps"][number] {
+  const { template, ...rest } = step;
+  return template === undefined ? rest : { ...rest, template: { _id: template._id, type: template.type } };
+}
+
+/** DELETE /v1/workflows/{id} (extension, Development only): gone, and gone from Production once promoted. */
+export const deleteWorkflow: Handler = (ctx) => {
+  developmentOnly(ctx);
+  const workflow = findWorkflow(ctx);
+  ctx.store.workflows.splice(ctx.store.workflows.indexOf(workflow), 1);
+  workflow.deleted = true;
+  (workflow as { updatedAt?: string }).updatedAt = ctx.now;
+  recordDevelopmentWrite(ctx, workflow);
+  return ok(true, 200, true);
 };
 
 // Notification groups ---------------------------------------------------------------------------
