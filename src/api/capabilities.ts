@@ -3,9 +3,8 @@
 // ("Cannot <METHOD> ...", 405, 501) teaches "unsupported", remembered with the answer that
 // taught it, so later calls fail fast with API_UNSUPPORTED without a request.
 
-import type { Extension } from "../kinds/notification-api.js";
 import { ApiError } from "./errors.js";
-import type { Capability } from "./types.js";
+import type { Capability, Extension } from "./types.js";
 
 export interface Learnt {
   status: number;

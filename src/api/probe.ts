@@ -7,9 +7,9 @@
 // time 0), so the route, if present, answers 404 (or 400) about the record; a missing route
 // answers "Cannot <METHOD> ..." (or 405/501).
 
-import type { Extension } from "../kinds/notification-api.js";
 import { ApiError } from "./errors.js";
 import type { Requester } from "./requester.js";
+import type { Extension } from "./types.js";
 
 export async function probeExtension(
   requester: Requester,

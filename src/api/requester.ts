@@ -3,12 +3,11 @@
 // back the parsed JSON with the context shape checks need to name the endpoint. It validates
 // nothing itself: request checks are in request-checks.ts, response checks in envelope.ts.
 
-import type { Extension } from "../kinds/notification-api.js";
 import { Capabilities } from "./capabilities.js";
 import { fail, type ResponseContext } from "./envelope.js";
 import { rememberedUnsupported } from "./errors.js";
 import type { Call, Transport } from "./transport.js";
-import type { RequestOptions } from "./types.js";
+import type { Extension, RequestOptions } from "./types.js";
 
 export interface EndpointCall extends Omit<Call, "signal" | "extension" | "urgent" | "endpoint"> {
   endpoint: string;
