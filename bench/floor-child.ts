@@ -4,10 +4,19 @@
 // connections, in its own process, timed from its spawn like the CLI. No config, no validation,
 // no planning: what this machine and the emulator allow. Run by plan-scale.ts.
 import { Pool } from "undici";
+import { workflowId } from "./fixtures.js";
 
 // The key from the environment, as the CLI takes it: never on a command line others can read.
 const apiKey = process.env.NOTIFORM_API_KEY ?? "";
-const [url = "", concurrencyArg = "8", topicPagesArg = "0", workflowPagesArg = "0"] = process.argv.slice(2);
+// workflowGets: workflows read one by one after the list (the content scenario, which has no overrides).
+const [
+  url = "",
+  concurrencyArg = "8",
+  topicPagesArg = "0",
+  workflowPagesArg = "0",
+  workflowGetsArg = "0",
+  overridesArg = workflowGetsArg === "0" ? "1" : "0",
+] = process.argv.slice(2);
 const concurrency = Number(concurrencyArg);
 const pool = new Pool(url, { connections: concurrency });
 const headers = { authorization: `ApiKey ${apiKey}` };
@@ -24,6 +33,7 @@ const paths = [
   "/v1/environments/me",
   ...Array.from({ length: Number(topicPagesArg) }, (_, page) => `/v1/topics?page=${page}&pageSize=10`),
   ...Array.from({ length: Number(workflowPagesArg) }, (_, page) => `/v1/workflows?page=${page}&limit=100`),
+  ...Array.from({ length: Number(workflowGetsArg) }, (_, i) => `/v1/workflows/${workflowId(i)}`),
 ];
 let next = 0;
 
@@ -51,6 +61,6 @@ async function followOverrides(): Promise<void> {
 // lets it.
 await Promise.all([
   ...Array.from({ length: concurrency - 1 }, () => lane()),
-  followOverrides().then(() => lane()),
+  (overridesArg === "1" ? followOverrides() : Promise.resolve()).then(() => lane()),
 ]);
 await pool.close();

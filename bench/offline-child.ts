@@ -94,6 +94,7 @@ const live: LiveSnapshot = {
   organization: { name: "Bench Inc" },
   kinds: {
     topic: topics,
+    tenant: new Map(),
     override: { byPair: overrides, canUpdate: true },
     workflow: workflows,
     notificationGroup: [],

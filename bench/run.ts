@@ -1,12 +1,14 @@
 // `npm run bench`: every figure of the benchmark in one run, as a table (default) or JSON
 // (--json). Not part of `npm test`: speed goals live here, never in a timed test. Every figure is
 // given as a ratio to its ideal, request counts against the minimum, and each target as pass/fail.
-// Targets: plan and apply within 1.2x of ideal (minimal requests x latency / concurrency); under a
+// Targets: plan and apply within 1.2x of ideal (minimal requests x latency / concurrency); a plan
+// of 1,000 workflows x 4 steps of content within 1.1x of the floor script for the same reads; under a
 // 100 requests/s limiter no failure and at most 5 % of requests answered 429; a plan of 10,000
 // topics under the hosted Free-plan limit (20/s, burst +10 %) within 1.1x of requests / limit
 // with no 429; 50,000 resources offline in under 2 s wall and 2 s CPU with peak RSS under 300 MB.
 import { loadavg } from "node:os";
 import { benchApplyScale } from "./apply-scale.js";
+import { benchContentScale } from "./content-scale.js";
 import { benchEmulatorThroughput } from "./emulator-throughput.js";
 import { benchHostedLimit } from "./hosted-limit.js";
 import { benchOffline } from "./offline-scale.js";
@@ -20,6 +22,8 @@ const log = (text: string) => {
 const loadBefore = loadavg();
 log("bench: plan of 10,000 topics + 5,000 overrides + 500 workflows (20 ms latency) ...");
 const plan = await benchPlanScale();
+log("bench: plan of 1,000 workflows x 4 steps of content (20 ms latency) ...");
+const content = await benchContentScale();
 log("bench: apply of 2,000 changes at concurrency 8 ...");
 const apply = await benchApplyScale();
 log("bench: apply of 2,000 changes under a 100 requests/s limiter ...");
@@ -34,6 +38,8 @@ const throughput = await benchEmulatorThroughput();
 const targets = {
   planWithin12xIdeal: plan.ratioToIdeal <= 1.2,
   planMinimalRequests: plan.requests <= plan.minimalRequests,
+  contentWithin11xFloor: content.ratioToFloor <= 1.1,
+  contentMinimalRequests: content.requests <= content.minimalRequests,
   applyWithin12xIdeal: apply.ratioToIdeal <= 1.2,
   applyMinimalRequests: apply.requests <= apply.minimalRequests,
   limitedNoFailures: limited.failures === 0,
@@ -46,7 +52,18 @@ const targets = {
 };
 const passed = Object.values(targets).filter(Boolean).length;
 const load = { before: loadBefore, after: loadavg(), cpus: (await import("node:os")).cpus().length };
-const results = { node: process.version, load, plan, apply, limited, hosted, offline, throughput, targets };
+const results = {
+  node: process.version,
+  load,
+  plan,
+  content,
+  apply,
+  limited,
+  hosted,
+  offline,
+  throughput,
+  targets,
+};
 
 if (json) {
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
@@ -89,6 +106,16 @@ if (json) {
       "naive baseline (sequential GET each)",
       s(plan.naive.extrapolatedMs),
       `${x(plan.naive.ratioToNotiform)} slower (measured on ${plan.naive.sampleResources}, extrapolated)`,
+    ],
+    [
+      "plan 1,000 workflows x 4 steps: wall",
+      s(content.wallMs),
+      `floor ${s(content.floorMs)} -> ${x(content.ratioToFloor)} (target 1.1x) ${ok(targets.contentWithin11xFloor)}`,
+    ],
+    [
+      "content plan: requests",
+      String(content.requests),
+      `minimal ${content.minimalRequests} (list pages + one read per workflow) ${ok(targets.contentMinimalRequests)}`,
     ],
     [
       "apply 2,000 changes: wall",

@@ -101,16 +101,37 @@ async function github(env, method, path, body) {
   return response.status === 204 ? undefined : response.json();
 }
 
-/** Update our one comment (found by its hidden marker), or create it. */
+/**
+ * Who our comments are written by: the token's own user, or the Actions bot for the workflow's
+ * GITHUB_TOKEN (an installation token, which GET /user refuses).
+ */
+async function ownLogin(env) {
+  try {
+    const user = await github(env, "GET", "/user");
+    if (user && typeof user.login === "string") return user.login;
+  } catch {
+    // An installation token: its comments are the Actions bot's.
+  }
+  return "github-actions[bot]";
+}
+
+/**
+ * Update our one comment, or create it. Ours means written by this token's identity AND starting
+ * with the hidden marker: anyone can post a comment holding the marker, and editing theirs would
+ * let them hide the plan (or have it refused, leaving no plan comment at all).
+ */
 async function stickyComment(env, number, marker, body) {
   const repo = env.GITHUB_REPOSITORY;
+  const login = await ownLogin(env);
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     const comments = await github(
       env,
       "GET",
       `/repos/${repo}/issues/${number}/comments?per_page=100&page=${page}`,
     );
-    const mine = comments.find((c) => typeof c.body === "string" && c.body.includes(marker));
+    const mine = comments.find(
+      (c) => c.user?.login === login && typeof c.body === "string" && c.body.startsWith(marker),
+    );
     if (mine) return github(env, "PATCH", `/repos/${repo}/issues/comments/${mine.id}`, { body });
     if (comments.length < 100) break;
   }

@@ -16,12 +16,16 @@ export async function readBoundedFile(path: string, maxBytes = MAX_INPUT_BYTES):
     if (refused !== undefined) return { ok: false, reason: refused };
     const handle = await open(path, "r");
     try {
-      const again = refusal(await handle.stat(), maxBytes);
+      const info = await handle.stat();
+      const again = refusal(info, maxBytes);
       if (again !== undefined) return { ok: false, reason: again };
       const chunks: Buffer[] = [];
       let size = 0;
       for (;;) {
-        const chunk = Buffer.alloc(Math.min(1024 * 1024, maxBytes + 1 - size));
+        // Sized to the file (and one byte more, to see its end) rather than 1 MB each: a config
+        // naming 4,000 small template files would otherwise allocate 4 GB for the collector.
+        const wanted = Math.max(4096, info.size + 1 - size);
+        const chunk = Buffer.alloc(Math.min(1024 * 1024, maxBytes + 1 - size, wanted));
         const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
         if (bytesRead === 0) break;
         chunks.push(chunk.subarray(0, bytesRead));

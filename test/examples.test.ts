@@ -78,7 +78,24 @@ describe("examples plan and apply against the emulator", () => {
       const again = await runCli(["plan", "--detailed-exitcode", ...args], { cwd: workspace.dir, env });
       expect(again.code, again.stdout + again.stderr).toBe(0);
     }
-    // Both environments' copies of the workflow got the base's tags, each by its own id.
+    // Workflows reach Production by promotion: then both environments' copies have the base's
+    // tags, each under its own id, and Production plans to zero.
+    const promoted = await runCli(
+      ["promote", "--env", "development", "--auto-approve", "--api-url", emulator.url],
+      {
+        cwd: workspace.dir,
+        env,
+      },
+    );
+    expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0);
+    const settled = await runCli(
+      ["plan", "--env", "production", "--detailed-exitcode", "--api-url", emulator.url],
+      {
+        cwd: workspace.dir,
+        env,
+      },
+    );
+    expect(settled.stdout, settled.stderr).toContain("No changes.");
     for (const name of ["development", "production"] as const) {
       const shipped = emulator
         .store(name)
@@ -109,7 +126,7 @@ describe("GitHub Actions recipes", () => {
     expect(workflow.concurrency).toEqual({ group: "notiform-apply", "cancel-in-progress": false });
     const runs = workflow.jobs.apply.steps.map((s: { run?: string }) => s.run ?? "").join("\n");
     expect(runs).toContain("notiform apply --config notiform/notiform.yaml --auto-approve");
-    expect(runs).toContain("git add notiform/notiform.state.json");
+    expect(runs).toContain("state=notiform/notiform.state.json");
   });
 
   it("applies to Development on merge, then promotes to Production behind a protected environment", async () => {
@@ -130,6 +147,18 @@ describe("GitHub Actions recipes", () => {
     expect(promote.needs).toBe("apply-development");
     expect(stepsOf("promote-production")).toContain("notiform promote promotion.json");
     expect(stepsOf("promote-production")).toContain("--out promotion.json");
+    // Topics and tenants are never promoted: Production gets them from an apply with its own key.
+    expect(stepsOf("promote-production")).toContain(
+      "notiform apply --config notiform/notiform.yaml --env production --auto-approve",
+    );
+    // A protected main takes no direct push: each state file goes through its own branch.
+    const envOf = (job: string) =>
+      workflow.jobs[job].steps.flatMap((s: { env?: Record<string, string> }) =>
+        s.env?.BRANCH ? [s.env.BRANCH] : [],
+      );
+    expect(envOf("apply-development")).toEqual(["notiform/state-development"]);
+    expect(envOf("promote-production")).toEqual(["notiform/state-production"]);
+    expect(text).not.toMatch(/git push(?! --force-with-lease="\$BRANCH:\$lease" origin "\$BRANCH")/);
   });
 });
 
@@ -139,6 +168,7 @@ describe("GitHub Actions recipes: safety", () => {
     "notiform-apply.yml",
     "notiform-action-plan.yml",
     "notiform-action-apply.yml",
+    "notiform-promote.yml",
   ];
   type Step = { uses?: string; run?: string; if?: string; with?: Record<string, string> };
   const stepsOf = async (name: string): Promise<Step[]> => {
@@ -153,19 +183,27 @@ describe("GitHub Actions recipes: safety", () => {
   });
 
   it.each(["notiform-apply.yml", "notiform-action-apply.yml"])(
-    "%s records state through a branch and a pull request, rebased before the push, never pushing main",
+    "%s records state through a branch rebuilt from the newest main and a pull request, never pushing main",
     async (name) => {
       const text = await readFile(join(EXAMPLES, "github-actions", name), "utf8");
       const workflow = parse(text);
       expect(workflow.on.push.paths).toContain("!notiform/*.state.json");
       const runs = (await stepsOf(name)).map((s) => s.run ?? "").join("\n");
-      expect(runs).toContain("git add notiform/notiform.state.json");
-      const rebase = runs.indexOf("git rebase origin/main");
-      const push = runs.indexOf("git push --force-with-lease origin notiform/state");
-      expect(rebase).toBeGreaterThan(0);
-      expect(push).toBeGreaterThan(rebase);
+      expect(runs).toContain("state=notiform/notiform.state.json");
+      // A shallow checkout knows nothing of the branch: the lease must name the value just fetched,
+      // or every push after the first is refused as "stale info".
+      const fetch = runs.indexOf(
+        'git fetch --depth=1 origin "+refs/heads/notiform/state:refs/remotes/origin/notiform/state"',
+      );
+      const rebuild = runs.indexOf("git checkout -f -B notiform/state origin/main");
+      const push = runs.indexOf('git push --force-with-lease="notiform/state:$lease" origin notiform/state');
+      expect(fetch).toBeGreaterThan(0);
+      expect(rebuild).toBeGreaterThan(fetch);
+      expect(push).toBeGreaterThan(rebuild);
       expect(runs).toContain("gh pr create --base main --head notiform/state");
-      expect(runs).not.toMatch(/git push(?! --force-with-lease origin notiform\/state)/);
+      expect(runs).not.toMatch(
+        /git push(?! --force-with-lease="notiform\/state:\$lease" origin notiform\/state)/,
+      );
     },
   );
 

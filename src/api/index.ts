@@ -51,6 +51,8 @@ export interface ClientOptions {
   onPage?: (progress: PageProgress) => void;
   /** Largest response body accepted, in bytes (default 50 MB). */
   maxBodyBytes?: number;
+  /** Most response bytes held over the whole run, all calls together (default 256 MiB). */
+  maxTotalBodyBytes?: number;
   /**
    * Secrets to mask out of server text before it is cut short or put into an error (the CLI's
    * masker: interpolated values, tokens). The key is always added.
@@ -97,6 +99,7 @@ export function openConnection(options: ClientOptions): Connection {
     random: options.random ?? Math.random,
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
+    maxTotalBodyBytes: options.maxTotalBodyBytes ?? 256 * 1024 * 1024,
     maxWaitMs,
     masker: (options.masker ?? new Masker()).addCredential(options.apiKey),
   });

@@ -49,6 +49,20 @@ export class Requester {
 
   /** Send and return a non-empty JSON answer (an empty 2xx body is API_BAD_RESPONSE). */
   async request(call: EndpointCall, options: SendOptions = {}): Promise<Answer> {
+    const answer = await this.send(call, options);
+    if (answer.json === undefined) {
+      this.transport.stats.failures += 1;
+      fail(answer.ctx, "empty body");
+    }
+    return answer;
+  }
+
+  /** Send a call whose success has no body (a 204). */
+  async requestEmpty(call: EndpointCall, options: SendOptions = {}): Promise<void> {
+    await this.send(call, options);
+  }
+
+  private async send(call: EndpointCall, options: SendOptions): Promise<Answer> {
     const { extension, ...rest } = call;
     if (extension !== undefined) {
       const learnt = this.capabilities.missingAnswer(extension);
@@ -74,10 +88,6 @@ export class Requester {
       status: reply.status,
       attempts: reply.attempts,
     };
-    if (reply.json === undefined) {
-      this.transport.stats.failures += 1;
-      fail(ctx, "empty body");
-    }
     return { json: reply.json, ctx };
   }
 }

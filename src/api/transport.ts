@@ -34,6 +34,8 @@ export interface TransportOptions {
   random: () => number;
   log: ((event: ClientLogEvent) => void) | undefined;
   maxBodyBytes: number;
+  /** Most response bytes held over the whole run (every body of every call). */
+  maxTotalBodyBytes: number;
   /** Longest wait the server may ask for (Retry-After, RateLimit-Reset); longer fails the call. */
   maxWaitMs: number;
   /** Holds at least the key; server text passes through it before it is cut or kept. */
@@ -77,6 +79,8 @@ interface Failed {
 
 export class Transport {
   readonly stats: ClientStats = emptyStats();
+  /** Response body characters received so far, all calls together. */
+  private bodyChars = 0;
   private readonly agent: Agent;
   private readonly limiter: AdaptiveLimiter;
   private readonly origin: string;
@@ -218,6 +222,15 @@ export class Transport {
       };
     }
     const { status, header, text } = result;
+    // Each body is capped, and so are the pages of a list, but a hostile server can still send
+    // thousands of pages of tens of MB: held together they exhaust memory (a V8 abort, the lock
+    // left behind). The run stops with a clear error instead.
+    this.bodyChars += text?.length ?? 0;
+    if (this.bodyChars > this.options.maxTotalBodyBytes)
+      throw badResponse(
+        { method, path: call.path, endpoint, status, attempts: attempt },
+        `the server's answers in this run passed ${this.options.maxTotalBodyBytes} bytes in all; refusing to hold more`,
+      );
     this.observeRateLimit(
       header("ratelimit-remaining"),
       header("ratelimit-reset"),

@@ -17,7 +17,7 @@ import { maskAction } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
 import { validatorOf } from "../schemas.js";
-import { type KeyedDigest, keyPlanDigests, type Protect } from "../secrets/keyed-digest.js";
+import { KEY_CHECK_TEXT, type KeyedDigest, keyPlanDigests, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
 
@@ -94,6 +94,15 @@ export function checkPlanTarget(
       `the plan was made for ${moved.join(", ")}; nothing was applied`,
     );
   }
+  // Every keyed digest differs under another key: say that, not "the config changed".
+  if (plan.keyCheck !== undefined && plan.keyCheck !== keyed(KEY_CHECK_TEXT))
+    throw new NotiformError(
+      "PLAN_TARGET_MISMATCH",
+      "the plan was made with another API key (another environment's key, or one rotated since); nothing was applied",
+      {
+        hint: "Apply with the key (and --env) the plan was made with, or run `notiform plan --out FILE` with this one.",
+      },
+    );
   if (plan.configDigest !== keyed(desired.digest)) {
     if (desired.shapeDigest !== undefined && plan.configShapeDigest === keyed(desired.shapeDigest)) {
       throw new NotiformError(

@@ -1,7 +1,13 @@
-// Ctrl-C (and SIGTERM) during a run that changes the server (apply, promote): the first asks to
-// start nothing new and let what runs finish, the second aborts requests in flight. The report
-// and the state are written either way; the exit code is the caller's.
+// Ctrl-C (and SIGTERM, SIGHUP) during a run that changes the server (apply, promote): the first
+// asks to start nothing new and let what runs finish, the second aborts requests in flight. The
+// report and the state are written either way; the exit code is the caller's. A closed output
+// (stdout or stderr whose reader went away) stops the run like a first signal: nobody is
+// watching any more, and dying on the next write would leave writes unrecorded.
 import type { CommandContext } from "./command.js";
+import { OUTPUT_CLOSED } from "./terminal.js";
+
+/** The signals that end a run cleanly (SIGHUP: the terminal or SSH session went away). */
+export const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 export async function withStopSignals<T>(
   context: CommandContext,
@@ -19,12 +25,15 @@ export async function withStopSignals<T>(
     stop.abort();
     context.terminal.err(stopping);
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const onClosed = () => {
+    if (!stop.signal.aborted) stop.abort();
+  };
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
+  process.on(OUTPUT_CLOSED, onClosed);
   try {
     return await run(stop.signal, abort.signal);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
+    process.off(OUTPUT_CLOSED, onClosed);
   }
 }

@@ -11,6 +11,7 @@ import type { CommandContext } from "./command.js";
 import { commands } from "./commands/index.js";
 import { reportError } from "./error-report.js";
 import { EXIT } from "./exit-codes.js";
+import { checkRawFlags, type DeclaredOptions } from "./raw-flags.js";
 import { createProcessTerminal, type Terminal } from "./terminal.js";
 
 export type { CommandContext, CommandHandler } from "./command.js";
@@ -45,6 +46,9 @@ export async function runMain(argv: string[]): Promise<void> {
       .recommendCommands()
       .wrap(Math.min(110, process.stdout.columns ?? 110))
       .exitProcess(false)
+      // Before validation, per command: its declared options are known by then.
+      // yargs hands its instance as the second argument (not in @types/yargs 17).
+      .middleware((...params: unknown[]) => checkRawFlags(argv, declaredOptions(params[1])), true)
       .fail((message, error, usage) => {
         // yargs rethrows a failed flag check (coerce) as its own YError: a usage error too.
         if (error !== undefined && error !== null && error.name !== "YError") throw error;
@@ -60,6 +64,17 @@ export async function runMain(argv: string[]): Promise<void> {
     exitCode = reportError(error, context, { json: wantsJson(argv), verbose });
   }
   process.exitCode = exitCode;
+}
+
+/** The options yargs knows for the command being run (getOptions() is missing from @types/yargs 17). */
+function declaredOptions(instance: unknown): DeclaredOptions {
+  const options = (instance as { getOptions?: () => Partial<DeclaredOptions> }).getOptions?.() ?? {};
+  return {
+    string: options.string ?? [],
+    boolean: options.boolean ?? [],
+    array: options.array ?? [],
+    alias: options.alias ?? {},
+  };
 }
 
 /** A usage mistake; an unknown --flag gets the nearest flag the command knows as a hint. */

@@ -41,18 +41,42 @@ export interface Terminal {
   prompt(question: string): Promise<string>;
 }
 
+/**
+ * Emitted on `process` once stdout or stderr has closed (`apply | head -1`, a killed `tee`, a
+ * dropped SSH session): runs that change the server treat it as an interrupt (interrupts.ts).
+ */
+export const OUTPUT_CLOSED = "notiform:output-closed";
+
+/**
+ * Watch a stream for its reader going away. Without a listener, the EPIPE of the next write is
+ * an uncaught exception: the process dies mid-apply, exit 1, after writes reached the server.
+ * Returns whether the stream is still open.
+ */
+function watchClosed(stream: NodeJS.WriteStream): () => boolean {
+  let open = true;
+  stream.on("error", () => {
+    if (!open) return;
+    open = false;
+    // A custom event: not among the typed process events of @types/node.
+    (process as NodeJS.EventEmitter).emit(OUTPUT_CLOSED);
+  });
+  return () => open;
+}
+
 export function createProcessTerminal(options: { noColor: boolean }): Terminal {
   const isTTY = process.stdout.isTTY === true;
   const noColorEnv = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "";
+  const outOpen = watchClosed(process.stdout);
+  const errOpen = watchClosed(process.stderr);
   return {
     out: (text) => {
-      process.stdout.write(text);
+      if (outOpen()) process.stdout.write(text);
     },
     err: (text) => {
-      process.stderr.write(text);
+      if (errOpen()) process.stderr.write(text);
     },
     status: (line) => {
-      process.stderr.write(`\r\u001b[2K${visibleText(line)}`);
+      if (errOpen()) process.stderr.write(`\r\u001b[2K${visibleText(line)}`);
     },
     isTTY,
     width: process.stderr.columns ?? process.stdout.columns,

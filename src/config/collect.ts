@@ -46,6 +46,14 @@ function sourceOf(file: YamlFile, node: unknown): Source {
       const name = `${prefix}${String(pair.key.value)}`;
       fields[name] = positionOfNode(file, pair.value ?? pair.key);
       if (isMap(pair.value) && name === "preferenceSettings") walk(pair.value, `${name}.`);
+      // A workflow's steps: each step's fields and its template's, for the step checks.
+      if (isSeq(pair.value) && name === "steps") {
+        pair.value.items.forEach((step, index) => {
+          fields[`steps[${index}]`] = positionOfNode(file, step);
+          walk(step, `steps[${index}].`);
+        });
+      }
+      if (isMap(pair.value) && /^steps\[\d+\]\.(template|metadata)$/.test(name)) walk(pair.value, `${name}.`);
     }
   };
   walk(node, "");

@@ -20,6 +20,9 @@ interface Line {
 }
 
 /** Thrown inside the fast path to give up; never escapes this module. */
+/** An indentation no config reaches below the nesting limit: the fast path leaves it alone. */
+const DEEP_INDENT = 100;
+
 class GiveUp {}
 const GIVE_UP = new GiveUp();
 
@@ -53,6 +56,8 @@ export function parseSimpleYaml(text: string): { doc: Document.Parsed; lines: Li
   if (text.includes("\t") || UNUSUAL.test(text)) return undefined;
   const lines = significantLines(text);
   if (lines === undefined || lines.length === 0 || lines[0]?.indent !== 0) return undefined;
+  // Deeply nested text goes to the library, whose document the depth limit checks (yaml-file.ts).
+  if (lines.some((line) => line.indent >= DEEP_INDENT)) return undefined;
   try {
     const parser = new BlockParser(lines);
     const contents = parser.parseMap(0);

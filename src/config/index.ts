@@ -4,6 +4,7 @@
 // interpolates ${VAR}, validates every file against the schema and then cross-references the
 // merged result. Every problem is collected with its position; any error means no result
 // (ConfigError with all of them), never a partial one. Pure apart from reading files.
+
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -13,6 +14,7 @@ import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import { canonicalJson } from "../kinds/canonical.js";
 import type { KindModule } from "../kinds/kind.js";
 import { KINDS, type Kind, registry } from "../kinds/registry.js";
+import { visibleText } from "../sanitize.js";
 import { collectResources, type FileResources } from "./collect.js";
 import { didYouMean } from "./did-you-mean.js";
 import { checkIncludePattern, distinctIncludeMatches } from "./include-scope.js";
@@ -20,6 +22,7 @@ import { interpolateFile } from "./interpolate.js";
 import { combine, completeResources, layer } from "./merge.js";
 import type { DesiredState, LoadOptions } from "./model.js";
 import { checkSchema } from "./schema-check.js";
+import { STEPS_COUNT } from "./section-scan.js";
 import { textFileFields } from "./text-file-fields.js";
 import { resolveTextFileRefs } from "./text-file-ref.js";
 import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "./yaml-file.js";
@@ -282,6 +285,8 @@ function sectionCounts(contents: unknown): Map<string, number> {
     const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
     if (key === undefined) continue;
     counts.set(key, isSeq(pair.value) ? pair.value.items.length : isMap(pair.value) ? 1 : 0);
+    if (key === "workflows" && isSeq(pair.value))
+      counts.set(STEPS_COUNT, pair.value.items.filter((item) => isMap(item) && item.has("steps")).length);
   }
   return counts;
 }
@@ -393,18 +398,19 @@ function selectEnvironment(
     problems.push({
       severity: "error",
       rule: "unknown-environment",
-      message: `--env ${name} was given, but ${root.file.rel} defines no environments`,
+      message: `--env ${visibleText(name)} was given, but ${root.file.rel} defines no environments`,
       pos: positionAt(root.file, []),
     });
     return undefined;
   }
-  const selected = environments[name];
+  // Own keys only: `--env constructor` or `toString` must not find Object.prototype's members.
+  const selected = Object.hasOwn(environments, name) ? environments[name] : undefined;
   if (selected === undefined) {
     const names = Object.keys(environments);
     problems.push({
       severity: "error",
       rule: "unknown-environment",
-      message: `environment "${name}" is not defined (defined: ${names.join(", ") || "none"})${didYouMean(name, names)}`,
+      message: `environment "${visibleText(name)}" is not defined (defined: ${names.map(visibleText).join(", ") || "none"})${didYouMean(visibleText(name), names.map(visibleText))}`,
       pos: positionAt(root.file, ["environments"], true),
     });
     return undefined;

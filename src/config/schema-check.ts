@@ -159,6 +159,15 @@ function toProblem(file: YamlFile, error: ErrorObject, sensitive: ReadonlySet<st
         message: `${label}: must be ${JSON.stringify(params.allowedValue)}, got ${describeValue(error.data, sensitive)}`,
         pos: positionAt(file, segments),
       };
+    case "enum": {
+      const allowed = (params.allowedValues as unknown[]).map(String);
+      const got = typeof error.data === "string" ? didYouMean(error.data, allowed) : "";
+      return {
+        ...base,
+        message: `${label}: must be one of ${allowed.join(", ")}, got ${describeValue(error.data, sensitive)}${got}`,
+        pos: positionAt(file, segments),
+      };
+    }
     case "uniqueItems":
       return { ...base, message: `${label}: lists the same value twice`, pos: positionAt(file, segments) };
     case "format":

@@ -11,6 +11,7 @@ export function scanSectionCounts(text: string): Map<string, number> {
   let section: string | undefined;
   /** The indentation of the section's entries, once its first entry is seen. */
   let indent: number | undefined;
+  let entryHasSteps = false;
   let start = 0;
   let first = true;
   while (start < text.length) {
@@ -42,10 +43,24 @@ export function scanSectionCounts(text: string): Map<string, number> {
       }
       indent = spaces;
     }
-    if (spaces === indent && isEntryLine(line, spaces)) counts.set(section, (counts.get(section) ?? 0) + 1);
+    if (spaces === indent && isEntryLine(line, spaces)) {
+      counts.set(section, (counts.get(section) ?? 0) + 1);
+      entryHasSteps = false;
+    }
+    // A workflow entry that manages its content: "steps:" as one of its own fields.
+    if (section === "workflows" && !entryHasSteps) {
+      const field = spaces === indent ? spaces + 2 : spaces;
+      if (field === indent + 2 && line.startsWith("steps:", field)) {
+        entryHasSteps = true;
+        counts.set(STEPS_COUNT, (counts.get(STEPS_COUNT) ?? 0) + 1);
+      }
+    }
   }
   return counts;
 }
+
+/** The count of workflow entries that have `steps:` (their content is managed). */
+export const STEPS_COUNT = "workflows/steps";
 
 function leadingSpaces(line: string): number {
   let i = 0;

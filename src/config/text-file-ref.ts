@@ -1,5 +1,6 @@
 // `{ file: PATH }` in place of a long text: a kind declares which of its string fields may take
-// one (KindModule.textFileFields, paths inside an entry, "*" for any list index), and the loader
+// one (KindModule.textFileFields, paths inside an entry, "*" for any list index; in the config
+// schema such a field is `{"$ref": "#/$defs/textOrFile"}`), and the loader
 // replaces each reference by the file's text before the entry is collected, so every later stage
 // (merge, digest, plan, apply) sees plain strings. PATH is relative to the YAML file that names
 // it and must stay inside the project directory (the root file's, symlinks resolved), like an
@@ -23,29 +24,6 @@ export interface TextFileRef {
 
 /** A field path inside a config file's data; "*" matches any index of a list. */
 export type TextFieldPath = readonly (string | "*")[];
-
-/** The JSON Schema of a field that holds text or a reference to a file holding it. */
-export function textOrFileSchema(description: string, text: Record<string, unknown> = {}): object {
-  return {
-    description,
-    oneOf: [
-      { type: "string", ...text },
-      {
-        type: "object",
-        additionalProperties: false,
-        required: ["file"],
-        properties: {
-          file: {
-            type: "string",
-            minLength: 1,
-            description:
-              "A file holding the text, relative to the YAML file that names it; it must stay inside the config's folder.",
-          },
-        },
-      },
-    ],
-  };
-}
 
 /** Exactly `{ file: "..." }`: anything else is left for the schema to judge. */
 export function isTextFileRef(value: unknown): value is TextFileRef {

@@ -18,6 +18,7 @@ import {
 } from "yaml";
 import { readBoundedFile } from "../bounded-file.js";
 import type { Position, Problem } from "../errors.js";
+import { visibleText } from "../sanitize.js";
 import { excessiveAlias, MAX_ALIAS_EXPANSION } from "./alias-budget.js";
 import { parseSimpleYaml } from "./fast-yaml.js";
 
@@ -32,9 +33,10 @@ export interface YamlFile {
   empty: boolean;
 }
 
+/** A path as messages show it: relative to cwd, with line breaks and controls made visible. */
 export function displayPath(path: string, cwd: string): string {
   const rel = relative(cwd, path).split("\\").join("/");
-  return rel === "" ? path : rel;
+  return visibleText(rel === "" ? path : rel);
 }
 
 export async function readYamlFile(path: string, cwd: string, problems: Problem[]): Promise<YamlFile> {
@@ -68,6 +70,7 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
   if (fast !== undefined) {
     file.doc = fast.doc;
     file.lines = fast.lines;
+    refusePrototypeKeys(file, text, problems);
     return file;
   }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true });
@@ -102,6 +105,16 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     problems.push(problem);
   }
   if (doc.errors.length > 0) return file;
+  const deep = tooDeep(doc);
+  if (deep !== undefined) {
+    problems.push({
+      severity: "error",
+      rule: "yaml-syntax",
+      message: `YAML: values are nested more than ${MAX_NESTING} levels deep here; refusing to load the file`,
+      pos: positionOfNode(file, deep),
+    });
+    return file;
+  }
   // The fast path never accepts an alias, so only the library's documents can hold one.
   const bomb = excessiveAlias(doc);
   if (bomb !== undefined) {
@@ -114,7 +127,54 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     return file;
   }
   file.doc = doc;
+  refusePrototypeKeys(file, text, problems);
   return file;
+}
+
+/**
+ * A mapping key `__proto__` is refused wherever it appears. Once the YAML becomes objects, such a
+ * key is set as the object's prototype by any copy that assigns it, so a plan (and its masking)
+ * could show a value without it while apply sent it: the plan and apply must never differ. No
+ * server field of this API has that name. The text check keeps this free for every other file.
+ */
+function refusePrototypeKeys(file: YamlFile, text: string, problems: Problem[]): void {
+  if (file.doc === undefined || !text.includes("__proto__")) return;
+  visit(file.doc, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && String(pair.key.value) === "__proto__")
+        problems.push({
+          severity: "error",
+          rule: "reserved-key",
+          message:
+            "the key `__proto__` is not allowed (it would be read as an object's prototype, not as data)",
+          pos: positionOfNode(file, pair.key),
+        });
+    },
+  });
+}
+
+/**
+ * How deep mappings and sequences may nest. Every later step walks values recursively, and a few
+ * thousand levels overflow the stack (an internal error instead of a message); no config needs
+ * more than a handful. The walk here is iterative, so it cannot overflow itself.
+ */
+export const MAX_NESTING = 64;
+
+/** The first collection nested deeper than MAX_NESTING, or undefined. */
+function tooDeep(doc: Document.Parsed): Node | undefined {
+  const stack: [unknown, number][] = [[doc.contents, 1]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [node, depth] = entry;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > MAX_NESTING) return node as Node;
+    for (const item of node.items as unknown[]) {
+      if (isPair(item)) {
+        stack.push([item.key, depth + 1]);
+        stack.push([item.value, depth + 1]);
+      } else stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 /** The last quoted scalar that starts before `offset` and runs up to it: an unclosed quote. */
@@ -148,6 +208,9 @@ function positionInText(file: string, text: string, offset: number): Position {
 }
 
 function yamlMessage(code: string, message: string, token: string): string {
+  // The parser's own stack ran out: only nesting thousands of levels deep does that.
+  if (code === "RESOURCE_EXHAUSTION")
+    return `YAML: values are nested far more than ${MAX_NESTING} levels deep; refusing to load the file`;
   if (code === "DUPLICATE_KEY") {
     const key = /^["']?([^"':\n]+)/.exec(token)?.[1]?.trim();
     return key

@@ -24,6 +24,14 @@ export async function answerAdmin(
   port: AdminPort,
 ): Promise<void> {
   const method = req.method ?? "GET";
+  // A web page can send a cross-origin "simple" POST (text/plain, a form) to a loopback server
+  // without any preflight; it cannot send application/json. Requiring that type on every write
+  // keeps pages the user visits from resetting or faulting a rehearsal emulator.
+  if (method !== "GET" && method !== "HEAD" && !isJsonType(req.headers["content-type"])) {
+    req.resume();
+    const message = "admin routes that change the emulator take Content-Type: application/json";
+    return sendJson(res, 415, { statusCode: 415, message, error: "Unsupported Media Type" });
+  }
   const raw = await readBody(req, ADMIN_BODY_LIMIT);
   const route = `${method} ${path}`;
   if (route === "GET /__emulator/requests") return sendJson(res, 200, port.requests);
@@ -53,6 +61,10 @@ export async function answerAdmin(
     return sendJson(res, 200, { ok: true });
   }
   return sendJson(res, 404, { statusCode: 404, message: `Cannot ${method} ${path}`, error: "Not Found" });
+}
+
+function isJsonType(header: string | undefined): boolean {
+  return (header ?? "").split(";")[0]?.trim().toLowerCase() === "application/json";
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { NotificationGroup } from "../kinds/notification-group/wire.js";
 import type { Step, Workflow } from "../kinds/workflow/wire.js";
 import { notFound } from "./http-error.js";
+import { promoteLayout } from "./promote-layout.js";
 import { CREATOR_ID } from "./seed-data.js";
 import { type Change, type ChangeOp, type ChangeType, type EmulatorData, nextId } from "./store.js";
 
@@ -99,6 +100,10 @@ export function describeChange(data: EmulatorData, change: Change): Json {
     const workflow = development.workflows.find((w) => w._id === change._entityId);
     return { ...change, user, templateId: change._entityId, templateName: workflow?.name ?? "" };
   }
+  if (change.type === "Layout") {
+    const layout = development.layouts?.find((l) => l._id === change._entityId);
+    return { ...change, user, templateName: layout?.name ?? "" };
+  }
   const group = development.notificationGroups.find((g) => g._id === change._entityId);
   return { ...change, user, templateName: group?.name ?? "" };
 }
@@ -128,6 +133,7 @@ export function applyChange(
   const family = [...data.changes.filter((c) => c._parentId === parent._id), parent];
   const answer = family.map((c) => structuredClone(c));
   if (parent.type === "NotificationGroup") promoteGroup(data, parent._entityId, now);
+  else if (parent.type === "Layout") promoteLayout(data, parent._entityId, now);
   else promoteWorkflow(data, parent._entityId, now);
   for (const change of family) {
     change.enabled = true;
@@ -252,7 +258,7 @@ function copySteps(
     const id = earlier.get(template._id) ?? nextId(data);
     copied._templateId = id;
     const layout =
-      typeof template._layoutId === "string" ? productionLayoutOf(data, template._layoutId) : null;
+      typeof template._layoutId === "string" ? productionLayoutOf(data, template._layoutId, now) : null;
     const { _feedId: _feed, ...rest } = structuredClone(template);
     copied.template = {
       ...rest,
@@ -267,9 +273,19 @@ function copySteps(
   return steps.map(copy);
 }
 
-/** Production's copy of a Development layout, where the store holds layouts and it was promoted. */
-function productionLayoutOf(data: EmulatorData, developmentId: string): string | null {
-  const layouts = (data.environments.production as { layouts?: { _id: string; _parentId?: string }[] })
-    .layouts;
-  return layouts?.find((layout) => layout._parentId === developmentId)?._id ?? null;
+/**
+ * Production's copy of a Development layout, or null. A layout still pending is promoted with the
+ * workflow that uses it, as a real server re-parents its change under the workflow's.
+ */
+function productionLayoutOf(data: EmulatorData, developmentId: string, now: string): string | null {
+  const existing = data.environments.production.layouts?.find((l) => l._parentId === developmentId);
+  if (existing !== undefined) return existing._id;
+  const pending = data.changes.find(
+    (c) => !c.enabled && c.type === "Layout" && c._entityId === developmentId,
+  );
+  if (pending === undefined) return null;
+  const copy = promoteLayout(data, developmentId, now);
+  pending.enabled = true;
+  pending.updatedAt = now;
+  return copy?._id ?? null;
 }

@@ -5,8 +5,10 @@ import * as b from "./handlers/branding.js";
 import * as c from "./handlers/changes.js";
 import type { Handler } from "./handlers/context.js";
 import * as e from "./handlers/environments.js";
+import * as l from "./handlers/layouts.js";
 import * as o from "./handlers/other.js";
 import * as ov from "./handlers/overrides.js";
+import * as tn from "./handlers/tenants.js";
 import * as t from "./handlers/topics.js";
 import * as wc from "./handlers/workflow-create.js";
 import * as w from "./handlers/workflows.js";
@@ -69,13 +71,22 @@ export const ROUTES: Route[] = [
   route("GET", "/v1/subscribers/{subscriberId}/preferences/{level}", o.subscriberPreferences),
   // Environments, tenants, promotion and branding (extensions).
   route("GET", "/v1/environments/me", e.currentEnvironment, true),
-  route("GET", "/v1/tenants", e.listTenants, true),
-  route("GET", "/v1/tenants/{identifier}", e.getTenant, true),
+  route("GET", "/v1/tenants", tn.listTenants, true),
+  route("POST", "/v1/tenants", tn.createTenant, true),
+  route("GET", "/v1/tenants/{identifier}", tn.getTenant, true),
+  route("PATCH", "/v1/tenants/{identifier}", tn.updateTenant, true),
+  route("DELETE", "/v1/tenants/{identifier}", tn.deleteTenant, true),
   route("GET", "/v1/changes", c.listPendingChanges, true),
   route("GET", "/v1/changes/count", c.countPendingChanges, true),
   route("POST", "/v1/changes/bulk/apply", c.applyChangesInBulk, true),
   route("POST", "/v1/changes/{id}/apply", c.applyOneChange, true),
   route("PUT", "/v1/organizations/branding", b.updateBranding, true),
+  route("GET", "/v1/layouts", l.listLayouts, true),
+  route("POST", "/v1/layouts", l.createLayout, true),
+  route("GET", "/v1/layouts/{id}", l.getLayout, true),
+  route("PATCH", "/v1/layouts/{id}", l.updateLayout, true),
+  route("DELETE", "/v1/layouts/{id}", l.deleteLayout, true),
+  route("POST", "/v1/layouts/{id}/default", l.setDefaultLayout, true),
 ];
 
 export function matchRoute(

@@ -191,8 +191,7 @@ function withSubIds(ctx: HandlerContext, list: unknown[]): unknown[] {
  * in `store.layouts`); null when it holds none, as on a server without layouts.
  */
 export function defaultLayoutId(store: EmulatorStore): string | null {
-  const layouts = (store as { layouts?: { _id: string; isDefault?: boolean; deleted?: boolean }[] }).layouts;
-  return layouts?.find((layout) => layout.isDefault === true && layout.deleted !== true)?._id ?? null;
+  return store.layouts?.find((layout) => layout.isDefault === true && layout.deleted !== true)?._id ?? null;
 }
 
 /**

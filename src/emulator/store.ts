@@ -24,6 +24,37 @@ export interface Tenant {
   _organizationId?: string;
   createdAt?: string;
   updatedAt?: string;
+  /** Free-form; a PATCH that sends `data` replaces it whole, like a real server. */
+  data?: Record<string, unknown>;
+}
+
+/** One variable of a layout; a real server reads back `""` for one sent without defaultValue. */
+export interface LayoutVariable {
+  name: string;
+  type: string;
+  required: boolean;
+  defaultValue: unknown;
+  _id: string;
+}
+
+/** An email layout as a real server stores it (soft-deleted: `deleted: true` stays for promotion). */
+export interface Layout {
+  _id: string;
+  _environmentId: string;
+  _organizationId: string;
+  _creatorId: string;
+  _parentId?: string;
+  name: string;
+  identifier: string;
+  description: string;
+  variables: LayoutVariable[];
+  content: string;
+  contentType: string;
+  isDefault: boolean;
+  channel: "email";
+  deleted: boolean;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** One json-diff operation of a change, as a real server lists them (`val` absent on remove). */
@@ -33,7 +64,7 @@ export interface ChangeOp {
   val?: unknown;
 }
 
-export type ChangeType = "NotificationTemplate" | "MessageTemplate" | "NotificationGroup";
+export type ChangeType = "NotificationTemplate" | "MessageTemplate" | "NotificationGroup" | "Layout";
 
 /**
  * A pending (enabled: false) or promoted (enabled: true) change of a Development record. A
@@ -65,6 +96,8 @@ export interface EmulatorStore {
   notificationGroups: NotificationGroup[];
   workflows: Workflow[];
   tenants: Tenant[];
+  /** Absent until a layouts route first runs (then the default layout of a fresh organization). */
+  layouts?: Layout[];
   overrides: WorkflowOverride[];
   blueprints: Blueprint[];
   executionDetails: ExecutionDetail[];

@@ -17,6 +17,8 @@ export interface ExportDocuments {
   counts: Record<Kind, number>;
   /** The state file the exported config needs (group ids by key). */
   state: StateChange[];
+  /** Text files the documents name as `{ file: PATH }` (templates): path -> text. */
+  textFiles: Map<string, string>;
 }
 
 /** The header of every exported file; `schema` is the schema's path relative to the file. */
@@ -32,6 +34,7 @@ export function exportDocuments(live: LiveSnapshot): ExportDocuments {
   const leftOut: string[] = [];
   const counts = {} as Record<Kind, number>;
   const state: StateChange[] = [];
+  const textFiles = new Map<string, string>();
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
     const section = module.exportSection(live.kinds[kind], keys);
@@ -44,13 +47,21 @@ export function exportDocuments(live: LiveSnapshot): ExportDocuments {
     counts[kind] = Array.isArray(section.value) ? section.value.length : 1;
     for (const change of section.state ?? []) state.push(change);
     for (const message of section.leftOut ?? []) leftOut.push(message);
+    for (const [path, text] of section.textFiles ?? []) textFiles.set(path, text);
     files.set(section.file, { [module.section.name]: section.value });
   }
   const root: Record<string, unknown> = { version: 1, organization: live.organization.name };
   // The environment guard: the exported config is for the environment the key reached.
   if (live.environment !== undefined) root.serverEnvironment = live.environment.name;
   if (files.size > 0) root.include = [...files.keys()];
-  return { files: new Map([["notiform.yaml", root], ...files]), notExported, leftOut, counts, state };
+  return {
+    files: new Map([["notiform.yaml", root], ...files]),
+    notExported,
+    leftOut,
+    counts,
+    state,
+    textFiles,
+  };
 }
 
 export { slug } from "./export-keys.js";

@@ -2,7 +2,6 @@
 // reads, planning into typed operations, executing them, re-reading for a saved plan and export.
 // The planner, applier, exporter and validator iterate the registry (registry.ts) and never name
 // a kind. Planning methods are pure; readLive, execute and reread are the kind's I/O edge.
-
 import type { Desired, DesiredState, Resources, Source } from "../config/model.js";
 import type { TextFieldPath } from "../config/text-file-ref.js";
 import type { Problem } from "../errors.js";
@@ -177,6 +176,11 @@ export interface ReadScope {
 export interface ReadAheadContext {
   /** The environment the key reaches (undefined: the server does not say); rejects with its error. */
   environment: Promise<ServerEnvironment | undefined>;
+  /**
+   * Another count the files parsed so far give (a section's, or a kind's own such as
+   * "workflows/steps": the workflows whose content the config manages).
+   */
+  countOf?: (name: string) => number;
 }
 
 /** Export: config keys handed out so far, by kind and server id (a workflow names its group's key). */
@@ -195,6 +199,8 @@ export type ExportSection =
       state?: StateChange[];
       /** Live values the config cannot hold, left out of the files (never written), for the user. */
       leftOut?: string[];
+      /** Text files the section's `{ file: PATH }` values name: path (relative to the section's file) -> text. */
+      textFiles?: Map<string, string>;
     }
   | { notExported: string }
   | undefined;

@@ -86,7 +86,7 @@ export function startReadAhead(
       const module = registry[kind] as KindModule<Kind>;
       const section = module.section.name;
       if (module.readAhead === undefined || started[kind] !== undefined || total(section) === 0) continue;
-      const read = module.readAhead(client, () => total(section), early);
+      const read = module.readAhead(client, () => total(section), { ...early, countOf: total });
       // Awaited by readLive; until then (or if the config fails to load) never unhandled.
       read.catch(() => undefined);
       started[kind] = read;

@@ -1,5 +1,5 @@
 // The one list of kinds: every resource kind's module, in the order apply runs their phases
-// (groups before the workflows that join them, workflows before their overrides). Typed by Kind
+// (groups before the workflows that join them, tenants and workflows before their overrides). Typed by Kind
 // (the names the kinds' folders declare in kinds.ts), so a kind without its line here, or a
 // module missing a part, fails to compile. Everything that works across kinds (config sections,
 // planner, applier, saved-plan check, export, labels, the typed client) iterates this and never
@@ -9,12 +9,14 @@ import type { ResourceRegistry } from "./kind.js";
 import type { Kind } from "./kinds.js";
 import { notificationGroupKind } from "./notification-group/index.js";
 import { overrideKind } from "./override/index.js";
+import { tenantKind } from "./tenant/index.js";
 import { topicKind } from "./topic/index.js";
 import { workflowKind } from "./workflow/index.js";
 
 export const registry: ResourceRegistry = {
   notificationGroup: notificationGroupKind,
   topic: topicKind,
+  tenant: tenantKind,
   workflow: workflowKind,
   override: overrideKind,
   branding: brandingKind,

@@ -88,6 +88,8 @@ export interface Plan {
   createdBy: string;
   target: PlanTarget;
   configDigest: string;
+  /** keyed(KEY_CHECK_TEXT) under the run's API key, once the plan leaves the process. */
+  keyCheck?: string;
   /** The config digest with values from the environment blanked out (keyed when saved). */
   configShapeDigest?: string;
   actions: PlanAction[];

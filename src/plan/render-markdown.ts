@@ -10,11 +10,14 @@ import { KINDS } from "../kinds/registry.js";
 import { markdownCode, markdownText } from "../sanitize.js";
 import type { ActionOp, Plan, PlanAction } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
-import { formatChange } from "./render-text.js";
+import { renderStepChange } from "./render-steps.js";
+import { formatChange, formatValue } from "./render-text.js";
 
 export const MARKDOWN_BUDGET = 60_000;
 /** Up to this many changes, every section is open: nothing to click to review a small plan. */
 export const EXPANDED_UP_TO = 20;
+/** The most lines of one long text's diff shown in a comment (the plan has it all). */
+export const DIFF_LINES = 40;
 /** Room kept for the closing note and warnings. */
 const RESERVE = 2_500;
 
@@ -118,16 +121,20 @@ function renderSection(
   const close = expanded ? "\n" : "\n</details>\n\n";
   const tableHead = "| | key | changes |\n|---|---|---|\n";
   let body = "";
+  let diffs = "";
   let shown = 0;
   for (const action of actions) {
     const row = renderRow(action);
+    const diff = renderDiffs(action);
     const more = moreNote(actions.length - shown - 1, label);
-    if (open.length + tableHead.length + body.length + row.length + more.length + close.length > share) break;
+    const size = open.length + tableHead.length + body.length + row.length + diffs.length + diff.length;
+    if (size + more.length + close.length > share) break;
     body += row;
+    diffs += diff;
     shown += 1;
   }
   const rest = actions.length - shown;
-  return `${open}${shown > 0 ? tableHead + body : ""}${moreNote(rest, label)}${close}`;
+  return `${open}${shown > 0 ? tableHead + body : ""}${diffs}${moreNote(rest, label)}${close}`;
 }
 
 function moreNote(count: number, label: string): string {
@@ -146,8 +153,30 @@ function countsOf(actions: readonly PlanAction[]): string {
 }
 
 function renderRow(action: PlanAction): string {
-  const changes = action.changes.map((change) => markdownCode(formatChange(change))).join("<br>");
+  const changes = action.changes
+    .map((change) => markdownCode(renderStepChange(change, formatValue)?.line ?? formatChange(change)))
+    .join("<br>");
   const note =
     action.reason === undefined ? "" : `<br>_${markdownText(action.op)}: ${markdownText(action.reason)}_`;
   return `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(action.key)} | ${changes}${note} |\n`;
+}
+
+/** Long text changes of an action as diff blocks under its table, each cut at DIFF_LINES lines. */
+function renderDiffs(action: PlanAction): string {
+  let out = "";
+  for (const change of action.changes) {
+    const rendered = renderStepChange(change, formatValue);
+    if (rendered === undefined || rendered.diff.length === 0) continue;
+    const lines = rendered.diff.slice(0, DIFF_LINES);
+    const cut = rendered.diff.length - lines.length;
+    // A fence longer than any backtick run in the text, so the text cannot close it.
+    const longest = Math.max(
+      2,
+      ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((m) => m.length))),
+    );
+    const fence = "`".repeat(longest + 1);
+    const note = cut > 0 ? `\n_… ${cut} more diff lines: run \`notiform plan\` for the whole diff._\n` : "";
+    out += `\n<details><summary>${markdownText(`${action.key}: ${rendered.line}`)}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
+  }
+  return out;
 }

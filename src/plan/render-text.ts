@@ -7,6 +7,7 @@ import { canonicalJson, type JsonValue } from "../kinds/canonical.js";
 import { visibleText as v } from "../sanitize.js";
 import type { FieldChange, Plan, PlanAction } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
+import { renderStepChange } from "./render-steps.js";
 
 export interface TextRenderOptions {
   color: boolean;
@@ -35,7 +36,11 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     const suffix =
       action.op === "create" || action.op === "update" ? "" : ` (${action.op}: ${v(action.reason ?? "")})`;
     lines.push(paint(COLORS[action.op], `  ${head}`) + (suffix ? paint(DIM, suffix) : ""));
-    for (const change of action.changes) lines.push(`      ${formatChange(change)}`);
+    for (const change of action.changes) {
+      const step = renderStepChange(change, formatValue);
+      if (step === undefined) lines.push(`      ${formatChange(change)}`);
+      else for (const line of [step.line, ...step.diff.map((d) => `  ${d}`)]) lines.push(`      ${line}`);
+    }
     if (options.verbose) for (const line of unifiedDiff(action)) lines.push(`      ${line}`);
   }
   if (plan.unmanaged.length > 0) {

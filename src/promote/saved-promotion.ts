@@ -9,7 +9,7 @@ import { NotiformError } from "../errors.js";
 import type { Change } from "../kinds/endpoints/wire.js";
 import { validatorOf } from "../schemas.js";
 import { normalizeUrl } from "../state/state-store.js";
-import { digestOfChange } from "./build-promotion.js";
+import { digestOfChange, type ManagedEntities } from "./build-promotion.js";
 import {
   labelOf,
   PROMOTION_FORMAT_VERSION,
@@ -72,6 +72,30 @@ export function checkPromotionTarget(saved: Promotion, target: PromotionTarget):
     });
 }
 
+/**
+ * A promotion saved without --all promotes only what the config manages now: every entry is
+ * checked against the managed entities (never against the file's own `managed` flags), so an
+ * edited file cannot slip an unmanaged change in. Refused whole, nothing promoted.
+ */
+export function checkPromotionManaged(saved: Promotion, managed: ManagedEntities): void {
+  const foreign = saved.entries.filter((entry) => {
+    if (entry.kind === "workflow") return !managed.workflows.has(entry.entityId);
+    if (entry.kind === "notificationGroup") return !managed.groups.has(entry.entityId);
+    return true;
+  });
+  if (foreign.length > 0)
+    throw new NotiformError(
+      "PROMOTION_INVALID",
+      `the saved promotion carries ${foreign.length === 1 ? "a change" : `${foreign.length} changes`} the config does not manage, and was not made with --all: ${foreign
+        .slice(0, 5)
+        .map((entry) => `${labelOf(entry)} (change ${entry.changeId})`)
+        .join("; ")}; nothing was promoted`,
+      {
+        hint: "Make the promotion again with `notiform promote --out FILE` (with --all to include unmanaged changes).",
+      },
+    );
+}
+
 export interface Freshness {
   /** Entries still pending exactly as saved: what applying sends. */
   current: PromotionEntry[];
@@ -92,7 +116,9 @@ export function checkPromotionFresh(
   for (const entry of saved.entries) {
     const change = byId.get(entry.changeId);
     if (change !== undefined) {
-      if (digestOfChange(change, mask) === entry.digest) out.current.push(entry);
+      // The entry's entity and type must be the change's own: the managed check reads them.
+      const same = change._entityId === entry.entityId && change.type === entry.changeType;
+      if (same && digestOfChange(change, mask) === entry.digest) out.current.push(entry);
       else moved.push(`${labelOf(entry)} (change ${entry.changeId}) changed in Development since`);
     } else if (promotedIds.has(entry.changeId)) out.alreadyPromoted.push(entry);
     else moved.push(`${labelOf(entry)} (change ${entry.changeId}) is no longer pending`);

@@ -52,6 +52,14 @@ export const notiformSchema = {
       },
       description: "Topics (identity: key).",
     },
+    tenants: {
+      type: "array",
+      items: {
+        $ref: "#/$defs/tenant",
+      },
+      description:
+        "Tenants of the environment the key reaches (identity: identifier). Never promoted: apply creates and updates them in each environment, Production too; never deleted.",
+    },
     notificationGroups: {
       type: "array",
       items: {
@@ -99,6 +107,33 @@ export const notiformSchema = {
           type: "string",
           minLength: 1,
           description: "Display name. Changing it renames the topic (PATCH).",
+        },
+      },
+    },
+    tenant: {
+      type: "object",
+      additionalProperties: false,
+      required: ["identifier", "name"],
+      description: "A tenant: overrides name it by identifier.",
+      properties: {
+        identifier: {
+          type: "string",
+          minLength: 1,
+          maxLength: 200,
+          pattern: "^[A-Za-z0-9_.:@+-]+$",
+          "x-message": 'must use only letters, digits, "-", "_", ".", ":", "@" and "+"',
+          description:
+            "The tenant's identity, the same in every environment (PATCH /v1/tenants/{identifier}).",
+        },
+        name: {
+          type: "string",
+          minLength: 1,
+          description: "Display name.",
+        },
+        data: {
+          type: "object",
+          description:
+            "Free-form data, managed whole: the server replaces it whole on update, so what is not here is removed. Numbers stay numbers.",
         },
       },
     },
@@ -213,6 +248,14 @@ export const notiformSchema = {
         data: {
           type: "object",
           description: "Free-form workflow data; replaces the stored object.",
+        },
+        steps: {
+          type: "array",
+          items: {
+            $ref: "#/$defs/step",
+          },
+          description:
+            "The workflow's content: its steps, in order. When present notiform manages the whole list (a step left out is removed); when absent the server's steps are never touched. Authored in Development and promoted: a Production plan lists what differs as arriving by promotion.",
         },
       },
     },
@@ -380,6 +423,161 @@ export const notiformSchema = {
         direction: {
           enum: ["ltr", "rtl"],
           description: "Text direction: ltr or rtl.",
+        },
+      },
+    },
+    textOrFile: {
+      description:
+        "Text, or `{ file: PATH }`: the text of a file relative to the YAML file that names it, inside the config's folder. Its text is taken verbatim (no interpolation of environment variables).",
+      type: ["string", "object"],
+      additionalProperties: false,
+      required: ["file"],
+      properties: {
+        file: {
+          type: "string",
+          minLength: 1,
+          description:
+            "A file holding the text, relative to the YAML file that names it; it must stay inside the config's folder.",
+        },
+      },
+    },
+    step: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "type"],
+      description:
+        "One step of a workflow. Fields left out take the server's defaults; what the config cannot hold (variants, uuid) is carried over from the server unchanged.",
+      properties: {
+        name: {
+          type: "string",
+          minLength: 1,
+          description:
+            "The step's identity inside its workflow: unique, stable across edits (renaming a step makes it a new one).",
+        },
+        type: {
+          enum: ["email", "in_app", "sms", "chat", "push", "digest", "delay"],
+          description: "The step's channel or action.",
+        },
+        active: {
+          type: "boolean",
+          description: "Whether the step runs (default true).",
+        },
+        shouldStopOnFail: {
+          type: "boolean",
+          description: "Stop the workflow when this step fails (default false).",
+        },
+        filters: {
+          type: "array",
+          items: {
+            type: "object",
+          },
+          description:
+            "Step conditions, in the server's filter shape ({isNegated, type: GROUP, value: AND|OR, children: [{on, field, value, operator}]}); default none.",
+        },
+        metadata: {
+          type: "object",
+          description:
+            "Digest and delay settings: {type: regular, amount, unit} (unit: seconds, minutes, hours, days, weeks, months); a digest may add digestKey, backoff, backoffAmount, backoffUnit, updateMode.",
+        },
+        replyCallback: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            active: {
+              type: "boolean",
+              description: "Whether replies are sent to the callback.",
+            },
+            url: {
+              type: "string",
+              description: "The URL replies are sent to.",
+            },
+          },
+          description: "Reply callback of an email step (where the server has it).",
+        },
+        template: {
+          $ref: "#/$defs/stepTemplate",
+        },
+      },
+    },
+    stepTemplate: {
+      type: "object",
+      additionalProperties: false,
+      description: "What the step sends. `{{ }}` template syntax is left alone.",
+      properties: {
+        subject: {
+          type: "string",
+          description: "E-mail subject (required for email).",
+        },
+        content: {
+          description:
+            "The message: text, `{ file: PATH }`, or for email with contentType editor the server's block list. Required for email, in_app, sms, chat and push.",
+          type: ["string", "object", "array"],
+          additionalProperties: false,
+          required: ["file"],
+          properties: {
+            file: {
+              type: "string",
+              minLength: 1,
+              description:
+                "A file holding the text, relative to the YAML file that names it; it must stay inside the config's folder.",
+            },
+          },
+          items: {
+            type: "object",
+          },
+        },
+        contentType: {
+          enum: ["editor", "customHtml"],
+          description: "E-mail only: customHtml (content is HTML) or editor (content is the block list).",
+        },
+        preheader: {
+          $ref: "#/$defs/textOrFile",
+        },
+        senderName: {
+          type: "string",
+          description: "E-mail only: the sender's display name.",
+        },
+        title: {
+          type: "string",
+          description: "Push only: the notification title (required for push).",
+        },
+        cta: {
+          type: "object",
+          description:
+            "In-app only: the call to action, in the server's shape ({type: redirect, data: {url}, action?}).",
+        },
+        layout: {
+          type: "string",
+          minLength: 1,
+          description:
+            "E-mail only: a layout identifier (a layouts entry of this config or a layout on the server), resolved to its id. Left out: the server's default layout.",
+        },
+        variables: {
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["name"],
+            properties: {
+              name: {
+                type: "string",
+                minLength: 1,
+                description: "The variable's name, as the template uses it ({{name}}).",
+              },
+              type: {
+                enum: ["String", "Array", "Boolean"],
+                description: "Its type (default String).",
+              },
+              required: {
+                type: "boolean",
+                description: "Whether a trigger must give it.",
+              },
+              defaultValue: {
+                description: "Its value when a trigger leaves it out.",
+              },
+            },
+          },
+          description: "Template variables ({name, type, required, defaultValue}).",
         },
       },
     },

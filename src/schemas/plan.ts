@@ -21,7 +21,7 @@ export const planSchema = {
   ],
   $defs: {
     kind: {
-      enum: ["notificationGroup", "topic", "workflow", "override", "branding"],
+      enum: ["notificationGroup", "topic", "tenant", "workflow", "override", "branding"],
       description: "Resource kind.",
     },
     position: {
@@ -54,7 +54,8 @@ export const planSchema = {
       properties: {
         field: {
           type: "string",
-          description: "Flat field path, e.g. name or preferenceSettings.sms.",
+          description:
+            'Flat field path, e.g. name or preferenceSettings.sms. A workflow\'s content: `steps` (its step names, in order) and `steps["NAME"].FIELD` for one field of one step (NAME as a JSON string; FIELD e.g. type, active, filters, metadata, template.subject, template.content, template.layout). Long text is given whole here; the text and markdown renderings show it as a unified diff.',
         },
         old: {
           description: "Live value; absent for a create or when unknown.",
@@ -276,6 +277,33 @@ export const planSchema = {
         },
         {
           type: "object",
+          description:
+            "Create a workflow in Development (POST /v1/workflows); when the server's identifier (a slug of the name) differs from `identifier`, apply then sets it with PUT /v1/workflows/{id}.",
+          additionalProperties: false,
+          required: ["type", "identifier", "body"],
+          properties: {
+            type: {
+              const: "workflow.create",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "The trigger identifier the workflow must have.",
+            },
+            body: {
+              type: "object",
+              description:
+                "The POST body as sent: name, notificationGroupId, steps and the settings the config sets.",
+            },
+            groupFromAction: {
+              type: "string",
+              description:
+                "The action of this plan that creates the workflow's notification group (its id fills notificationGroupId at apply time).",
+            },
+          },
+        },
+        {
+          type: "object",
           description: "Update a workflow's fields (PUT /v1/workflows/{id}).",
           additionalProperties: false,
           required: ["type", "workflowId", "fields"],
@@ -339,7 +367,12 @@ export const planSchema = {
             },
             tenantId: {
               type: "string",
-              description: "Tenant id.",
+              description: "Tenant id (empty when tenantFromAction gives it).",
+            },
+            tenantFromAction: {
+              type: "string",
+              description:
+                "The tenant is one another action of this plan creates (tenant/IDENTIFIER): the id it produced is sent.",
             },
             active: {
               type: "boolean",
@@ -372,6 +405,55 @@ export const planSchema = {
             preferenceSettings: {
               type: "object",
               description: "Changed channels.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description: "Create a tenant (POST /v1/tenants).",
+          additionalProperties: false,
+          required: ["type", "identifier", "name"],
+          properties: {
+            type: {
+              const: "tenant.create",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Tenant identifier.",
+            },
+            name: {
+              type: "string",
+              description: "Tenant name.",
+            },
+            data: {
+              type: "object",
+              description: "The tenant's data, whole.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description:
+            "Update a tenant (PATCH /v1/tenants/{identifier}); data, when sent, replaces it whole.",
+          additionalProperties: false,
+          required: ["type", "identifier"],
+          properties: {
+            type: {
+              const: "tenant.update",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Tenant identifier.",
+            },
+            name: {
+              type: "string",
+              description: "New name.",
+            },
+            data: {
+              type: "object",
+              description: "The tenant's data, whole.",
             },
           },
         },
@@ -426,6 +508,11 @@ export const planSchema = {
     configDigest: {
       type: "string",
       description: "Digest of the canonical desired state; apply refuses when the config changed.",
+    },
+    keyCheck: {
+      type: "string",
+      description:
+        "A keyed digest of a fixed text under the API key the plan was made with (nothing of the key can be learnt from it): apply names another key, such as another environment's, as the reason it refuses, rather than a changed config.",
     },
     configShapeDigest: {
       type: "string",

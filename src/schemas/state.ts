@@ -98,7 +98,7 @@ export const stateSchema = {
         required: ["kind", "key", "startedAt"],
         properties: {
           kind: {
-            enum: ["notificationGroup", "topic", "workflow", "override", "branding"],
+            enum: ["notificationGroup", "topic", "tenant", "workflow", "override", "branding"],
             description: "Resource kind.",
           },
           key: {

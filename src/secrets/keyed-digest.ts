@@ -40,6 +40,9 @@ export function protector(sensitive: readonly string[], keyed: KeyedDigest | und
   };
 }
 
+/** What a plan's keyCheck is the keyed digest of: the same text for every plan and key. */
+export const KEY_CHECK_TEXT = "notiform:api-key-check";
+
 /**
  * A plan as it leaves the process: every digest it carries (the config's, each live object's) is
  * keyed, so a saved plan says nothing a reader could test guesses of a masked value against.
@@ -48,6 +51,7 @@ export function keyPlanDigests(plan: Plan, keyed: KeyedDigest): Plan {
   return {
     ...plan,
     configDigest: keyed(plan.configDigest),
+    keyCheck: keyed(KEY_CHECK_TEXT),
     ...(plan.configShapeDigest !== undefined ? { configShapeDigest: keyed(plan.configShapeDigest) } : {}),
     actions: plan.actions.map((action) => ({
       ...action,

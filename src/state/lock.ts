@@ -8,6 +8,8 @@ import { readFileSync, unlinkSync } from "node:fs";
 import { link, open, readFile, rename, unlink } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
 import { NotiformError } from "../errors.js";
+import { visibleText } from "../sanitize.js";
+import { realTarget } from "./state-store.js";
 
 export interface LockInfo {
   holder: string;
@@ -62,7 +64,10 @@ export function judgeLock(
 
 export function describeHolder(info: LockInfo | undefined): string {
   if (info === undefined) return "an unknown holder (the lock file is not readable as a notiform lock)";
-  return `${info.holder}@${info.host} (pid ${info.pid}, "${info.command}", since ${info.startedAt})`;
+  // The lock file is anyone's to write: its fields are shown with line breaks made visible.
+  return visibleText(
+    `${info.holder}@${info.host} (pid ${info.pid}, "${info.command}", since ${info.startedAt})`,
+  );
 }
 
 /** Signal 0 checks existence; EPERM means the process exists but belongs to someone else. */
@@ -121,7 +126,9 @@ export async function withStateLock<T>(
 }
 
 export async function acquireStateLock(statePath: string, options: LockOptions): Promise<StateLock> {
-  const path = lockPathOf(statePath);
+  // The lock sits beside the file the state path finally names: two runs reaching one state file
+  // through different links must meet at one lock.
+  const path = lockPathOf(await realTarget(statePath));
   const info = currentLockInfo(options.command);
   const text = serializeLockInfo(info);
   const deadline = Date.now() + Math.max(0, options.timeoutMs ?? 0);
@@ -130,6 +137,7 @@ export async function acquireStateLock(statePath: string, options: LockOptions):
   const onSignal = () => interrupt.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   const signal =
     options.signal === undefined ? interrupt.signal : AbortSignal.any([options.signal, interrupt.signal]);
   try {
@@ -137,6 +145,7 @@ export async function acquireStateLock(statePath: string, options: LockOptions):
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
   }
 }
 
@@ -302,7 +311,7 @@ function abortedError(): NotiformError {
 
 /** Remove a lock whatever its holder (force-unlock); returns what it held, or null when none. */
 export async function removeLock(statePath: string): Promise<{ info: LockInfo | undefined } | null> {
-  const path = lockPathOf(statePath);
+  const path = lockPathOf(await realTarget(statePath));
   const text = await readLockText(path);
   if (text === undefined) return null;
   await unlink(path).catch((error: NodeJS.ErrnoException) => {
@@ -312,6 +321,6 @@ export async function removeLock(statePath: string): Promise<{ info: LockInfo | 
 }
 
 export async function readLock(statePath: string): Promise<{ info: LockInfo | undefined } | null> {
-  const text = await readLockText(lockPathOf(statePath));
+  const text = await readLockText(lockPathOf(await realTarget(statePath)));
   return text === undefined ? null : { info: parseLockInfo(text) };
 }

@@ -3,8 +3,8 @@
 // A corrupt file, or one that belongs to another API URL, organization or environment, is a
 // clear error: it is never silently replaced, because it may be the only record of group ids.
 import { randomBytes } from "node:crypto";
-import { open, readFile, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { open, readFile, readlink, realpath, rename, unlink } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { NotiformError } from "../errors.js";
 import { sortKeysDeep } from "../kinds/canonical.js";
 import { emptyState, STATE_FORMAT_VERSION, type StateFile, withNullPrototypes } from "./model.js";
@@ -100,8 +100,19 @@ function describeMismatch(found: StateFile["target"], expected: StateFile["targe
   return out;
 }
 
+/**
+ * The one form a target URL is recorded and compared in: what the client sends requests to
+ * (surrounding blanks dropped, scheme and host lower-cased, default port and trailing slashes
+ * left out), so `" http://HOST:80/"` and `http://host` are the same target.
+ */
 export function normalizeUrl(url: string): string {
-  return url.replace(/\/+$/, "");
+  const trimmed = url.trim();
+  try {
+    const parsed = new URL(trimmed);
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return trimmed.replace(/\/+$/, "");
+  }
 }
 
 /** Serialize deterministically: sorted keys, two-space indent, trailing newline. */
@@ -112,19 +123,46 @@ export function serializeState(state: StateFile): string {
   return `${JSON.stringify(sortKeysDeep(settled), null, 2)}\n`;
 }
 
+/**
+ * Write `content` to `path` atomically: a temporary file beside it, synced, then renamed over.
+ * Any failure (a full disk, a read-only directory) removes the temporary file and is reported as
+ * FILE_WRITE_FAILED naming the file and the cause; the old file is then untouched. A symbolic
+ * link at `path` is written through: its target is replaced, the link stays.
+ */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  const handle = await open(temp, "w", 0o644);
+  const target = await realTarget(path);
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    await handle.writeFile(content, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
+    const handle = await open(temp, "w", 0o644);
+    try {
+      await handle.writeFile(content, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
-    throw error;
+    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new NotiformError("FILE_WRITE_FAILED", `could not write ${path}: ${cause}`, {
+      cause: error,
+      ...(cause === "ENOSPC" ? { hint: "The disk is full; the previous file, if any, is unchanged." } : {}),
+    });
+  }
+}
+
+/** The file a path finally names, following symbolic links (the path itself when it does not exist yet). */
+export async function realTarget(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    // A dangling link: write where it points, so the link keeps naming the state.
+    try {
+      const link = await readlink(path);
+      return isAbsolute(link) ? link : join(dirname(path), link);
+    } catch {
+      return path;
+    }
   }
 }

@@ -8,7 +8,7 @@ import type { EmulatorHandle } from "../../src/emulator/index.js";
 import { runProcess } from "../helpers/cli.js";
 import { startCliSession } from "../helpers/cli-session.js";
 import { ACME_BASE, type Workspace } from "../helpers/workspace.js";
-import { type FakeGitHub, startFakeGitHub } from "./fake-github.js";
+import { ACTIONS_BOT, type FakeGitHub, startFakeGitHub } from "./fake-github.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SCRIPT = join(ROOT, "scripts", "action.mjs");
@@ -101,6 +101,46 @@ describe("the GitHub Action script", () => {
     expect(second.code).toBe(0);
     expect(github.comments).toHaveLength(1);
     expect(github.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
+  });
+
+  it("never edits a comment someone else wrote, even one holding the marker", async () => {
+    const { workspace, emulator, github } = await setup();
+    const marker = "<!-- notiform-action:plan:default:notiform.yaml -->";
+    const planted = { id: 1, body: `${marker}\nAll clear, nothing to see`, user: { login: "mallory" } };
+    github.comments.push(planted);
+    const inputs = {
+      INPUT_COMMAND: "plan",
+      INPUT_API_URL: emulator.url,
+      NOTIFORM_ACTION_API_KEY: emulator.apiKey,
+    };
+    const first = await runAction(workspace, inputs);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toContain("could not update");
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[0]).toEqual(planted);
+    expect(github.comments[1]?.user.login).toBe(ACTIONS_BOT);
+    expect(github.comments[1]?.body).toContain("order-updates");
+    // The next run edits its own comment, still not the planted one.
+    const second = await runAction(workspace, inputs);
+    expect(second.code).toBe(0);
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[0]).toEqual(planted);
+    expect(github.requests.filter((r) => r.method === "PATCH").map((r) => r.path)).toEqual([
+      `/repos/${REPO}/issues/comments/${github.comments[1]?.id}`,
+    ]);
+  });
+
+  it("with a personal token, its own user's comment is the one it edits", async () => {
+    const { workspace, emulator, github } = await setup();
+    github.users[TOKEN] = "release-bot";
+    const inputs = {
+      INPUT_COMMAND: "plan",
+      INPUT_API_URL: emulator.url,
+      NOTIFORM_ACTION_API_KEY: emulator.apiKey,
+    };
+    expect((await runAction(workspace, inputs)).code).toBe(0);
+    expect((await runAction(workspace, inputs)).code).toBe(0);
+    expect(github.comments.map((c) => c.user.login)).toEqual(["release-bot"]);
   });
 
   it("a failing plan replaces the old green comment, fails the step, and leaks no key", async () => {

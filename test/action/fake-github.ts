@@ -5,7 +5,11 @@ import type { AddressInfo } from "node:net";
 export interface FakeComment {
   id: number;
   body: string;
+  user: { login: string };
 }
+
+/** What GitHub names the workflow's GITHUB_TOKEN when it comments (it cannot read GET /user). */
+export const ACTIONS_BOT = "github-actions[bot]";
 
 export interface FakeGitHub {
   url: string;
@@ -13,6 +17,8 @@ export interface FakeGitHub {
   requests: { method: string; path: string; authorization: string | undefined; body: string }[];
   /** Answer every write with this status instead (e.g. 403 for a read-only token). */
   refuseWrites: number | undefined;
+  /** Tokens that belong to a user (a personal access token): GET /user answers their login. */
+  users: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -29,6 +35,7 @@ export async function startFakeGitHub(repository: string, issue: number): Promis
     comments: [],
     requests: [],
     refuseWrites: undefined,
+    users: {},
     close: () => new Promise((done) => server.close(() => done())),
   };
   const server: Server = createServer(async (request, response) => {
@@ -45,6 +52,12 @@ export async function startFakeGitHub(repository: string, issue: number): Promis
       response.end(JSON.stringify(value));
     };
     const list = `/repos/${repository}/issues/${issue}/comments`;
+    const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+    const login = fake.users[token] ?? ACTIONS_BOT;
+    if (request.method === "GET" && url.pathname === "/user")
+      return fake.users[token] !== undefined
+        ? send(200, { login })
+        : send(403, { message: "Resource not accessible by integration" });
     if (request.method !== "GET" && fake.refuseWrites !== undefined) return send(fake.refuseWrites, {});
     if (request.method === "GET" && url.pathname === list) {
       const page = Number(url.searchParams.get("page") ?? "1");
@@ -52,13 +65,15 @@ export async function startFakeGitHub(repository: string, issue: number): Promis
       return send(200, fake.comments.slice((page - 1) * perPage, page * perPage));
     }
     if (request.method === "POST" && url.pathname === list) {
-      const comment = { id: nextId++, body: JSON.parse(body).body };
+      const comment = { id: nextId++, body: JSON.parse(body).body, user: { login } };
       fake.comments.push(comment);
       return send(201, comment);
     }
     const edit = new RegExp(`^/repos/${repository}/issues/comments/(\\d+)$`).exec(url.pathname);
     const comment = fake.comments.find((c) => c.id === Number(edit?.[1]));
     if (request.method === "PATCH" && comment) {
+      if (comment.user.login !== login)
+        return send(403, { message: "Must have admin rights to Repository." });
       comment.body = JSON.parse(body).body;
       return send(200, comment);
     }

@@ -78,7 +78,6 @@ describe("one config, Development and Production", () => {
     const production = handle.store("production");
     const devShipped = development.workflows.find((w) => w.triggers[0]?.identifier === "order-shipped");
     const prodShipped = production.workflows.find((w) => w.triggers[0]?.identifier === "order-shipped");
-    const prodReset = production.workflows.find((w) => w.triggers[0]?.identifier === "password-reset");
     expect(prodShipped?._id).not.toBe(devShipped?._id);
 
     const plan = await cli(["plan", "--env", "development", "--detailed-exitcode"]);
@@ -99,26 +98,20 @@ describe("one config, Development and Production", () => {
     expect(state.identifiers.tenants["tenant-one"]).toBe("650000000000000000000001");
     expect((await cli(["plan", "--env", "development", "--detailed-exitcode"])).code).toBe(0);
 
-    // Production: the same config, the Production key. The name is a change a Production key may
-    // make; the status and the override are Development-only.
+    // Production: the same config, the Production key. Workflows are authored in Development and
+    // reach Production by promotion (a Production edit would be overwritten by the next one):
+    // every workflow difference is shown as arriving by promotion and nothing is sent for it; the
+    // override is Development-only.
     handle.clearRequests();
     const prodPlan = await cli(["plan", "--env", "production", "--detailed-exitcode", "--output", "json"]);
-    expect(prodPlan.code, prodPlan.stderr).toBe(2);
+    expect(prodPlan.code, prodPlan.stderr).toBe(0);
     const planned = JSON.parse(prodPlan.stdout);
     const actions = planned.actions as { id: string; op: string; reason?: string; requests: unknown[] }[];
     const byId = new Map(actions.map((a) => [a.id, a]));
-    expect(byId.get("workflow/order-shipped")?.op).toBe("update");
-    // Tags may change with a Production key, the status may not: the PUT alone, and a warning.
-    expect(byId.get("workflow/password-reset")?.requests).toEqual([
-      { method: "PUT", path: `/v1/workflows/${prodReset?._id}`, body: { tags: ["accounts"] } },
-    ]);
-    expect(planned.warnings).toContainEqual(
-      expect.objectContaining({
-        code: "development-only",
-        message: expect.stringContaining("password-reset"),
-      }),
-    );
-    expect(byId.get("workflow/digest")).toMatchObject({ op: "not-applicable", reason: DEVELOPMENT_ONLY });
+    for (const id of ["workflow/order-shipped", "workflow/password-reset", "workflow/digest"]) {
+      expect(byId.get(id)).toMatchObject({ op: "not-applicable", requests: [] });
+      expect(byId.get(id)?.reason).toContain("arrives by promotion");
+    }
     expect(byId.get("override/order-shipped@tenant-one")).toMatchObject({
       op: "not-applicable",
       reason: DEVELOPMENT_ONLY,
@@ -128,19 +121,13 @@ describe("one config, Development and Production", () => {
 
     const prodApply = await cli(["apply", "--env", "production", "--auto-approve"]);
     expect(prodApply.code, prodApply.stdout + prodApply.stderr).toBe(0);
-    expect(prodShipped?.name).toBe("Order shipped (v2)");
+    expect(prodShipped?.name).not.toBe("Order shipped (v2)");
     expect(production.overrides).toEqual([]);
-    expect(prodApply.stdout).not.toContain("the server kept");
-    expect(
-      writes(handle)
-        .map((r) => `${r.method} ${r.path}`)
-        .sort(),
-    ).toEqual([`PUT /v1/workflows/${prodShipped?._id}`, `PUT /v1/workflows/${prodReset?._id}`].sort());
-    expect(prodReset?.active).toBe(true);
+    expect(writes(handle)).toEqual([]);
     // Only not-applicable actions are left: shown, but not counted as changes.
     const settled = await cli(["plan", "--env", "production", "--detailed-exitcode"]);
     expect(settled.code, settled.stderr).toBe(0);
-    expect(settled.stdout).toContain(DEVELOPMENT_ONLY);
+    expect(settled.stdout).toContain("arrives by promotion");
     const prodState = await stateOf(workspace, "notiform.production.state.json");
     expect(prodState.serverEnvironment.name).toBe("Production");
     expect(prodState.identifiers.workflows["order-shipped"]).toBe(prodShipped?._id);

@@ -20,7 +20,7 @@ const BAD: [string[], RegExp][] = [
   [["apply", "--concurrency", "0"], /--concurrency "0": expected a whole number from 1 to 256/],
   [["apply", "--concurrency", "2.5"], /--concurrency "2.5": expected a whole number/],
   [["export", "--concurrency", "-3"], /--concurrency "-3": expected a whole number/],
-  [["whoami", "--concurrency="], /--concurrency \(no value\): expected a whole number/],
+  [["whoami", "--concurrency="], /--concurrency needs a value/],
   [["whoami", "--concurrency", "0x10"], /--concurrency "0x10": expected a whole number/],
   [["plan", "--max-wait", "soon"], /--max-wait "soon": expected a whole number from 0 to 3600/],
   [["apply", "--max-wait", "99999"], /--max-wait "99999": expected a whole number from 0 to 3600/],

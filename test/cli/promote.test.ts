@@ -221,6 +221,42 @@ describe("notiform promote", () => {
     expect((await pending()).map((c) => c._entityId)).toEqual([WEEKLY_DIGEST]);
   });
 
+  it("refuses an edited promotion that slips in an unmanaged change, however the file labels it", async () => {
+    const session = await setup();
+    const { cli, pending, workspace } = session;
+    await developmentAhead(session);
+    expect((await cli("promote", "--env", "development", "--out", "promotion.json")).code).toBe(0);
+    const saved = JSON.parse(await workspace.read("promotion.json"));
+    const unmanaged = saved.unmanaged[0];
+    const managedWorkflow = saved.entries.find((e: { kind: string }) => e.kind === "workflow");
+    // Moved into the entries and marked managed: refused against the config's managed set.
+    await workspace.write(
+      "edited.json",
+      JSON.stringify({
+        ...saved,
+        entries: [...saved.entries, { ...unmanaged, managed: true }],
+        unmanaged: [],
+      }),
+    );
+    const edited = await cli("promote", "edited.json", "--env", "development", "--auto-approve");
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain("carries a change the config does not manage");
+    expect(edited.stderr).toContain(unmanaged.changeId);
+    // Disguised as a managed workflow's entity: the change's own entity decides, so it is stale.
+    await workspace.write(
+      "disguised.json",
+      JSON.stringify({
+        ...saved,
+        entries: [...saved.entries, { ...unmanaged, managed: true, entityId: managedWorkflow.entityId }],
+        unmanaged: [],
+      }),
+    );
+    const disguised = await cli("promote", "disguised.json", "--env", "development", "--auto-approve");
+    expect(disguised.code).toBe(1);
+    expect(disguised.stderr).toContain("nothing was promoted");
+    expect(await pending()).toHaveLength(3);
+  });
+
   it("reports a change promoted since the promotion was saved as already promoted", async () => {
     const session = await setup();
     const { cli, call } = session;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isMap, isScalar, isSeq, parseDocument, stringify } from "yaml";
-import { scanSectionCounts } from "../../src/config/section-scan.js";
+import { STEPS_COUNT, scanSectionCounts } from "../../src/config/section-scan.js";
 import { yamlFilesUnder } from "../helpers/yaml-files.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -20,6 +20,11 @@ function parsedCounts(text: string): Map<string, number> | undefined {
   if (!isMap(doc.contents)) return counts;
   for (const pair of doc.contents.items) {
     if (isScalar(pair.key) && isSeq(pair.value)) counts.set(String(pair.key.value), pair.value.items.length);
+    const managed =
+      isScalar(pair.key) && pair.key.value === "workflows" && isSeq(pair.value)
+        ? pair.value.items.filter((item) => isMap(item) && item.has("steps")).length
+        : 0;
+    if (managed > 0) counts.set(STEPS_COUNT, managed);
   }
   return counts;
 }
@@ -33,6 +38,23 @@ function expectLowerBound(text: string): void {
 }
 
 describe("scanSectionCounts", () => {
+  it("counts the workflows whose content the config manages (a steps: field of their own)", () => {
+    const text = [
+      "workflows:",
+      "  - identifier: a",
+      "    steps:",
+      "      - name: s",
+      "        steps: not-this-one",
+      "  - steps: []",
+      "    identifier: b",
+      "  - identifier: c",
+      "    data:",
+      "      steps: 1",
+    ].join("\n");
+    expect(scanSectionCounts(text).get(STEPS_COUNT)).toBe(2);
+    expect(parsedCounts(text)?.get(STEPS_COUNT)).toBe(2);
+  });
+
   it("counts the entries of block lists, at any indentation, and skips comments and blank lines", () => {
     const text = [
       "---",

@@ -54,11 +54,13 @@ describe("{ file: PATH } text references", () => {
       {
         "project/notiform.yaml": "version: 1\n",
         "project/flows/order.yaml": WORKFLOW("{ file: ../templates/order.html }"),
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: file text holds ${...} on purpose
         "project/templates/order.html": "<h1>{{orderId}} ${notInterpolated}</h1>\n",
       },
       "flows/order.yaml",
     );
     expect(problems).toEqual([]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: file text holds ${...} on purpose
     expect(contents).toEqual(["<p>inline</p>", "<h1>{{orderId}} ${notInterpolated}</h1>\n"]);
   });
 

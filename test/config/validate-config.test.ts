@@ -20,12 +20,13 @@ describe("validateConfig", () => {
       files: 2,
       branding: 0,
       topics: 1,
+      tenants: 0,
       notificationGroups: 1,
       workflows: 1,
       overrides: 1,
     });
     expect(renderValidateText(result)).toEqual({
-      out: "2 files valid: 1 notification group, 1 topic, 1 workflow, 1 workflow override\n",
+      out: "2 files valid: 1 notification group, 1 topic, 0 tenants, 1 workflow, 1 workflow override\n",
       err: 'notiform.yaml:2:22  warning  include "none/*.yaml" matches no file\n',
     });
     expect(JSON.parse(renderValidateJson(result))).toEqual({
@@ -41,14 +42,22 @@ describe("validateConfig", () => {
           field: null,
         },
       ],
-      summary: { files: 2, branding: 0, topics: 1, notificationGroups: 1, workflows: 1, overrides: 1 },
+      summary: {
+        files: 2,
+        branding: 0,
+        topics: 1,
+        tenants: 0,
+        notificationGroups: 1,
+        workflows: 1,
+        overrides: 1,
+      },
     });
   });
 
   it("says '1 file' for a single file and prints nothing on stderr", async () => {
     const ws = await createWorkspace({ "notiform.yaml": "version: 1\n" });
     expect(renderValidateText(await validateConfig({ cwd: ws.dir, vars: {} }))).toEqual({
-      out: "1 file valid: 0 notification groups, 0 topics, 0 workflows, 0 workflow overrides\n",
+      out: "1 file valid: 0 notification groups, 0 topics, 0 tenants, 0 workflows, 0 workflow overrides\n",
       err: "",
     });
   });

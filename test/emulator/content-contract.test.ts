@@ -244,6 +244,26 @@ describe("workflow content, held to the real server's captures", () => {
     );
   });
 
+  it("another workflow's _templateId sent in a PUT overwrites that workflow's template (why a client never sends one)", async () => {
+    const { call, group } = await emulator();
+    const a = (await createWelcome(call, group)).body.data;
+    const b = (
+      await call("POST", "/v1/workflows", {
+        name: "Other",
+        notificationGroupId: group,
+        steps: [{ name: "x", template: { type: "sms", content: "mine" } }],
+      })
+    ).body.data;
+    const sms = (a.steps as Step[])[2];
+    await call("PUT", `/v1/workflows/${b._id}`, {
+      steps: [
+        { _templateId: sms?._templateId, name: "x", template: { type: "sms", content: "overwritten" } },
+      ],
+    });
+    const reread = (await call("GET", `/v1/workflows/${a._id}`)).body.data.steps as Step[];
+    expect(reread[2]?.template.content).toBe("overwritten");
+  });
+
   it("writes say layoutId; a read-side _layoutId in a body is ignored", async () => {
     const { handle, call, group } = await emulator();
     (handle.store("development") as unknown as { layouts: Json[] }).layouts.push({

@@ -108,16 +108,16 @@ describe("tenants", () => {
     });
   });
 
-  it("lists tenants in flat pages that say whether more follow", async () => {
+  it("lists tenants newest first in flat pages whose hasMore is a full page (r3-q4-07, -08)", async () => {
     const { call } = await start({
       bare: true,
       seed: { environments: { development: { generate: { tenants: 5 } } } },
     });
     const first = (await call("GET", "/v1/tenants?page=0&limit=2")).body;
     expect(first).toMatchObject({ page: 0, pageSize: 2, hasMore: true });
-    expect(first.data.map((t: { identifier: string }) => t.identifier)).toEqual(["tenant-1", "tenant-2"]);
+    expect(first.data.map((t: { identifier: string }) => t.identifier)).toEqual(["tenant-5", "tenant-4"]);
     const last = (await call("GET", "/v1/tenants?page=2&limit=2")).body;
-    expect(last).toMatchObject({ hasMore: false, data: [{ identifier: "tenant-5" }] });
+    expect(last).toMatchObject({ hasMore: false, data: [{ identifier: "tenant-1" }] });
     expect((await call("GET", "/v1/tenants?limit=101")).status).toBe(400);
   });
 });

@@ -152,6 +152,7 @@ describe("admin routes", () => {
     const admin = (method: string, path: string, body?: unknown) =>
       fetch(`${handle.url}/__emulator/${path}`, {
         method,
+        ...(method !== "GET" ? { headers: { "content-type": "application/json" } } : {}),
         ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
 

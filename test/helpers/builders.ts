@@ -10,6 +10,8 @@ import type { NotificationGroup } from "../../src/kinds/notification-group/wire.
 import { overrideLookupKey } from "../../src/kinds/override/index.js";
 import type { OverrideSpec } from "../../src/kinds/override/types.js";
 import type { WorkflowOverride } from "../../src/kinds/override/wire.js";
+import type { TenantSpec } from "../../src/kinds/tenant/types.js";
+import type { Tenant } from "../../src/kinds/tenant/wire.js";
 import type { TopicSpec } from "../../src/kinds/topic/types.js";
 import type { Topic } from "../../src/kinds/topic/wire.js";
 import type { WorkflowSpec } from "../../src/kinds/workflow/types.js";
@@ -31,6 +33,7 @@ export function desiredState(parts: {
   notificationGroups?: NotificationGroupSpec[];
   workflows?: WorkflowSpec[];
   overrides?: OverrideSpec[];
+  tenants?: TenantSpec[];
   branding?: BrandingSpec;
 }): DesiredState {
   line = 0;
@@ -39,6 +42,7 @@ export function desiredState(parts: {
     apiKeyEnv: "NOTIFORM_API_KEY",
     resources: {
       topic: (parts.topics ?? []).map(located),
+      tenant: (parts.tenants ?? []).map(located),
       notificationGroup: (parts.notificationGroups ?? []).map(located),
       workflow: (parts.workflows ?? []).map(located),
       override: (parts.overrides ?? []).map(located),
@@ -102,6 +106,7 @@ export function override(
 
 export function liveSnapshot(parts: {
   topics?: Topic[];
+  tenants?: Tenant[];
   overrides?: WorkflowOverride[];
   workflows?: Workflow[] | undefined;
   notificationGroups?: NotificationGroup[] | undefined;
@@ -113,6 +118,7 @@ export function liveSnapshot(parts: {
     organization: { id: ORG, name: "Acme Inc" },
     kinds: {
       topic: new Map((parts.topics ?? []).map((t) => [t.key, t])),
+      tenant: new Map((parts.tenants ?? []).map((t) => [t.identifier, t])),
       override: {
         byPair: new Map(
           (parts.overrides ?? []).map((o) => [overrideLookupKey(o._workflowId, o._tenantId), o]),

@@ -29,6 +29,7 @@ import type { JsonValue } from "../../src/kinds/canonical.js";
 import type { NotificationGroupSpec } from "../../src/kinds/notification-group/types.js";
 import type { OverrideSpec } from "../../src/kinds/override/types.js";
 import type { TopicSpec } from "../../src/kinds/topic/types.js";
+import type { WrittenStepSpec } from "../../src/kinds/workflow/step-spec.js";
 import type { WorkflowSpec } from "../../src/kinds/workflow/types.js";
 import type { Plan } from "../../src/plan/model.js";
 import type { Promotion, PromotionReport } from "../../src/promote/model.js";
@@ -76,7 +77,7 @@ type ConfigDef<N extends keyof (typeof notiformSchema)["$defs"] & string> = Deri
 }>;
 
 /** A workflow entry as written: `key` may be left out when `identifier` is given (the loader fills it in). */
-type WrittenWorkflowSpec = Omit<WorkflowSpec, "key"> & { key?: string };
+type WrittenWorkflowSpec = Omit<WorkflowSpec, "key" | "steps"> & { key?: string; steps?: WrittenStepSpec[] };
 
 type PublishedActionResult = Omit<ActionResult, "error"> & {
   error?: Omit<NonNullable<ActionResult["error"]>, "code"> & { code: string };

@@ -1,7 +1,9 @@
 // `notiform emulator`: run the bundled API emulator until SIGINT/SIGTERM, then close it (saving
 // --data) and exit 0. It never prints API keys or access tokens: it names the seed file that
 // holds the keys instead.
+
 import { relative, resolve } from "node:path";
+import { exposureWarning } from "../../emulator/exposure.js";
 import { loadSeedFile, startEmulator } from "../../emulator/index.js";
 import { NotiformError } from "../../errors.js";
 import { packageFile } from "../../package-files.js";
@@ -99,6 +101,8 @@ export const emulatorCommand = defineCommand({
   run: async (args, context) => {
     const seedFile = args.seed !== undefined ? resolve(context.cwd, args.seed) : BUNDLED_SEED;
     const seed = await loadSeedFile(seedFile);
+    const exposed = exposureWarning(args.host);
+    if (exposed !== undefined) context.terminal.err(exposed);
     const emulator = await startEmulator({
       port: args.port,
       host: args.host,

@@ -2,7 +2,7 @@
 // organization. Refuses to overwrite any file unless --force, checking all before writing one.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { StateRecorder } from "../../apply/state-recorder.js";
 import { NotiformError } from "../../errors.js";
@@ -56,7 +56,10 @@ export const exportCommand = defineCommand({
       // The state file the exported config needs (group ids by key): without it, a group renamed
       // right after export would plan as a second group.
       const statePath = defaultStatePath(join(dir, "notiform.yaml"), session.desired.environment);
-      const existing = [...files.keys(), basename(statePath)].filter((name) => existsSync(join(dir, name)));
+      const textFiles = scrubTextFiles(exported.textFiles, knownSecrets(session, context), context);
+      const existing = [...files.keys(), ...textFiles.keys(), basename(statePath)].filter((name) =>
+        existsSync(join(dir, name)),
+      );
       if (existing.length > 0 && !args.force) {
         throw new NotiformError(
           "FILE_EXISTS",
@@ -68,6 +71,11 @@ export const exportCommand = defineCommand({
       }
       await mkdir(dir, { recursive: true });
       const header = exportHeader(schemaReference(dir));
+      // Templates first: a YAML file is never written naming a text file that is not there yet.
+      for (const [name, text] of textFiles) {
+        await mkdir(dirname(join(dir, name)), { recursive: true });
+        await writeFileAtomic(join(dir, name), text);
+      }
       for (const [name, document] of files) {
         await writeFileAtomic(join(dir, name), `${header}${stringify(document, { lineWidth: 0 })}`);
       }
@@ -91,7 +99,7 @@ export const exportCommand = defineCommand({
         (references > 0
           ? `Wrote ${references} value(s) that came from the environment back as their \${VAR} references.\n`
           : "") +
-          `Exported ${summary || "nothing"} to ${args.dir}: ${[...files.keys(), basename(statePath)].join(", ")}\n` +
+          `Exported ${summary || "nothing"} to ${args.dir}: ${[...files.keys(), basename(statePath)].join(", ")}${textFiles.size > 0 ? ` and ${textFiles.size} template file${textFiles.size === 1 ? "" : "s"}` : ""}\n` +
           (notExported.length > 0 ? `Not exported: ${notExported.join("; ")}.\n` : ""),
       );
       return EXIT.ok;
@@ -112,4 +120,26 @@ function knownSecrets(session: Session, context: CommandContext): KnownSecrets {
     ],
     variables: variablesOf(session.desired.sensitive, context.env),
   };
+}
+
+/**
+ * Template text holding a credential (the key, a partner token) is not written: its text in the
+ * file is replaced and the user is told which file, never the value.
+ */
+function scrubTextFiles(
+  files: ReadonlyMap<string, string>,
+  secrets: KnownSecrets,
+  context: CommandContext,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, text] of files) {
+    let clean = text;
+    for (const { label, value } of secrets.credentials) {
+      if (value.length < 4 || !clean.includes(value)) continue;
+      clean = clean.split(value).join("(removed by notiform export)");
+      context.terminal.err(`warning: ${name} held ${label}; it was removed from the file\n`);
+    }
+    out.set(name, clean);
+  }
+  return out;
 }

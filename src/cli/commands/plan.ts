@@ -8,10 +8,11 @@ import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
 import { renderPlanMarkdown } from "../../plan/render-markdown.js";
 import { renderPlanText } from "../../plan/render-text.js";
-import { writeFileAtomic } from "../../state/state-store.js";
+import { defaultStatePath, writeFileAtomic } from "../../state/state-store.js";
 import { defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
+import { checkPlanOut, managedFiles } from "../plan-out.js";
 import { preparePlan } from "../prepare-plan.js";
 
 export const planCommand = defineCommand({
@@ -33,6 +34,11 @@ export const planCommand = defineCommand({
         type: "string",
         describe: "Also save the plan as JSON to this file (for `apply FILE`)",
       })
+      .option("force", {
+        type: "boolean",
+        default: false,
+        describe: "Let --out replace an existing file that is not a saved plan",
+      })
       .option("commit", {
         type: "string",
         describe: "The commit to name in the markdown comment (default: $GITHUB_SHA)",
@@ -44,7 +50,14 @@ export const planCommand = defineCommand({
       }),
   run: async (args, context) => {
     // Before any API call: a typo in --out should not cost a whole plan.
-    if (args.out !== undefined) checkOutputDirectory(resolve(context.cwd, args.out), args.out);
+    if (args.out !== undefined) {
+      const out = resolve(context.cwd, args.out);
+      checkOutputDirectory(out, args.out);
+      const config = resolve(context.cwd, args.config);
+      const state =
+        args.state !== undefined ? resolve(context.cwd, args.state) : defaultStatePath(config, args.env);
+      await checkPlanOut(out, args.out, managedFiles(config, state), args.force);
+    }
     const { session, plan } = await preparePlan(args, context);
     try {
       if (args.out !== undefined)

@@ -27,6 +27,7 @@ import {
 } from "../../promote/render.js";
 import {
   checkPromotionFresh,
+  checkPromotionManaged,
   checkPromotionTarget,
   readSavedPromotion,
 } from "../../promote/saved-promotion.js";
@@ -211,6 +212,12 @@ async function promoteSaved(
 ): Promise<number> {
   const saved = await readSavedPromotion(resolve(context.cwd, args.promotion ?? ""));
   checkPromotionTarget(saved, target);
+  if (!saved.all) {
+    // The file's own "managed" flags are not trusted: an edited file could add any change.
+    const state = await readState(session.statePath, session.target);
+    await resolveSession(session, state);
+    checkPromotionManaged(saved, await resolveManagedEntities(session.desired, state, session.client));
+  }
   const pending = await listPending(session.client);
   const pendingIds = new Set(pending.map((c) => c._id));
   const gone = saved.entries.some((e) => !pendingIds.has(e.changeId));

@@ -76,23 +76,6 @@ export interface Environment {
   _parentId?: string;
 }
 
-/** Extension: a tenant of one environment (overrides take its `_id`, not its identifier). */
-export interface Tenant {
-  _id: string;
-  identifier: string;
-  name?: string;
-  _environmentId?: string;
-  _organizationId?: string;
-}
-
-/** Extension: GET /v1/tenants?page&limit, a flat page that says only whether more follow. */
-export interface TenantPage {
-  data: Tenant[];
-  hasMore: boolean;
-  page: number;
-  pageSize: number;
-}
-
 /** One json-diff operation of a change. */
 export interface ChangeOp {
   op: string;

@@ -3,6 +3,7 @@
 // resolved by finding the pair (the pair GET extension, else the paged list) first.
 
 import { CHANNELS } from "../../config/model.js";
+import { InternalError } from "../../errors.js";
 import type { PlanAction } from "../../plan/model.js";
 import type { JsonObject } from "../canonical.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
@@ -42,9 +43,16 @@ function resultOf(override: WorkflowOverride, note?: string): ExecuteResult {
 export async function executeOverride(
   _action: PlanAction,
   op: OverrideOperation,
-  { client, signal }: ExecuteContext,
+  { client, signal, createdIds }: ExecuteContext,
 ): Promise<ExecuteResult> {
   const options = signal ? { signal } : {};
+  if (op.type === "override.create" && op.tenantFromAction !== undefined) {
+    const tenantId = createdIds.get(op.tenantFromAction);
+    if (tenantId === undefined)
+      throw new InternalError(`${op.tenantFromAction} produced no id for the override's tenant`);
+    const { tenantFromAction: _resolved, ...rest } = op;
+    op = { ...rest, tenantId };
+  }
   if (op.type === "override.update") {
     const body = {
       ...(op.active !== undefined ? { active: op.active } : {}),

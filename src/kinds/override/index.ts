@@ -97,6 +97,8 @@ async function readOverrides(
     listAll: (read) => client.listAllWorkflowOverrides({ ...options, read }),
     getOne: async (pair) => {
       const [workflowId = "", tenantId = ""] = pair.split(":");
+      // A tenant (or workflow) this apply creates first: no override of it can exist yet.
+      if (workflowId === "" || tenantId === "") return undefined;
       try {
         return await client.getWorkflowOverrideByPair(workflowId, tenantId, options);
       } catch (error) {
@@ -142,6 +144,7 @@ export const overrideKind: KindModule<"override"> = {
 
   desiredItems(desired: DesiredState): DesiredItem[] {
     const workflows = new Map(desired.resources.workflow.map((w) => [w.spec.key, w.spec.id ?? ""]));
+    const tenants = new Set(desired.resources.tenant.map((t) => t.spec.identifier));
     return desired.resources.override.map(({ spec, source }) => {
       const workflowId = workflows.get(spec.workflow) ?? spec.workflow;
       const fields: JsonObject = { active: spec.active ?? false };
@@ -153,7 +156,11 @@ export const overrideKind: KindModule<"override"> = {
         key: `${spec.workflow}@${spec.tenant ?? spec.tenantId}`,
         fields,
         source,
-        dependsOn: workflows.has(spec.workflow) ? [`workflow/${spec.workflow}`] : [],
+        dependsOn: [
+          ...(workflows.has(spec.workflow) ? [`workflow/${spec.workflow}`] : []),
+          // A tenant of this config: created first when it is missing (then its id is sent).
+          ...(spec.tenant !== undefined && tenants.has(spec.tenant) ? [`tenant/${spec.tenant}`] : []),
+        ],
         // Unresolved (not looked up): an old config's 24-hex tenant is its id.
         ids: { workflowId, tenantId: spec.tenantId ?? legacyTenantId(spec.tenant) ?? "" },
       };
@@ -184,6 +191,7 @@ export const overrideKind: KindModule<"override"> = {
             type: "override.create",
             workflowId: item.ids.workflowId ?? "",
             tenantId: item.ids.tenantId ?? "",
+            ...tenantFromAction(item),
             active: item.fields.active === true,
             preferenceSettings,
           },
@@ -312,4 +320,11 @@ function legacyTenantId(tenant: string | undefined): string | undefined {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** An override whose tenant this config declares and this plan creates: the tenant action gives the id. */
+function tenantFromAction(item: DesiredItem): { tenantFromAction?: string } {
+  if ((item.ids.tenantId ?? "") !== "") return {};
+  const action = item.dependsOn.find((id) => id.startsWith("tenant/"));
+  return action === undefined ? {} : { tenantFromAction: action };
 }

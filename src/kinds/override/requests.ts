@@ -5,8 +5,8 @@ import type { OverrideOperation } from "./types.js";
 
 export function overrideRequest(op: OverrideOperation): PlannedRequest {
   switch (op.type) {
-    case "override.create":
-      return {
+    case "override.create": {
+      const request: PlannedRequest = {
         method: "POST",
         path: "/v1/workflow-overrides",
         body: {
@@ -16,6 +16,12 @@ export function overrideRequest(op: OverrideOperation): PlannedRequest {
           preferenceSettings: op.preferenceSettings,
         },
       };
+      if (op.tenantFromAction !== undefined) {
+        request.body.tenantId = `<id of ${op.tenantFromAction}>`;
+        request.refs = [{ field: "tenantId", action: op.tenantFromAction }];
+      }
+      return request;
+    }
     case "override.update": {
       const body: JsonObject = {};
       if (op.active !== undefined) body.active = op.active;

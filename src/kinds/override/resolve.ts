@@ -36,6 +36,8 @@ export async function resolveTenants(
     return { entries, problems: [] };
   }
   const recorded = state.identifiers?.tenants ?? {};
+  // Tenants this config declares: one still missing is created by this apply, before its overrides.
+  const declared = new Set(desired.resources.tenant.map((t) => t.spec.identifier));
   const problems: Problem[] = [];
   const ids: Record<string, string> = Object.create(null);
   const resolved = entries.map((entry): Desired<OverrideSpec> => {
@@ -52,6 +54,7 @@ export async function resolveTenants(
     } else if (lookup === "unsupported") {
       tenantId = ownRecord(recorded, tenant);
     }
+    if (tenantId === undefined && lookup === "missing" && declared.has(tenant)) return entry;
     if (tenantId === undefined) {
       const pos = source.fields.tenant ?? source.pos;
       problems.push(

@@ -26,6 +26,8 @@ export type OverrideOperation =
       type: "override.create";
       workflowId: string;
       tenantId: string;
+      /** The tenant is one another action of this plan creates: the id it produced is sent. */
+      tenantFromAction?: string;
       active: boolean;
       preferenceSettings: JsonObject;
     }

@@ -4,6 +4,7 @@
 import { CHANNELS } from "../../config/model.js";
 import { digestOf, type JsonObject, managedFields } from "../canonical.js";
 import type { LiveItem } from "../kind.js";
+import { liveStepFields } from "./steps-canonical.js";
 import type { Workflow } from "./wire.js";
 
 /**
@@ -50,8 +51,11 @@ export function liveWorkflowItem(
   groupKeys: ReadonlyMap<string, string>,
   managed?: Iterable<string>,
   groupNames?: ReadonlyMap<string, string>,
+  /** Set when the config manages the workflow's content: layout id -> identifier. */
+  content?: ReadonlyMap<string, string>,
 ): LiveItem {
   const fields = canonicalWorkflowFields(workflow, groupKeys, groupNames);
+  if (content !== undefined) liveStepFields(workflow.steps ?? [], content, fields);
   const covered = managed === undefined ? fields : managedFields(fields, managed);
   return {
     origin: "api",

@@ -4,10 +4,12 @@
 // is as desired when the plan could not know its status, or when an earlier attempt of this very
 // call may have landed (its answer lost, the retry then met the 400).
 
+import { STEPS_COUNT } from "../../config/section-scan.js";
 import { InternalError } from "../../errors.js";
 import type { PlanAction } from "../../plan/model.js";
+import type { JsonObject } from "../canonical.js";
 import { LIST_LIMIT } from "../endpoint-group.js";
-import type { ExecuteContext, ExecuteResult, ReadScope } from "../kind.js";
+import type { ExecuteContext, ExecuteResult, ReadAheadContext, ReadScope } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";
 import {
   type CostedRead,
@@ -20,6 +22,8 @@ import { unlessUnsupported } from "../unsupported.js";
 import { hasCode } from "../write-outcomes.js";
 import { isUnchangedStatusError } from "./api.js";
 import { canonicalWorkflowFields } from "./canonical.js";
+import { createWorkflow } from "./create.js";
+import { liveStepFields } from "./steps-canonical.js";
 import type { WorkflowOperation } from "./types.js";
 import type { Workflow, WorkflowPage } from "./wire.js";
 
@@ -38,6 +42,8 @@ export async function executeWorkflow(
   { client, groupKeys, createdIds, signal }: ExecuteContext,
 ): Promise<ExecuteResult> {
   const options = signal ? { signal } : {};
+  if (op.type === "workflow.create")
+    return createWorkflow(action, op, { client, groupKeys, createdIds, ...options });
   if (op.type === "workflow.update") {
     const body = { ...op.fields };
     if (op.groupFromAction !== undefined) {
@@ -47,10 +53,19 @@ export async function executeWorkflow(
       }
       body.notificationGroupId = groupId;
     }
-    const result = resultOf(await client.updateWorkflow(op.workflowId, body, options), action.key, groupKeys);
+    const updated = await client.updateWorkflow(op.workflowId, body, options);
+    const result = resultOf(updated, action.key, groupKeys);
     // This PUT does not set `active` (the status call does, Development only): its answer's
     // status verifies nothing, and with a Production key no status call follows.
     if (result.fields !== undefined) delete result.fields.active;
+    if (body.steps !== undefined && result.fields !== undefined) {
+      // The content the server now holds, to verify the changes against; never into the state
+      // file (a copy). Layouts are answered by id, so they are not verified here.
+      const content: JsonObject = {};
+      liveStepFields(updated.steps ?? [], undefined, content);
+      for (const field of Object.keys(content)) if (field.endsWith(".template.layout")) delete content[field];
+      result.fields = { ...result.fields, ...content };
+    }
     return result;
   }
   try {
@@ -116,18 +131,49 @@ export async function readWorkflows(
   return each === undefined ? undefined : { items: [...each.values()], listed: false };
 }
 
-/** While the config loads: the first page of the list extension, and the whole list when large. */
+/** What the workflow kind read while the config loaded. */
+export interface WorkflowReadAhead extends PagedReadAhead<Workflow, WorkflowPage> {
+  /** Listed workflows read by id (with their content), when the config manages content of all of them. */
+  content?: Promise<Map<string, Workflow>>;
+}
+
+/**
+ * While the config loads: the first page of the list extension, and the whole list when large.
+ * When the files parsed so far manage the content of at least as many workflows as the server
+ * lists (`countOf("workflows/steps")`), each listed workflow is read by id too: the plan reads
+ * each of them anyway, and the reads overlap the config's load instead of following it.
+ */
 export async function readWorkflowsAhead(
   client: NotificationApi,
   count: () => number,
-): Promise<PagedReadAhead<Workflow, WorkflowPage> | undefined> {
-  return unlessUnsupported(
+  early?: ReadAheadContext,
+): Promise<WorkflowReadAhead | undefined> {
+  const ahead: WorkflowReadAhead | undefined = await unlessUnsupported(
     readAheadPaged(
       () => client.listWorkflows({ page: 0, limit: LIST_LIMIT }),
       (first) => client.listAllWorkflows({ first }),
       count,
     ),
   );
+  const managed = () => early?.countOf?.(STEPS_COUNT) ?? 0;
+  if (ahead === undefined || managed() === 0) return ahead;
+  const { first } = ahead;
+  const listed =
+    ahead.all ?? (first.totalCount <= first.data.length ? Promise.resolve(first.data) : undefined);
+  if (listed === undefined || first.data.length === 0 || managed() < first.totalCount) return ahead;
+  // The first page's workflows are read at once, the other pages' as soon as the list is whole.
+  const readEach = (workflows: readonly Workflow[]) =>
+    Promise.all(workflows.map((w) => getOrMissing(client, w._id, {})));
+  const early_ = readEach(first.data);
+  const content = listed.then(async (workflows) => {
+    const onFirst = new Set(first.data.map((w) => w._id));
+    const [a, b] = await Promise.all([early_, readEach(workflows.filter((w) => !onFirst.has(w._id)))]);
+    return new Map([...a, ...b].filter((w): w is Workflow => w !== null).map((w) => [w._id, w]));
+  });
+  early_.catch(() => undefined);
+  // Awaited by readLive; until then (or if the config fails to load) never an unhandled rejection.
+  content.catch(() => undefined);
+  return { ...ahead, content };
 }
 
 /** The workflows a saved plan's actions touch, read one by one (undefined: no read extension). */

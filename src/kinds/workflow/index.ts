@@ -1,31 +1,55 @@
-// Workflows: referenced by server id, never created (the API cannot). Managed fields are only
-// those the config sets. Read live through the observed read extension when the server has it,
-// else from the state file's last applied values; what neither knows is planned "unverified".
-// The status call is not idempotent on real servers, so it is planned only when `active` differs
-// or is unknown (and then a "must provide a different status" 400 counts as done).
+// Workflows: found by identifier (or server id) in each environment, created in Development when
+// missing (workflow-content.ts), and authored there only: with any other environment's key every
+// difference arrives by promotion. Managed fields are only those the config sets; `steps` makes
+// the workflow's content managed as a whole (workflow-steps-*.ts). Read live through the observed
+// read extensions when the server has them, else from the state file's last applied values; what
+// neither knows is planned "unverified". The status call is not idempotent on real servers, so it
+// is planned only when `active` differs or is unknown (then a "must provide a different status"
+// 400 counts as done).
 
 import { CHANNELS, type DesiredState } from "../../config/model.js";
 import { NotiformError } from "../../errors.js";
+import type { FieldChange } from "../../plan/model.js";
 import { ownRecord } from "../../state/model.js";
 import { digestOf, type JsonObject, type JsonValue } from "../canonical.js";
 import { slug, uniqueKey } from "../export-keys.js";
 import {
-  DEVELOPMENT_ONLY,
   type DesiredItem,
-  isDevelopmentOnlyBlocked,
+  type ExportKeys,
+  type ExportSection,
   type KindModule,
   type LiveItem,
   type LiveLookup,
+  type OperationsResult,
   type PlanContext,
   recordedFields,
 } from "../kind.js";
+import type { LiveByKind } from "../kinds.js";
 import { wantedItems } from "../read-by-cost.js";
+import { unlessUnsupported } from "../unsupported.js";
 import { workflowApi } from "./api.js";
 import { liveWorkflowItem, normalizeTags } from "./canonical.js";
 import { checkWorkflowReferences } from "./checks.js";
-import { executeWorkflow, readWorkflows, readWorkflowsAhead, rereadWorkflows } from "./execute.js";
+import {
+  addDesiredContent,
+  contentAwareOperations,
+  createDoubt,
+  layoutIdentifiersOf,
+  readContent,
+  readDefaultGroup,
+  readLayouts,
+} from "./content.js";
+import {
+  executeWorkflow,
+  readWorkflows,
+  readWorkflowsAhead,
+  rereadWorkflows,
+  type WorkflowReadAhead,
+} from "./execute.js";
 import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
+import { isContentField } from "./steps-canonical.js";
+import { exportSteps } from "./steps-export.js";
 import type { WorkflowOperation, WorkflowSpec } from "./types.js";
 import type { Workflow } from "./wire.js";
 
@@ -42,6 +66,7 @@ function desiredFields(spec: WorkflowSpec): JsonObject {
     const value = spec.preferenceSettings?.[channel];
     if (value !== undefined) fields[`preferenceSettings.${channel}`] = value;
   }
+  addDesiredContent(spec, fields);
   return fields;
 }
 
@@ -51,7 +76,11 @@ export const workflowKind: KindModule<"workflow"> = {
   label: { one: "workflow", many: "workflows" },
   api: workflowApi,
   requestOf: workflowRequest,
-  creates: [],
+  creates: ["workflow.create"],
+  textFileFields: [
+    ["steps", "*", "template", "content"],
+    ["steps", "*", "template", "preheader"],
+  ],
   identity: (spec) => spec.key ?? spec.identifier,
   complete: (spec) => (spec.key === undefined ? { ...spec, key: spec.identifier ?? "" } : spec),
   resolve: resolveWorkflows,
@@ -70,6 +99,8 @@ export const workflowKind: KindModule<"workflow"> = {
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup {
     const id = item.ids.workflowId ?? "";
     const workflows = context.live.kinds.workflow;
+    // Named by an identifier the server does not have (resolve left it without an id).
+    if (workflows !== undefined && item.ids.workflowId === undefined) return { status: "absent" };
     if (workflows !== undefined) {
       const workflow = workflows.get(id);
       if (workflow === undefined) {
@@ -85,7 +116,13 @@ export const workflowKind: KindModule<"workflow"> = {
       }
       return {
         status: "found",
-        item: liveWorkflowItem(workflow, context.groupKeys, Object.keys(item.fields), groupNamesOf(context)),
+        item: liveWorkflowItem(
+          workflow,
+          context.groupKeys,
+          Object.keys(item.fields),
+          groupNamesOf(context),
+          item.fields.steps === undefined ? undefined : (layoutIdentifiersOf(workflows) ?? new Map()),
+        ),
       };
     }
     const record = ownRecord(context.state.workflows, id);
@@ -108,53 +145,13 @@ export const workflowKind: KindModule<"workflow"> = {
     };
   },
 
-  operationsFor(_op, item, live, changes, context) {
-    const workflowId = item.ids.workflowId ?? "";
-    const active = changes.find((change) => change.field === "active");
-    const statusRefused = active !== undefined && isDevelopmentOnlyBlocked(context.live.environment);
-    if (statusRefused && changes.length === 1) return { notApplicable: DEVELOPMENT_ONLY };
-    const operations: WorkflowOperation[] = [];
-    const fields: JsonObject = {};
-    let groupFromAction: string | undefined;
-    let preferencesChanged = false;
-    for (const change of changes) {
-      if (change.field === "active") continue;
-      if (change.field.startsWith("preferenceSettings.")) {
-        preferencesChanged = true;
-      } else if (change.field === "notificationGroup") {
-        const key = String(change.new);
-        const groupId = context.groupIds.get(key);
-        if (groupId === undefined) groupFromAction = `notificationGroup/${key}`;
-        else fields.notificationGroupId = groupId;
-      } else {
-        fields[change.field] = change.new;
-      }
-    }
-    if (preferencesChanged) fields.preferenceSettings = fullPreferences(item, live);
-    if (Object.keys(fields).length > 0 || groupFromAction !== undefined) {
-      operations.push({
-        type: "workflow.update",
-        workflowId,
-        fields,
-        ...(groupFromAction !== undefined ? { groupFromAction } : {}),
-      });
-    }
-    if (statusRefused) {
-      context.warnings.push({
-        code: "development-only",
-        message: `workflow ${item.key}: active is not changed with this key (${DEVELOPMENT_ONLY})`,
-        source: item.source.fields.active ?? item.source.pos,
-      });
-    } else if (active !== undefined) {
-      operations.push({
-        type: "workflow.setStatus",
-        workflowId,
-        active: active.new === true,
-        ...(active.unknown === true ? { acceptUnchanged: true } : {}),
-      });
-    }
-    return { operations };
+  operationsFor(op, item, live, changes, context) {
+    return contentAwareOperations(op, item, context, changes, () =>
+      plainOperations(item, live, changes, context),
+    );
   },
+
+  intentDoubt: createDoubt,
 
   unmanaged(context, managedKeys) {
     const workflows = context.live.kinds.workflow;
@@ -170,36 +167,144 @@ export const workflowKind: KindModule<"workflow"> = {
   },
 
   async readLive(client, scope) {
-    const wanted = wantedItems(workflowKind, scope).flatMap((item) =>
-      item.ids.workflowId ? [item.ids.workflowId] : [],
-    );
+    const items = wantedItems(workflowKind, scope);
+    const wanted = items.flatMap((item) => (item.ids.workflowId ? [item.ids.workflowId] : []));
     const read = await readWorkflows(client, scope, wanted);
     if (read === undefined) return { live: undefined };
-    return { live: new Map(read.items.map((w) => [w._id, w])), listed: read.listed };
+    const workflows = new Map(read.items.map((w) => [w._id, w]));
+    // Content is compared only where the config manages it (or everything, for export).
+    const content = scope.everything
+      ? [...workflows.keys()]
+      : items.flatMap((item) =>
+          item.fields.steps !== undefined && item.ids.workflowId ? [item.ids.workflowId] : [],
+        );
+    const ahead = (await scope.readAhead?.workflow) as WorkflowReadAhead | undefined;
+    const prefetched = (await ahead?.content) ?? new Map<string, Workflow>();
+    const live = await readContent(client, workflows, content, scope.signal, prefetched);
+    // Layout identifiers <-> ids, where the config names a layout or an export shows them.
+    const namesLayouts = (workflow: Workflow) =>
+      (workflow.steps ?? []).some((step) => typeof step.template?._layoutId === "string");
+    const layoutsNeeded = scope.everything
+      ? [...live.values()].some(namesLayouts)
+      : scope.desired.resources.workflow.some(({ spec }) =>
+          spec.steps?.some((step) => step.template?.layout !== undefined),
+        );
+    if (layoutsNeeded) {
+      const layouts = await readLayouts(client, scope.signal);
+      live.layoutIds = layouts?.ids;
+      live.layoutIdentifiers = layouts?.identifiers;
+    }
+    // A workflow to be created in no group the config names goes into the server's default one.
+    const creates = items.some(
+      (item) =>
+        item.ids.workflowId === undefined && item.dependsOn.every((d) => !d.startsWith("notificationGroup/")),
+    );
+    if (creates) live.defaultGroupId = await readDefaultGroup(client, scope.signal);
+    // A workflow to be created: what the server holds by name settles an interrupted create.
+    if (items.some((item) => item.ids.workflowId === undefined) && !read.listed) {
+      const all = await unlessUnsupported(
+        client.listAllWorkflows(scope.signal ? { signal: scope.signal } : {}),
+      );
+      for (const workflow of all ?? []) if (!live.has(workflow._id)) live.set(workflow._id, workflow);
+    }
+    return { live, listed: read.listed };
   },
   readAhead: readWorkflowsAhead,
   execute: executeWorkflow,
   reread: rereadWorkflows,
 
   exportSection(live, keys) {
-    if (live === undefined) return { notExported: "workflows (the server cannot list them)" };
-    if (live.size === 0) return undefined;
-    const used = new Set<string>();
-    const leftOut: string[] = [];
-    const workflows = [...live.values()]
-      .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
-      .map((workflow) => {
-        const key = uniqueKey(
-          slug(workflow.triggers?.[0]?.identifier ?? "") || slug(workflow.name) || "workflow",
-          used,
-        );
-        keys.workflow.set(workflow._id, key);
-        return exportWorkflow(key, workflow, keys.notificationGroup, leftOut);
-      })
-      .sort((a, b) => (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
-    return { file: "workflows.yaml", value: workflows, leftOut };
+    return exportWorkflows(live, keys);
   },
 };
+
+/**
+ * The operations of a workflow's plain fields (not its content): PUT for fields, PUT status for
+ * `active` (only reached with a Development key, or where the server does not say).
+ */
+function plainOperations(
+  item: DesiredItem,
+  live: LiveItem | undefined,
+  changes: FieldChange[],
+  context: PlanContext,
+): OperationsResult<"workflow"> {
+  const workflowId = item.ids.workflowId ?? "";
+  const active = changes.find((change) => change.field === "active");
+  const operations: WorkflowOperation[] = [];
+  const fields: JsonObject = {};
+  let groupFromAction: string | undefined;
+  let preferencesChanged = false;
+  for (const change of changes) {
+    if (change.field === "active" || isContentField(change.field)) continue;
+    if (change.field.startsWith("preferenceSettings.")) {
+      preferencesChanged = true;
+    } else if (change.field === "notificationGroup") {
+      const key = String(change.new);
+      const groupId = context.groupIds.get(key);
+      if (groupId === undefined) groupFromAction = `notificationGroup/${key}`;
+      else fields.notificationGroupId = groupId;
+    } else {
+      fields[change.field] = change.new;
+    }
+  }
+  if (preferencesChanged) fields.preferenceSettings = fullPreferences(item, live);
+  if (Object.keys(fields).length > 0 || groupFromAction !== undefined) {
+    operations.push({
+      type: "workflow.update",
+      workflowId,
+      fields,
+      ...(groupFromAction !== undefined ? { groupFromAction } : {}),
+    });
+  }
+  if (active !== undefined) {
+    operations.push({
+      type: "workflow.setStatus",
+      workflowId,
+      active: active.new === true,
+      ...(active.unknown === true ? { acceptUnchanged: true } : {}),
+    });
+  }
+  return { operations };
+}
+
+/** The workflows section of an export: settings, and content with its long text in files. */
+function exportWorkflows(live: LiveByKind["workflow"], keys: ExportKeys): ExportSection {
+  if (live === undefined) return { notExported: "workflows (the server cannot list them)" };
+  if (live.size === 0) return undefined;
+  const used = new Set<string>();
+  const leftOut: string[] = [];
+  const textFiles = new Map<string, string>();
+  const layouts = layoutIdentifiersOf(live);
+  const workflows = [...live.values()]
+    .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
+    .map((workflow) => {
+      const key = uniqueKey(
+        slug(workflow.triggers?.[0]?.identifier ?? "") || slug(workflow.name) || "workflow",
+        used,
+      );
+      keys.workflow.set(workflow._id, key);
+      const entry = exportWorkflow(key, workflow, keys.notificationGroup, leftOut);
+      // Only a workflow read by id holds its templates (a list's steps do not).
+      const full = (workflow.steps ?? []).every(
+        (step) =>
+          step.template === undefined ||
+          "content" in step.template ||
+          step.template.type === "delay" ||
+          step.template.type === "digest",
+      );
+      if (full && (workflow.steps ?? []).length > 0) {
+        const content = exportSteps(key, workflow.steps, layouts);
+        for (const message of content.leftOut) leftOut.push(message);
+        if (content.steps !== undefined) {
+          entry.steps = content.steps;
+          for (const [path, text] of content.files) textFiles.set(path, text);
+        }
+      }
+      return entry;
+    })
+    .sort((a, b) => (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
+  return { file: "workflows.yaml", value: workflows, leftOut, textFiles };
+}
 
 /**
  * The server replaces preferenceSettings wholesale, so the body carries all five channels:

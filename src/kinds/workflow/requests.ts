@@ -4,6 +4,14 @@ import type { WorkflowOperation } from "./types.js";
 
 export function workflowRequest(op: WorkflowOperation): PlannedRequest {
   switch (op.type) {
+    case "workflow.create": {
+      const request: PlannedRequest = { method: "POST", path: "/v1/workflows", body: { ...op.body } };
+      if (op.groupFromAction !== undefined) {
+        request.body.notificationGroupId = `<id of ${op.groupFromAction}>`;
+        request.refs = [{ field: "notificationGroupId", action: op.groupFromAction }];
+      }
+      return request;
+    }
     case "workflow.update": {
       const request: PlannedRequest = {
         method: "PUT",

@@ -1,7 +1,9 @@
 // The workflow kind's resolve step: an entry that names its workflow by trigger identifier gets
 // this environment's id — from the list extension (one read for all), else one GET
 // /v1/workflows/{identifier} each, else (a spec-only server) the state file's record of an
-// earlier resolution. What none of them can resolve is an error at the entry, all in one run.
+// earlier resolution. An entry with a name that the server does not have stays without an id:
+// it is planned as a create (Development) or as arriving by promotion (other environments).
+// What none of them can resolve is an error at the entry, all in one run.
 
 import type { Desired, DesiredState } from "../../config/model.js";
 import type { Problem } from "../../errors.js";
@@ -15,7 +17,7 @@ import type { WorkflowSpec } from "./types.js";
 export async function resolveWorkflows(
   client: NotificationApi,
   desired: DesiredState,
-  { state, signal }: ResolveContext,
+  { state, signal, environment }: ResolveContext,
 ): Promise<ResolveResult<"workflow">> {
   const entries = desired.resources.workflow;
   const identifiers = entries.flatMap(({ spec }) =>
@@ -32,9 +34,12 @@ export async function resolveWorkflows(
     const pos = source.fields.identifier ?? source.pos;
     const lookup = lookups.get(spec.identifier) ?? "missing";
     if (lookup === "missing") {
+      // With a name it is created (Development); in another environment it arrives by promotion.
+      if (spec.name !== undefined || (environment !== undefined && environment.name !== "Development"))
+        return entry;
       problems.push(
         resolveProblem(
-          `workflow "${spec.key}": no workflow with trigger identifier "${spec.identifier}" in this environment`,
+          `workflow "${spec.key}": no workflow with trigger identifier "${spec.identifier}" in this environment (give it a name: to have notiform create it)`,
           pos,
         ),
       );

@@ -4,10 +4,11 @@
 import type { PreferenceSettings } from "../../config/model.js";
 import type { JsonObject } from "../canonical.js";
 import type { WorkflowEndpoints, WorkflowExtension } from "./api.js";
+import type { StepSpec } from "./step-spec.js";
 import type { Workflow } from "./wire.js";
 
 /**
- * A workflow is referenced, never created. Fields left out are not managed: notiform neither
+ * A workflow is created in Development when missing (with a name). Fields left out are not managed: notiform neither
  * compares nor sends them. `notificationGroup` names a notificationGroups key of this config.
  * Ids differ per environment and trigger identifiers do not, so an entry names its workflow by
  * `identifier` (resolved per environment before planning) and/or `id`.
@@ -27,9 +28,23 @@ export interface WorkflowSpec {
   preferenceSettings?: Partial<PreferenceSettings>;
   notificationGroup?: string;
   data?: Record<string, unknown>;
+  /** The workflow's content, in order; managed as a whole when present (step-spec.ts). */
+  steps?: StepSpec[];
 }
 
 export type WorkflowOperation =
+  | {
+      /**
+       * POST /v1/workflows (Development): the server makes the trigger identifier from the name,
+       * so the executor then sets `identifier` with PUT when that slug differs.
+       */
+      type: "workflow.create";
+      identifier: string;
+      /** The body as sent: name, notificationGroupId, steps and the settings the config sets. */
+      body: JsonObject;
+      /** The group is one another action of this plan creates. */
+      groupFromAction?: string;
+    }
   | {
       type: "workflow.update";
       workflowId: string;

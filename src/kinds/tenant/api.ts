@@ -1,14 +1,16 @@
-// Tenants (extensions): GET /v1/tenants/{identifier} and the flat, `hasMore`-paged GET
-// /v1/tenants. Tenants belong to one environment: a Development tenant is API_NOT_FOUND to a
-// Production key. Overrides name tenants by identifier and need their ids.
+// Tenants (extensions, r3-q4-*): GET /v1/tenants/{identifier}, the flat, `hasMore`-paged GET
+// /v1/tenants, POST (201 with the tenant) and PATCH by identifier (answers it updated, with `data`
+// replaced whole, never merged, so a caller sends the whole `data` it wants). Tenants belong to one
+// environment and are never promoted: a Development tenant is API_NOT_FOUND to a Production key,
+// and both keys may write. A create is not retried once sent (a taken identifier is 409).
 import { NEVER_ID } from "../../api/capabilities.js";
 import { expectArray, expectShape, unwrap } from "../../api/envelope.js";
 import { listAllFollowing } from "../../api/pagination.js";
-import { numberOr, segment } from "../../api/request-checks.js";
+import { checkName, numberOr, segment } from "../../api/request-checks.js";
 import type { Requester, SendOptions } from "../../api/requester.js";
 import type { RequestOptions } from "../../api/types.js";
 import { type EndpointGroup, LIST_LIMIT, type ListBounds } from "../endpoint-group.js";
-import type { Tenant, TenantPage } from "./wire.js";
+import type { CreateTenantBody, Tenant, TenantPage, UpdateTenantBody } from "./wire.js";
 
 // The fields a tenant must have for notiform to work with it.
 const TENANT = { _id: "string", identifier: "string" } as const;
@@ -18,15 +20,23 @@ export interface TenantEndpoints {
   getTenant(identifier: string, options?: RequestOptions): Promise<Tenant>;
   /** Extension: GET /v1/tenants?page&limit (flat page, `hasMore`); `urgent` (internal) lets a page chain jump the limiter's queue. */
   listTenants(query?: { page?: number; limit?: number }, options?: SendOptions): Promise<TenantPage>;
+  /** Extension: POST /v1/tenants, in the key's environment (never retried once sent). */
+  createTenant(body: CreateTenantBody, options?: RequestOptions): Promise<Tenant>;
+  /** Extension: PATCH /v1/tenants/{identifier}; `data`, when sent, replaces the stored data whole. */
+  updateTenant(identifier: string, body: UpdateTenantBody, options?: RequestOptions): Promise<Tenant>;
   /** All tenants of the key's environment, following `hasMore` (limit 100; bounded). */
   listAllTenants(options?: RequestOptions): Promise<Tenant[]>;
 }
 
-export const tenantApi: EndpointGroup<TenantEndpoints, "getTenant" | "listTenants"> = {
+export type TenantExtension = "getTenant" | "listTenants" | "createTenant" | "updateTenant";
+
+export const tenantApi: EndpointGroup<TenantEndpoints, TenantExtension> = {
   create: (requester, bounds) => createTenantEndpoints(requester, bounds),
   extensions: {
     getTenant: (api, options) => api.getTenant(NEVER_ID, options),
     listTenants: (api, options) => api.listTenants({ page: 0, limit: 1 }, options),
+    createTenant: "write",
+    updateTenant: "write",
   },
 };
 
@@ -65,6 +75,44 @@ function createTenantEndpoints(requester: Requester, bounds: ListBounds): Tenant
             pageSize: numberOr(page.pageSize, query.limit ?? 10),
           };
         },
+      );
+    },
+
+    async createTenant(body, options = {}): Promise<Tenant> {
+      checkName("tenant identifier", body.identifier);
+      checkName("tenant name", body.name);
+      return requester.read(
+        {
+          endpoint: "createTenant",
+          extension: "createTenant",
+          method: "POST",
+          path: "/v1/tenants",
+          body: {
+            identifier: body.identifier,
+            name: body.name,
+            ...(body.data !== undefined ? { data: body.data } : {}),
+          },
+        },
+        options,
+        ({ json, ctx }) => expectShape<Tenant>(unwrap(json, ctx), TENANT, ctx, "data"),
+      );
+    },
+
+    async updateTenant(identifier, body, options = {}): Promise<Tenant> {
+      if (body.name !== undefined) checkName("tenant name", body.name);
+      return requester.read(
+        {
+          endpoint: "updateTenant",
+          extension: "updateTenant",
+          method: "PATCH",
+          path: `/v1/tenants/${segment("tenant identifier", identifier)}`,
+          body: {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.data !== undefined ? { data: body.data } : {}),
+          },
+        },
+        options,
+        ({ json, ctx }) => expectShape<Tenant>(unwrap(json, ctx), TENANT, ctx, "data"),
       );
     },
 

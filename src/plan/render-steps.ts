@@ -1,0 +1,103 @@
+// How a workflow's content changes read, in text and markdown alike: a step's field as
+// `step NAME  FIELD: old -> new`, the step list as the steps added and removed (or reordered),
+// and long text (a template's HTML) as a unified diff from the `diff` package instead of two
+// walls of JSON. Renderers only format: the changes themselves come from the plan.
+import { createRequire } from "node:module";
+import type { JsonValue } from "../kinds/canonical.js";
+import { parseStepField, STEPS_FIELD } from "../kinds/workflow/steps-canonical.js";
+import { visibleText as v } from "../sanitize.js";
+import type { FieldChange } from "./model.js";
+
+/** Text longer than this, or on more than one line, is shown as a diff. */
+const LONG_TEXT = 80;
+
+/** A change as lines: the first is its summary, the rest (a unified diff) belong under it. */
+export interface RenderedChange {
+  line: string;
+  diff: string[];
+}
+
+/** A content change rendered, or undefined when `change` is not one (the caller formats it). */
+export function renderStepChange(
+  change: FieldChange,
+  formatValue: (value: JsonValue) => string,
+): RenderedChange | undefined {
+  if (change.field === STEPS_FIELD) return { line: stepListLine(change), diff: [] };
+  const parsed = parseStepField(change.field);
+  if (parsed === undefined) return undefined;
+  const head = `step ${v(parsed.step)}  ${v(parsed.field.replace(/^template\./, ""))}`;
+  const before = change.old;
+  const after = change.new;
+  if (change.unknown !== true && (isLong(before) || isLong(after))) {
+    return {
+      line: `${head}: ${before === undefined ? "(new)" : "changed"}, ${lineCount(after)} line${lineCount(after) === 1 ? "" : "s"}`,
+      diff: textDiff(before, after, parsed.step),
+    };
+  }
+  if (change.unknown === true) return { line: `${head}: (unknown) -> ${formatValue(after)}`, diff: [] };
+  if (before === undefined) return { line: `${head}: ${formatValue(after)}`, diff: [] };
+  return { line: `${head}: ${formatValue(before)} -> ${formatValue(after)}`, diff: [] };
+}
+
+/** `steps: + chat-ping, - in-app-welcome` (or the new order when only the order changed). */
+function stepListLine(change: FieldChange): string {
+  const after = namesOf(change.new);
+  if (change.old === undefined || change.unknown === true) return `steps: ${after.map(v).join(", ")}`;
+  const before = namesOf(change.old);
+  const added = after.filter((name) => !before.includes(name));
+  const removed = before.filter((name) => !after.includes(name));
+  const parts = [...added.map((name) => `+ ${v(name)}`), ...removed.map((name) => `- ${v(name)} (removed)`)];
+  const kept = after.filter((name) => before.includes(name));
+  const keptBefore = before.filter((name) => after.includes(name));
+  if (kept.join("\u0000") !== keptBefore.join("\u0000")) parts.push(`order: ${after.map(v).join(", ")}`);
+  return `steps: ${parts.join(", ")}`;
+}
+
+function namesOf(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+function isLong(value: JsonValue | undefined): boolean {
+  if (typeof value === "string") return value.length > LONG_TEXT || value.includes("\n");
+  // Data (metadata, filters, a block list) stays on one line while it is short.
+  return (
+    value !== undefined &&
+    value !== null &&
+    typeof value === "object" &&
+    JSON.stringify(value).length > LONG_TEXT
+  );
+}
+
+/** Text as a diff shows it: strings as they are, block lists and objects as indented JSON. */
+function asText(value: JsonValue | undefined): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  if (typeof value === "object") return JSON.stringify(value, null, 2);
+  return undefined;
+}
+
+function lineCount(value: JsonValue | undefined): number {
+  return (asText(value) ?? "").replace(/\n$/, "").split("\n").length;
+}
+
+// Loaded when a plan has long text to show: every other run would pay for loading it at start-up.
+const require = createRequire(import.meta.url);
+
+function textDiff(before: JsonValue | undefined, after: JsonValue | undefined, step: string): string[] {
+  const { createTwoFilesPatch } = require("diff") as typeof import("diff");
+  const withEnd = (text: string | undefined) =>
+    text === undefined || text.endsWith("\n") ? (text ?? "") : `${text}\n`;
+  const patch = createTwoFilesPatch(
+    `${step} (live)`,
+    `${step} (desired)`,
+    withEnd(asText(before)),
+    withEnd(asText(after)),
+    undefined,
+    undefined,
+    { context: 2 },
+  );
+  return patch
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("=====") && !line.startsWith("\\ No newline"))
+    .map((line) => v(line));
+}
