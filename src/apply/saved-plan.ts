@@ -42,7 +42,13 @@ export async function readSavedPlan(path: string): Promise<Plan> {
       },
     );
   }
-  const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
+  if (!looksLikePlan(parsed)) {
+    throw new NotiformError("PLAN_INVALID", `${path} is not a notiform plan${whatItIs(parsed)}`, {
+      hint: "Save a plan with `notiform plan --out FILE`.",
+      pos: { file: path, line: 1, col: 1 },
+    });
+  }
+  const version = parsed.formatVersion;
   if (version !== PLAN_FORMAT_VERSION) {
     throw new NotiformError(
       "PLAN_INVALID",
@@ -72,6 +78,23 @@ export async function readSavedPlan(path: string): Promise<Plan> {
     }
   }
   return plan;
+}
+
+/** A plan of some format version: an object with a numeric formatVersion and a list of actions. */
+function looksLikePlan(value: unknown): value is { formatVersion: number } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.formatVersion === "number" && Array.isArray(record.actions);
+}
+
+/** A guess at what a file that is not a plan is: the files notiform writes are easy to mix up. */
+function whatItIs(value: unknown): string {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return " (not a JSON object)";
+  const record = value as Record<string, unknown>;
+  if (Array.isArray(record.entries)) return ": it looks like a promotion (`notiform promote FILE` takes it)";
+  if ("notificationGroups" in record && "workflows" in record) return ": it looks like a state file";
+  if (Array.isArray(record.results)) return ": it looks like an apply or promote result";
+  return " (no formatVersion and actions)";
 }
 
 /** Refuse a plan made for another target or from another config. */

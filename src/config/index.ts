@@ -108,6 +108,9 @@ export async function loadConfig(
   const problems = sortProblems(loader.problems);
   if (problems.some((p) => p.severity === "error"))
     throw new ConfigError(problems, undefined, [...loader.sensitive]);
+  // After the config's own errors, which say more than a missing --env.
+  if (options.env === undefined && options.allEnvironments !== true && root !== undefined)
+    requireEnvironmentChoice(root);
 
   const organization = stringOf(environment?.organization) ?? stringOf(rootData.organization);
   const serverEnvironment = stringOf(environment?.serverEnvironment) ?? stringOf(rootData.serverEnvironment);
@@ -386,6 +389,25 @@ function checkRootOnly(
       });
     }
   }
+}
+
+/**
+ * A config with environments names no default one: without --env the base alone would be planned
+ * against whatever NOTIFORM_API_KEY reaches, so the run is refused, naming the choices.
+ */
+function requireEnvironmentChoice(root: LoadedFile): void {
+  const environments = root.data?.environments;
+  if (!isRecord(environments)) return;
+  const names = Object.keys(environments).map(visibleText);
+  if (names.length === 0) return;
+  throw new NotiformError(
+    "USAGE",
+    `${root.file.rel} defines environments (${names.join(", ")}): choose one with --env`,
+    {
+      hint: `Run it again with --env ${names.join(" or --env ")}. There is no default environment, so that no run reaches one by accident.`,
+      pos: positionAt(root.file, ["environments"], true),
+    },
+  );
 }
 
 function selectEnvironment(

@@ -64,7 +64,10 @@ export interface LoadOptions {
   cwd: string;
   /** Let includes reach files outside the root file's directory (--allow-include-outside). */
   allowIncludeOutside?: boolean;
-  /** Without `env`: also layer every environment over the base and check it (validate). */
+  /**
+   * Without `env`: also layer every environment over the base and check it (validate). Otherwise
+   * a config that defines environments is refused without `env` (there is no default one).
+   */
   allEnvironments?: boolean;
   /**
    * Called as each file is parsed, before it is checked, with how many entries each section of

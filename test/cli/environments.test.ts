@@ -152,7 +152,7 @@ describe("one config, Development and Production", () => {
   it("exports with a Production key, leaving overrides out with a note, and plans back to zero", async () => {
     const { handle, cli, workspace } = await setup();
     const production = { NOTIFORM_API_KEY: handle.productionApiKey ?? "" };
-    const exported = await cli(["export", "--dir", "exported"], production);
+    const exported = await cli(["export", "--env", "production", "--dir", "exported"]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toContain(`Not exported: workflow overrides (${DEVELOPMENT_ONLY})`);
     // The guard for the environment the key reached; workflows by identifier, no ids.
@@ -172,27 +172,27 @@ describe("one config, Development and Production", () => {
 
   it("refuses a state file with the other environment's key before anything is written", async () => {
     const { handle, workspace, cli } = await setup(CONFIG.replace(/\n {4}serverEnvironment: \w+/g, ""));
-    // Without --env both keys would share notiform.state.json.
-    expect((await cli(["apply", "--auto-approve"])).code).toBe(0);
-    const before = await readFile(workspace.path("notiform.state.json"), "utf8");
+    // The development environment's variable holding the Production key: one state file, two keys.
+    expect((await cli(["apply", "--env", "development", "--auto-approve"])).code).toBe(0);
+    const before = await readFile(workspace.path("notiform.development.state.json"), "utf8");
     handle.clearRequests();
-    const refused = await cli(["apply", "--auto-approve"], {
-      NOTIFORM_API_KEY: handle.productionApiKey ?? "",
+    const refused = await cli(["apply", "--env", "development", "--auto-approve"], {
+      KEY_DEVELOPMENT: handle.productionApiKey ?? "",
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("belongs to the Development environment");
     expect(refused.stderr).toContain("--env");
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     expect(writes(handle)).toEqual([]);
-    expect(await readFile(workspace.path("notiform.state.json"), "utf8")).toBe(before);
+    expect(await readFile(workspace.path("notiform.development.state.json"), "utf8")).toBe(before);
     // The guard is known by its code, not its wording.
-    const json = await cli(["apply", "--auto-approve", "--output", "json"], {
-      NOTIFORM_API_KEY: handle.productionApiKey ?? "",
+    const json = await cli(["apply", "--env", "development", "--auto-approve", "--output", "json"], {
+      KEY_DEVELOPMENT: handle.productionApiKey ?? "",
     });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).error.code).toBe("STATE_FOREIGN");
     expect(writes(handle)).toEqual([]);
-    expect(await readFile(workspace.path("notiform.state.json"), "utf8")).toBe(before);
+    expect(await readFile(workspace.path("notiform.development.state.json"), "utf8")).toBe(before);
   });
 
   it("refuses a key that reaches another environment than the config's guard, and whoami says which", async () => {

@@ -88,9 +88,11 @@ describe("loadConfig", () => {
       preferenceSettings: { email: false, sms: true },
     });
     expect(desired.resources.topic[0]?.source.fields.name?.file).toBe("dev/overlay.yaml");
-    const base = await loadConfig({ cwd: ws.dir, vars: {} });
-    expect(base.desired.resources.topic).toHaveLength(2);
-    expect(base.desired.apiKeyEnv).toBe("NOTIFORM_API_KEY");
+    // Without --env there is no silent default: the choices are named.
+    await expect(loadConfig({ cwd: ws.dir, vars: {} })).rejects.toMatchObject({
+      code: "USAGE",
+      message: "notiform.yaml defines environments (dev): choose one with --env",
+    });
   });
 
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the test is about literal ${...} references.

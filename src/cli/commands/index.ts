@@ -7,6 +7,7 @@ import { forceUnlockCommand } from "./force-unlock.js";
 import { planCommand } from "./plan.js";
 import { promoteCommand } from "./promote.js";
 import { resolveCommand } from "./resolve.js";
+import { showCommand } from "./show.js";
 import { validateCommand } from "./validate.js";
 import { whoamiCommand } from "./whoami.js";
 
@@ -14,6 +15,7 @@ export const commands: Command[] = [
   validateCommand,
   planCommand,
   applyCommand,
+  showCommand,
   promoteCommand,
   exportCommand,
   whoamiCommand,
