@@ -16,7 +16,7 @@ const validators = precompiledSchemasModule(schemas);
 
 await rm(out, { recursive: true, force: true });
 await build({
-  input: { main: `${root}dist/cli/main.js`, "load-worker": `${root}dist/config/load-worker.js` },
+  input: { main: `${root}dist/cli/main.js`, "load-worker": `${root}dist/loader/load-worker.js` },
   platform: "node",
   logLevel: "warn",
   plugins: [

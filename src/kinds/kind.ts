@@ -2,17 +2,18 @@
 // reads, planning into typed operations, executing them, re-reading for a saved plan and export.
 // The planner, applier, exporter and validator iterate the registry (registry.ts) and never name
 // a kind. Planning methods are pure; readLive, execute and reread are the kind's I/O edge.
+
+import type { JsonObject } from "../canonical.js";
 import type { Desired, DesiredState, Resources, Source } from "../config/model.js";
 import type { TextFieldPath } from "../config/text-file-ref.js";
 import type { Problem } from "../errors.js";
-import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../plan/model.js";
 import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { IdentifierSection, StateFile } from "../state/model.js";
-import type { JsonObject } from "./canonical.js";
 import type { EndpointGroup } from "./endpoint-group.js";
 import type { EndpointsOf, ExtensionOf, Kind, LiveByKind, OperationByKind, SpecByKind } from "./kinds.js";
 import type { NotificationApi } from "./notification-api.js";
 import type { PlannedRequest } from "./operations.js";
+import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "./plan-action.js";
 
 /** The server environment the key reaches, where the server says (GET /v1/environments/me). */
 export interface ServerEnvironment {

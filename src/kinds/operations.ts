@@ -4,7 +4,7 @@
 // (what a reviewer sees) and as the contract the executors' client calls keep: apply sends
 // exactly what the plan showed, and nothing takes a path apart again.
 
-import type { JsonObject } from "./canonical.js";
+import type { JsonObject } from "../canonical.js";
 import type { Kind, OperationOf } from "./kinds.js";
 
 export type Operation = { [K in Kind]: OperationOf<K> }[Kind];

@@ -6,9 +6,10 @@
 // Values from the server or the environment are escaped (src/sanitize.ts): text never turns into
 // HTML or markup, code spans show values exactly.
 
+import type { ActionOp, PlanAction } from "../kinds/plan-action.js";
 import { KINDS } from "../kinds/registry.js";
 import { markdownCode, markdownText } from "../sanitize.js";
-import type { ActionOp, Plan, PlanAction } from "./model.js";
+import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 import { renderStepChange } from "./render-steps.js";
 import { formatChange, formatValue } from "./render-text.js";

@@ -3,7 +3,7 @@
 // the environment. Changes of entities the config does not manage are listed as unmanaged and
 // left out of what is applied, unless `all`.
 
-import { digestOf } from "../kinds/canonical.js";
+import { digestOf } from "../canonical.js";
 import type { Change, ChangeOp } from "../kinds/endpoints/wire.js";
 import {
   PROMOTION_FORMAT_VERSION,

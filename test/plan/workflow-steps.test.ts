@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { JsonObject } from "../../src/kinds/canonical.js";
-import { sameValue } from "../../src/kinds/canonical.js";
+import type { JsonObject } from "../../src/canonical.js";
+import { sameValue } from "../../src/canonical.js";
 import type { StepSpec } from "../../src/kinds/workflow/step-spec.js";
 import { stepsBody, UnknownLayoutError } from "../../src/kinds/workflow/steps-body.js";
 import {

@@ -22,10 +22,10 @@
 //   later) while the model names ErrorCode: that one field is widened to string before comparing.
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { ActionResult, ApplyReport } from "../../src/apply/model.js";
+import type { JsonValue } from "../../src/canonical.js";
 import type { ErrorReport } from "../../src/cli/error-report.js";
 import type { Seed } from "../../src/emulator/seed.js";
 import type { BrandingSpec } from "../../src/kinds/branding/types.js";
-import type { JsonValue } from "../../src/kinds/canonical.js";
 import type { NotificationGroupSpec } from "../../src/kinds/notification-group/types.js";
 import type { OverrideSpec } from "../../src/kinds/override/types.js";
 import type { TopicSpec } from "../../src/kinds/topic/types.js";

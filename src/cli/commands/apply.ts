@@ -16,6 +16,8 @@ import { checkPlanTarget, readSavedPlan, refreshSavedPlan } from "../../apply/sa
 import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
 import { InternalError, NotiformError, type Problem } from "../../errors.js";
+import { preparePlan, resolveSession, withIdentifiers } from "../../pipeline/prepare-plan.js";
+import { loadDesired, openSession, organizationOf, type Session } from "../../pipeline/session.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges, type Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
@@ -29,8 +31,7 @@ import { confirmOrRefuse } from "../confirm.js";
 import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
 import { withStopSignals } from "../interrupts.js";
-import { preparePlan, resolveSession, withIdentifiers } from "../prepare-plan.js";
-import { loadDesired, openSession, organizationOf, type Session } from "../session.js";
+import { runContext } from "../run-context.js";
 
 const builder = (yargs: Argv) =>
   yargs
@@ -107,7 +108,7 @@ export const applyCommand = defineCommand({
         await early.lock.release();
       }
     }
-    const loaded = await loadDesired(args, context);
+    const loaded = await loadDesired(args, runContext(context, args));
     const statePath = args.state ?? defaultStatePath(loaded.desired.rootFile, loaded.desired.environment);
     return withStateLock(statePath, lockOptions, () => applyLocked(args, context, statePath, loaded));
   },
@@ -145,7 +146,7 @@ async function applyLocked(
   const prepared =
     args.plan === undefined
       ? await planNow(args, context, lockedPath, loaded)
-      : await loadSaved(args, context, loaded ?? (await loadDesired(args, context)));
+      : await loadSaved(args, context, loaded ?? (await loadDesired(args, runContext(context, args))));
   if (prepared === undefined) return EXIT.ok;
   const { session, plan, state } = prepared;
   try {
@@ -204,7 +205,7 @@ async function planNow(
   lockedPath: string,
   loaded: Loaded | undefined,
 ): Promise<Prepared | undefined> {
-  const { session, plan, state } = await preparePlan(args, context, loaded);
+  const { session, plan, state } = await preparePlan(args, runContext(context, args), loaded);
   try {
     if (session.statePath !== lockedPath) {
       throw new InternalError(
@@ -245,7 +246,7 @@ function confirm(context: CommandContext): Promise<void> {
 
 async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loaded): Promise<Prepared> {
   const saved = await readSavedPlan(resolve(context.cwd, args.plan ?? ""));
-  const session = await openSession(args, context, loaded);
+  const session = await openSession(args, runContext(context, args), loaded);
   try {
     checkPlanTarget(saved, session.target, session.desired, session.keyed);
     const state = await readState(session.statePath, session.target);

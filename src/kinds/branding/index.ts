@@ -4,12 +4,12 @@
 // managed ones as desired, the rest as they are, so nothing unmanaged is cleared). A server that
 // serves the spec alone has no such route: there a change is planned as not applicable.
 
+import { digestOf, type JsonObject, managedFields } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
-import type { PlanAction } from "../../plan/model.js";
-import { digestOf, type JsonObject, managedFields } from "../canonical.js";
 import type { DesiredItem, ExecuteContext, ExecuteResult, KindModule, ReadScope } from "../kind.js";
 import type { LiveByKind } from "../kinds.js";
 import type { NotificationApi } from "../notification-api.js";
+import type { PlanAction } from "../plan-action.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { brandingApi } from "./api.js";
 import { brandingRequest } from "./requests.js";

@@ -1,6 +1,6 @@
 // Branding's types, declared into KindTypes (src/kinds/kinds.ts): its config entry, what a plan
 // reads of it, the writes a plan can make, and its share of the typed client.
-import type { JsonObject } from "../canonical.js";
+import type { JsonObject } from "../../canonical.js";
 import type { BrandingEndpoints, BrandingExtension } from "./api.js";
 import type { Branding } from "./wire.js";
 

@@ -2,8 +2,8 @@
 // so a create is never sent twice: a lost response is resolved through the list extension
 // (adopt the unclaimed group of that name) or reported with what to do; never retried blind.
 import { NotiformError } from "../../errors.js";
-import type { PlanAction } from "../../plan/model.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
+import type { PlanAction } from "../plan-action.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { mayHaveBeenApplied } from "../write-outcomes.js";
 import type { NotificationGroupOperation } from "./types.js";

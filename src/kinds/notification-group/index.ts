@@ -3,10 +3,9 @@
 // so without the list extension the last applied name in the state file is all we know.
 // Never plan a second POST for a group whose id we had: the server happily makes duplicates.
 
+import { digestOf } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
-import type { UnmanagedResource } from "../../plan/model.js";
 import { ownRecord } from "../../state/model.js";
-import { digestOf } from "../canonical.js";
 import { slug, uniqueKey } from "../export-keys.js";
 import {
   type DesiredItem,
@@ -18,6 +17,7 @@ import {
   recordedFields,
   type StateChange,
 } from "../kind.js";
+import type { UnmanagedResource } from "../plan-action.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { notificationGroupApi } from "./api.js";
 import { executeNotificationGroup } from "./execute.js";

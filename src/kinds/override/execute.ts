@@ -2,12 +2,12 @@
 // fails on the server's unique index. So a create that met 409, or whose response was lost, is
 // resolved by finding the pair (the pair GET extension, else the paged list) first.
 
+import type { JsonObject } from "../../canonical.js";
 import { CHANNELS } from "../../config/model.js";
 import { InternalError } from "../../errors.js";
-import type { PlanAction } from "../../plan/model.js";
-import type { JsonObject } from "../canonical.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";
+import type { PlanAction } from "../plan-action.js";
 import { hasCode, mayHaveBeenApplied, statusOf } from "../write-outcomes.js";
 import type { OverrideOperation } from "./types.js";
 import type { WorkflowOverride } from "./wire.js";

@@ -4,10 +4,9 @@
 // PUT extension — on a server without it an update is "not applicable", said at plan time.
 
 import { DEFAULT_MAX_PAGES } from "../../api/index.js";
+import { digestOf, type JsonObject, managedFields } from "../../canonical.js";
 import { CHANNELS, type DesiredState } from "../../config/model.js";
 import { isNotiformError } from "../../errors.js";
-import type { UnmanagedResource } from "../../plan/model.js";
-import { digestOf, type JsonObject, managedFields } from "../canonical.js";
 import { duplicatesOf } from "../duplicates.js";
 import { LIST_LIMIT } from "../endpoint-group.js";
 import {
@@ -22,6 +21,7 @@ import {
   type ReadScope,
 } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";
+import type { UnmanagedResource } from "../plan-action.js";
 import {
   type CostedRead,
   type FollowedPage,

@@ -1,5 +1,5 @@
 // The HTTP request each workflow override operation sends (the plan shows it; apply sends exactly it).
-import type { JsonObject } from "../canonical.js";
+import type { JsonObject } from "../../canonical.js";
 import { type PlannedRequest, pathSegment } from "../operations.js";
 import type { OverrideOperation } from "./types.js";
 

@@ -1,8 +1,8 @@
 // A workflow override's types, declared into KindTypes (src/kinds/kinds.ts): its config entry,
 // what a plan reads of it, the writes a plan can make, and its share of the typed client.
 
+import type { JsonObject } from "../../canonical.js";
 import type { PreferenceSettings } from "../../config/model.js";
-import type { JsonObject } from "../canonical.js";
 import type { WorkflowOverrideEndpoints, WorkflowOverrideExtension } from "./api.js";
 import type { WorkflowOverride } from "./wire.js";
 

@@ -2,11 +2,11 @@
 // reading the tenant back by identifier: the server refuses a second tenant with the identifier,
 // so a lost create is found again and never made twice.
 import type { RequestOptions } from "../../api/types.js";
+import type { JsonObject } from "../../canonical.js";
 import { NotiformError } from "../../errors.js";
-import type { PlanAction } from "../../plan/model.js";
-import type { JsonObject } from "../canonical.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";
+import type { PlanAction } from "../plan-action.js";
 import { hasCode, mayHaveBeenApplied, statusOf } from "../write-outcomes.js";
 import type { TenantOperation } from "./types.js";
 import type { Tenant } from "./wire.js";

@@ -4,8 +4,8 @@
 // and sent whole; numbers stay numbers). Read live through the tenant list, whose items hold every
 // field (no per-tenant read); created with POST, updated with PATCH by identifier; never deleted.
 
+import { digestOf, type JsonObject, type JsonValue } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
-import { digestOf, type JsonObject, type JsonValue } from "../canonical.js";
 import { duplicatesOf } from "../duplicates.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";

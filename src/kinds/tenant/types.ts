@@ -1,6 +1,6 @@
 // A tenant's types, declared into KindTypes (src/kinds/kinds.ts): its config entry, what a plan
 // reads of it, the writes a plan can make, and its share of the typed client.
-import type { JsonObject } from "../canonical.js";
+import type { JsonObject } from "../../canonical.js";
 import type { TenantEndpoints, TenantExtension } from "./api.js";
 import type { Tenant } from "./wire.js";
 

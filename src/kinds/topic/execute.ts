@@ -3,9 +3,9 @@
 // blindly posting again, which could make a second topic (the server has no unique index).
 import type { RequestOptions } from "../../api/types.js";
 import { NotiformError } from "../../errors.js";
-import type { PlanAction } from "../../plan/model.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";
+import type { PlanAction } from "../plan-action.js";
 import { hasCode, mayHaveBeenApplied, statusOf } from "../write-outcomes.js";
 import type { TopicOperation } from "./types.js";
 import type { Topic } from "./wire.js";

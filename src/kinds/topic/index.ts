@@ -1,9 +1,9 @@
 // Topics: identity is the key (immutable on the server); the name is the only managed field.
 // Read live through the paged list, or key by key when the config names fewer than its pages; created with POST, renamed with PATCH.
 
+import { digestOf } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
 import { visibleText } from "../../sanitize.js";
-import { digestOf } from "../canonical.js";
 import { duplicatesOf } from "../duplicates.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";

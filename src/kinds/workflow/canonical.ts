@@ -1,8 +1,8 @@
 // A workflow as the planner compares it: the server's record mapped onto the same flat field
 // model the config maps onto (defaults filled, tags a sorted set, the group by config key).
 
+import { digestOf, type JsonObject, managedFields } from "../../canonical.js";
 import { CHANNELS } from "../../config/model.js";
-import { digestOf, type JsonObject, managedFields } from "../canonical.js";
 import type { LiveItem } from "../kind.js";
 import { liveStepFields } from "./steps-canonical.js";
 import type { Workflow } from "./wire.js";

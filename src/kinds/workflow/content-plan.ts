@@ -4,7 +4,7 @@
 // other environment: workflows are authored in Development, and a Production PUT would be
 // overwritten by the next promotion anyway. Pure: the live workflow and the layout ids come in.
 
-import type { JsonObject } from "../canonical.js";
+import type { JsonObject } from "../../canonical.js";
 import type { StepSpec } from "./step-spec.js";
 import { stepsBody } from "./steps-body.js";
 import { isContentField } from "./steps-canonical.js";

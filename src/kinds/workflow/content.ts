@@ -3,9 +3,9 @@
 // planner's field model, the PUT's whole step list, creating a missing workflow in Development,
 // and "arrives by promotion" for every other environment.
 
+import type { JsonObject } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
 import { NotiformError } from "../../errors.js";
-import type { JsonObject } from "../canonical.js";
 import type { DesiredItem, OperationsResult, PlanContext } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";
 import { unlessUnsupported } from "../unsupported.js";

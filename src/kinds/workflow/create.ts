@@ -5,8 +5,8 @@
 // intent first, and a run interrupted before the answer leaves it for the next plan to settle.
 
 import { InternalError } from "../../errors.js";
-import type { PlanAction } from "../../plan/model.js";
 import type { ExecuteContext, ExecuteResult } from "../kind.js";
+import type { PlanAction } from "../plan-action.js";
 import { canonicalWorkflowFields } from "./canonical.js";
 import type { WorkflowOperation } from "./types.js";
 import type { CreateWorkflowBody, Step } from "./wire.js";

@@ -4,13 +4,13 @@
 // is as desired when the plan could not know its status, or when an earlier attempt of this very
 // call may have landed (its answer lost, the retry then met the 400).
 
+import type { JsonObject } from "../../canonical.js";
 import { STEPS_COUNT } from "../../config/section-scan.js";
 import { InternalError } from "../../errors.js";
-import type { PlanAction } from "../../plan/model.js";
-import type { JsonObject } from "../canonical.js";
 import { LIST_LIMIT } from "../endpoint-group.js";
 import type { ExecuteContext, ExecuteResult, ReadAheadContext, ReadScope } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";
+import type { PlanAction } from "../plan-action.js";
 import {
   type CostedRead,
   mustList,

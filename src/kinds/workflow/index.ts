@@ -7,11 +7,10 @@
 // is planned only when `active` differs or is unknown (then a "must provide a different status"
 // 400 counts as done).
 
+import { digestOf, type JsonObject, type JsonValue } from "../../canonical.js";
 import { CHANNELS, type DesiredState } from "../../config/model.js";
 import { NotiformError } from "../../errors.js";
-import type { FieldChange } from "../../plan/model.js";
 import { ownRecord } from "../../state/model.js";
-import { digestOf, type JsonObject, type JsonValue } from "../canonical.js";
 import { slug, uniqueKey } from "../export-keys.js";
 import {
   type DesiredItem,
@@ -25,6 +24,7 @@ import {
   recordedFields,
 } from "../kind.js";
 import type { LiveByKind } from "../kinds.js";
+import type { FieldChange } from "../plan-action.js";
 import { wantedItems } from "../read-by-cost.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { workflowApi } from "./api.js";

@@ -8,7 +8,7 @@
 // `_layoutId`/`_feedId`). Only this workflow's live steps are ever a source of `_templateId`.
 // Pure: no I/O.
 
-import type { JsonObject, JsonValue } from "../canonical.js";
+import type { JsonObject, JsonValue } from "../../canonical.js";
 import type { StepSpec } from "./step-spec.js";
 import { liveStepName, STEP_FIELDS, TEMPLATE_TEXT_FIELDS, withoutSubIds } from "./steps-canonical.js";
 import type { Step } from "./wire.js";

@@ -6,7 +6,7 @@
 // sub-ids the server adds to filters and variables are dropped, metadata's empty `timed` default
 // is dropped, and `_layoutId` becomes the layout's identifier. Pure: no I/O.
 
-import type { JsonObject, JsonValue } from "../canonical.js";
+import type { JsonObject, JsonValue } from "../../canonical.js";
 import type { StepSpec } from "./step-spec.js";
 import type { Step } from "./wire.js";
 

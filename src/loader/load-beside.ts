@@ -6,10 +6,10 @@
 import { resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { readBoundedFile } from "../bounded-file.js";
+import { deserializeLoadError, type LoadFailure } from "../config/load-messages.js";
+import type { DesiredState, LoadOptions } from "../config/model.js";
+import { scanSectionCounts } from "../config/section-scan.js";
 import type { Problem } from "../errors.js";
-import { deserializeLoadError, type LoadFailure } from "./load-messages.js";
-import type { DesiredState, LoadOptions } from "./model.js";
-import { scanSectionCounts } from "./section-scan.js";
 
 type Message =
   | { type: "parsed"; counts: Map<string, number>; file: string }

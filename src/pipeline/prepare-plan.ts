@@ -3,16 +3,17 @@
 import type { DesiredState } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import type { LiveSnapshot, ServerEnvironment } from "../kinds/kind.js";
+import type { PlanWarning } from "../kinds/plan-action.js";
 import { readLive, startReadAhead } from "../kinds/read-live.js";
 import { type ResolvedIdentifiers, resolveDesired } from "../kinds/resolve-desired.js";
-import type { Plan, PlanWarning } from "../plan/model.js";
+import { keyPlanDigests } from "../plan/key-plan-digests.js";
+import type { Plan } from "../plan/model.js";
 import { planChanges, selectTargets } from "../plan/plan-changes.js";
 import { visibleText } from "../sanitize.js";
-import { keyPlanDigests } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { checkStateEnvironment, readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
-import type { CommandContext } from "./command.js";
+import type { RunContext } from "./context.js";
 import {
   connectEarly,
   loadDesired,
@@ -31,7 +32,7 @@ export interface PreparedPlan {
 
 export async function preparePlan(
   args: SessionArgs & { target: string[]; "list-unmanaged"?: boolean },
-  context: CommandContext,
+  context: RunContext,
   /** The config when the caller loaded it already (apply, to find the state file to lock). */
   loaded?: { desired: DesiredState; warnings: Problem[] },
 ): Promise<PreparedPlan> {
@@ -55,7 +56,7 @@ export async function preparePlan(
   const opened = performance.now();
   // On stderr too, so it is seen whatever --output is (the plan itself may be JSON or markdown).
   if (session.desired.organization === undefined) {
-    context.terminal.err(
+    context.note(
       `warning: the config has no \`organization\` guard, so nothing checks that the key reaches the intended organization (it reaches "${visibleText(session.organization.name)}"); add \`organization: ${visibleText(session.organization.name)}\` to the root file.\n`,
     );
   }
@@ -76,7 +77,7 @@ export async function preparePlan(
     if (args.verbose) {
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
       const stats = session.client.stats();
-      context.terminal.err(
+      context.note(
         `timing: config + organization ${s(opened - started)}, live reads ${s(read - opened)} (${stats.requests} requests), planning ${s(performance.now() - read)}\n`,
       );
     }

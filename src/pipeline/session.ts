@@ -5,10 +5,6 @@
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { formatClientEvent } from "../api/index.js";
-import { emptyResources } from "../config/collect.js";
-import { DEFAULT_API_KEY_ENV, loadConfig } from "../config/index.js";
-import { loadConfigBeside } from "../config/load-beside.js";
 import type { DesiredState, LoadOptions } from "../config/model.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { ApiClient } from "../kinds/client.js";
@@ -16,18 +12,20 @@ import { createClient } from "../kinds/client.js";
 import type { Organization } from "../kinds/endpoints/wire.js";
 import type { ServerEnvironment } from "../kinds/kind.js";
 import { unlessUnsupported } from "../kinds/unsupported.js";
+import { emptyResources } from "../loader/collect.js";
+import { DEFAULT_API_KEY_ENV, loadConfig } from "../loader/index.js";
+import { loadConfigBeside } from "../loader/load-beside.js";
 import type { PlanTarget } from "../plan/model.js";
 import { visibleText } from "../sanitize.js";
 import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
-import type { CommandContext } from "./command.js";
-import type { SessionArgs } from "./common.js";
-import { readProgress, wantsReadProgress } from "./read-progress.js";
+import type { RunArgs, RunContext } from "./context.js";
 
 export const DEFAULT_API_URL = "https://api.novu.co";
 export const DEFAULT_CONFIG = "notiform.yaml";
 
-export type { SessionArgs } from "./common.js";
+/** The flags of a run that talks to the API. */
+export type SessionArgs = RunArgs;
 
 export interface Session {
   desired: DesiredState;
@@ -56,18 +54,14 @@ export function describeMalformedKey(key: string): string | undefined {
 }
 
 /** Which URL a run talks to: --api-url, else the environment's apiUrl, else NOTIFORM_API_URL, else the hosted US API. */
-export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: CommandContext["env"]): string {
+export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: RunContext["env"]): string {
   return normalizeUrl(args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL ?? DEFAULT_API_URL);
 }
 
 /** The flags that say where the config is (every command that reads one). */
 export type ConfigArgs = Pick<SessionArgs, "config" | "env" | "allow-include-outside">;
 
-export async function loadDesired(
-  args: ConfigArgs,
-  context: CommandContext,
-  onParsed?: LoadOptions["onParsed"],
-) {
+export async function loadDesired(args: ConfigArgs, context: RunContext, onParsed?: LoadOptions["onParsed"]) {
   const options = {
     configPath: args.config,
     ...(args.env !== undefined ? { env: args.env } : {}),
@@ -84,7 +78,7 @@ export async function loadDesired(
   return result;
 }
 
-export function connect(args: SessionArgs, desired: DesiredState, context: CommandContext): ApiClient {
+export function connect(args: SessionArgs, desired: DesiredState, context: RunContext): ApiClient {
   const apiKey = context.env[desired.apiKeyEnv];
   if (apiKey === undefined || apiKey.trim() === "") {
     // Set but empty is its own mistake (often a CI secret that does not exist, or a typo in
@@ -119,8 +113,8 @@ export function connect(args: SessionArgs, desired: DesiredState, context: Comma
     ...(args["max-wait"] !== undefined ? { maxWaitMs: args["max-wait"] * 1000 } : {}),
     insecureHttp: args["insecure-http"],
     masker: context.masker,
-    ...(args.verbose ? { log: (event) => context.terminal.err(`${formatClientEvent(event)}\n`) } : {}),
-    ...(wantsReadProgress(context.terminal, args) ? { onPage: readProgress(context.terminal) } : {}),
+    ...(context.log !== undefined ? { log: context.log } : {}),
+    ...(context.onPage !== undefined ? { onPage: context.onPage } : {}),
   });
 }
 
@@ -138,7 +132,7 @@ export interface EarlyConnection {
  * Undefined when that is not so, or when the key is missing (the normal path reports it, after
  * any config error).
  */
-export function connectEarly(args: SessionArgs, context: CommandContext): EarlyConnection | undefined {
+export function connectEarly(args: SessionArgs, context: RunContext): EarlyConnection | undefined {
   if (args.env !== undefined) return undefined;
   const apiKeyEnv = DEFAULT_API_KEY_ENV;
   const key = context.env[apiKeyEnv];
@@ -154,7 +148,7 @@ export function connectEarly(args: SessionArgs, context: CommandContext): EarlyC
 
 export async function openSession(
   args: SessionArgs,
-  context: CommandContext,
+  context: RunContext,
   loaded?: { desired: DesiredState; warnings: Problem[] },
   options: { guard: boolean } = { guard: true },
   early?: EarlyConnection,
@@ -230,10 +224,7 @@ async function currentEnvironment(client: ApiClient): Promise<ServerEnvironment 
  * exist, run on defaults (key from NOTIFORM_API_KEY, URL from --api-url / NOTIFORM_API_URL).
  * These commands report the organization rather than guard it.
  */
-export async function openSessionOptionalConfig(
-  args: SessionArgs,
-  context: CommandContext,
-): Promise<Session> {
+export async function openSessionOptionalConfig(args: SessionArgs, context: RunContext): Promise<Session> {
   const rootFile = resolve(context.cwd, args.config);
   if (args.config === DEFAULT_CONFIG && !existsSync(rootFile)) {
     const desired: DesiredState = {

@@ -2,10 +2,10 @@
 // mapping starts and where each field's value sits ("preferenceSettings.email" for nested ones).
 // Which sections exist, and whether each is a list or one mapping, is the registry's to say.
 import { isMap, isPair, isScalar, isSeq } from "yaml";
+import type { Desired, Resources, Source } from "../config/model.js";
+import { positionOfNode, type YamlFile } from "../config/yaml-file.js";
 import type { Position } from "../errors.js";
 import { KINDS, registry } from "../kinds/registry.js";
-import type { Desired, Resources, Source } from "./model.js";
-import { positionOfNode, type YamlFile } from "./yaml-file.js";
 
 export type FileResources = Resources;
 

@@ -2,11 +2,11 @@
 // 2020-12, compiled once, all errors), translated into plain messages at the offending value:
 // no validator jargon reaches the user.
 import type { ErrorObject } from "ajv/dist/2020.js";
+import { didYouMean } from "../config/did-you-mean.js";
+import { positionAt, type YamlFile } from "../config/yaml-file.js";
 import type { Problem } from "../errors.js";
 import { KINDS, registry } from "../kinds/registry.js";
 import { validatorOf } from "../schemas.js";
-import { didYouMean } from "./did-you-mean.js";
-import { positionAt, type YamlFile } from "./yaml-file.js";
 
 /**
  * `sensitive`: values from the environment, never quoted cut short in a message. `overlay`: the

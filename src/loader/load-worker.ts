@@ -3,10 +3,10 @@
 // A large result goes back in parts, each after the main thread took the one before: one message
 // of 15,000 entries would hold the main thread (and the answers of its reads) for ~60 ms.
 import { parentPort, workerData } from "node:worker_threads";
+import { serializeLoadError } from "../config/load-messages.js";
+import type { DesiredState, LoadOptions } from "../config/model.js";
 import type { Problem } from "../errors.js";
 import { loadConfig } from "./index.js";
-import { serializeLoadError } from "./load-messages.js";
-import type { DesiredState, LoadOptions } from "./model.js";
 
 /** Entries per part. */
 const PART = 1000;

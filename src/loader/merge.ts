@@ -2,15 +2,16 @@
 // twice (both places are named); an environment's files are layered over the base, where the
 // same identity overrides field by field (preferenceSettings channel by channel). Kinds and
 // their identities come from the registry.
+
+import type { Desired, Resources } from "../config/model.js";
+import { where } from "../config/where.js";
 import type { Problem } from "../errors.js";
 import type { KindModule } from "../kinds/kind.js";
 import { KINDS, type Kind, registry } from "../kinds/registry.js";
 import { schemaOf } from "../schemas.js";
 import { emptyResources } from "./collect.js";
-import type { Desired, Resources } from "./model.js";
-import { where } from "./where.js";
 
-export { where } from "./where.js";
+export { where } from "../config/where.js";
 
 /** The identity of an entry of a kind (an override: "workflow / tenant T"). */
 export function identityOf(kind: Kind, spec: unknown): string {

@@ -1,9 +1,10 @@
 // Which values of a config file may be `{ file: PATH }`: each kind's declared text fields
 // (KindModule.textFileFields, inside one entry), placed under the kind's section.
+
+import type { TextFieldPath } from "../config/text-file-ref.js";
 import type { KindModule } from "../kinds/kind.js";
 import type { Kind } from "../kinds/kinds.js";
 import { KINDS, registry } from "../kinds/registry.js";
-import type { TextFieldPath } from "./text-file-ref.js";
 
 let fields: TextFieldPath[] | undefined;
 

@@ -1,11 +1,11 @@
 // `notiform validate` as data: load the config, and turn the outcome (valid, or every problem)
 // into a result the command renders. Offline: no network, no state file.
 
+import type { DesiredState, LoadOptions } from "../config/model.js";
 import { ConfigError, type Problem } from "../errors.js";
 import { describeKind, KINDS, registry } from "../kinds/registry.js";
 import { count } from "../plural.js";
 import { loadConfig } from "./index.js";
-import type { DesiredState, LoadOptions } from "./model.js";
 
 function summaryOf(desired: DesiredState): ValidateResult["summary"] {
   const summary: { files: number } & Record<string, number> = { files: desired.files.length };
