@@ -4,13 +4,13 @@
 import { describe, expect, it } from "vitest";
 import type { PlanAction } from "../../src/kinds/plan-action.js";
 import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
-import type { Plan } from "../../src/plan/model.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
 import { DIFF_LINES, renderPlanMarkdown } from "../../src/plan/render-markdown.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
 
 function planWith(changes: PlanAction["changes"]): Plan {
   return {
-    formatVersion: 2,
+    formatVersion: PLAN_FORMAT_VERSION,
     createdBy: "test",
     target: { apiUrl: "http://127.0.0.1", organization: "Acme", environment: "development" },
     configDigest: "",
