@@ -37,7 +37,7 @@ function layerOf(file: string): { layer: string; rank: number } {
 }
 
 /** Every import that does not run down: "from -> to". */
-export function upwardImports(edges: Map<string, string[]>): string[] {
+function upwardImports(edges: Map<string, string[]>): string[] {
   const bad: string[] = [];
   for (const [from, targets] of edges) {
     const source = layerOf(from);
