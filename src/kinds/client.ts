@@ -11,7 +11,6 @@ import { changeApi } from "./endpoints/changes.js";
 import { environmentApi } from "./endpoints/environments.js";
 import { organizationApi } from "./endpoints/organizations.js";
 import { referenceApi } from "./endpoints/reference-reads.js";
-import { layoutApi } from "./layout/api.js";
 import type { Extension, NotificationApi } from "./notification-api.js";
 import { KINDS, registry } from "./registry.js";
 
@@ -32,7 +31,7 @@ export function createClient(options: ClientOptions): ApiClient {
 }
 
 // The groups of endpoints that belong to no kind (each kind's group is its module's `api`).
-const SHARED = [organizationApi, referenceApi, environmentApi, changeApi, layoutApi];
+const SHARED = [organizationApi, referenceApi, environmentApi, changeApi];
 
 /** A group with its types forgotten, to be joined with the others. */
 const joinable = (group: unknown) => group as EndpointGroup<object, string>;

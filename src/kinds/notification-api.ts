@@ -1,6 +1,6 @@
 // The typed client's shape: every kind's endpoints (declared in its folder, read here through
 // KindTypes) and the shared groups that are no kind of their own (organizations, environments,
-// changes, the reference reads, and layouts until they are a kind), joined into one NotificationApi with one typed method
+// changes, the reference reads), joined into one NotificationApi with one typed method
 // per spec endpoint (1-17), the observed extensions, and the whole-list helpers. Every method
 // resolves with the unwrapped `data`, or rejects with an ApiError / NetworkError
 // (src/api/errors.ts). Extension methods reject with code API_UNSUPPORTED when the server lacks
@@ -11,7 +11,6 @@ import type { EnvironmentEndpoints } from "./endpoints/environments.js";
 import type { OrganizationEndpoints } from "./endpoints/organizations.js";
 import type { ReferenceEndpoints } from "./endpoints/reference-reads.js";
 import type { EndpointsOf, ExtensionOf, Kind } from "./kinds.js";
-import type { LayoutEndpoints, LayoutExtension } from "./layout/api.js";
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void
   ? I
@@ -24,15 +23,10 @@ type KindEndpoints = Intersection<{ [K in Kind]: EndpointsOf<K> }[Kind]>;
 export type SharedEndpoints = OrganizationEndpoints &
   ReferenceEndpoints &
   EnvironmentEndpoints &
-  ChangeEndpoints &
-  LayoutEndpoints;
+  ChangeEndpoints;
 
 /** An endpoint a real server serves that the spec does not list; each may be missing. */
-export type Extension =
-  | { [K in Kind]: ExtensionOf<K> }[Kind]
-  | ChangeExtension
-  | LayoutExtension
-  | "getCurrentEnvironment";
+export type Extension = { [K in Kind]: ExtensionOf<K> }[Kind] | ChangeExtension | "getCurrentEnvironment";
 
 export type NotificationApi = KindEndpoints &
   SharedEndpoints & {

@@ -1,5 +1,5 @@
 // The one list of kinds: every resource kind's module, in the order apply runs their phases
-// (groups before the workflows that join them, tenants and workflows before their overrides). Typed by Kind
+// (groups before the workflows that join them, layouts before the workflows that use them, tenants and workflows before their overrides). Typed by Kind
 // (the names the kinds' folders declare in kinds.ts), so a kind without its line here, or a
 // module missing a part, fails to compile. Everything that works across kinds (config sections,
 // planner, applier, saved-plan check, export, labels, the typed client) iterates this and never
@@ -7,6 +7,7 @@
 import { brandingKind } from "./branding/index.js";
 import type { ResourceRegistry } from "./kind.js";
 import type { Kind } from "./kinds.js";
+import { layoutKind } from "./layout/index.js";
 import { notificationGroupKind } from "./notification-group/index.js";
 import { overrideKind } from "./override/index.js";
 import { tenantKind } from "./tenant/index.js";
@@ -17,6 +18,7 @@ export const registry: ResourceRegistry = {
   notificationGroup: notificationGroupKind,
   topic: topicKind,
   tenant: tenantKind,
+  layout: layoutKind,
   workflow: workflowKind,
   override: overrideKind,
   branding: brandingKind,

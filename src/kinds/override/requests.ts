@@ -16,10 +16,16 @@ export function overrideRequest(op: OverrideOperation): PlannedRequest {
           preferenceSettings: op.preferenceSettings,
         },
       };
+      const refs: { field: string; action: string }[] = [];
+      if (op.workflowFromAction !== undefined) {
+        request.body.workflowId = `<id of ${op.workflowFromAction}>`;
+        refs.push({ field: "workflowId", action: op.workflowFromAction });
+      }
       if (op.tenantFromAction !== undefined) {
         request.body.tenantId = `<id of ${op.tenantFromAction}>`;
-        request.refs = [{ field: "tenantId", action: op.tenantFromAction }];
+        refs.push({ field: "tenantId", action: op.tenantFromAction });
       }
+      if (refs.length > 0) request.refs = refs;
       return request;
     }
     case "override.update": {

@@ -28,6 +28,8 @@ export type OverrideOperation =
       tenantId: string;
       /** The tenant is one another action of this plan creates: the id it produced is sent. */
       tenantFromAction?: string;
+      /** The workflow is one another action of this plan creates (Development): likewise. */
+      workflowFromAction?: string;
       active: boolean;
       preferenceSettings: JsonObject;
     }

@@ -48,7 +48,8 @@ export const tenantKind: KindModule<"tenant"> = {
   identity: (spec) => spec.identifier,
   api: tenantApi,
   requestOf: tenantRequest,
-  creates: ["tenant.create"],
+  // The server refuses a second tenant with the identifier: a lost create is found again by it.
+  creates: [],
 
   desiredItems(desired: DesiredState): DesiredItem[] {
     return desired.resources.tenant.map(({ spec, source }) => ({

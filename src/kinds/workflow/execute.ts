@@ -22,7 +22,7 @@ import { unlessUnsupported } from "../unsupported.js";
 import { hasCode } from "../write-outcomes.js";
 import { isUnchangedStatusError } from "./api.js";
 import { canonicalWorkflowFields } from "./canonical.js";
-import { createWorkflow } from "./create.js";
+import { createWorkflow, withCreatedLayouts } from "./create.js";
 import { liveStepFields } from "./steps-canonical.js";
 import type { WorkflowOperation } from "./types.js";
 import type { Workflow, WorkflowPage } from "./wire.js";
@@ -53,6 +53,8 @@ export async function executeWorkflow(
       }
       body.notificationGroupId = groupId;
     }
+    if (Array.isArray(body.steps))
+      body.steps = withCreatedLayouts(body.steps as JsonObject[], op.layoutsFromActions, createdIds);
     const updated = await client.updateWorkflow(op.workflowId, body, options);
     const result = resultOf(updated, action.key, groupKeys);
     // This PUT does not set `active` (the status call does, Development only): its answer's

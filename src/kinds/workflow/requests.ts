@@ -1,6 +1,6 @@
 // The HTTP request each workflow operation sends (the plan shows it; apply sends exactly it).
 import { type PlannedRequest, pathSegment } from "../operations.js";
-import type { WorkflowOperation } from "./types.js";
+import type { LayoutFromAction, WorkflowOperation } from "./types.js";
 
 export function workflowRequest(op: WorkflowOperation): PlannedRequest {
   switch (op.type) {
@@ -10,7 +10,7 @@ export function workflowRequest(op: WorkflowOperation): PlannedRequest {
         request.body.notificationGroupId = `<id of ${op.groupFromAction}>`;
         request.refs = [{ field: "notificationGroupId", action: op.groupFromAction }];
       }
-      return request;
+      return withLayoutRefs(request, op.layoutsFromActions);
     }
     case "workflow.update": {
       const request: PlannedRequest = {
@@ -22,7 +22,7 @@ export function workflowRequest(op: WorkflowOperation): PlannedRequest {
         request.body.notificationGroupId = `<id of ${op.groupFromAction}>`;
         request.refs = [{ field: "notificationGroupId", action: op.groupFromAction }];
       }
-      return request;
+      return withLayoutRefs(request, op.layoutsFromActions);
     }
     case "workflow.setStatus":
       return {
@@ -31,4 +31,14 @@ export function workflowRequest(op: WorkflowOperation): PlannedRequest {
         body: { active: op.active },
       };
   }
+}
+
+/** The steps' layouts another action creates, as refs (the body already holds their placeholders). */
+function withLayoutRefs(request: PlannedRequest, layouts: readonly LayoutFromAction[] | undefined) {
+  if (layouts === undefined || layouts.length === 0) return request;
+  request.refs = [
+    ...(request.refs ?? []),
+    ...layouts.map(({ step, action }) => ({ field: `steps[${step}].template.layoutId`, action })),
+  ];
+  return request;
 }

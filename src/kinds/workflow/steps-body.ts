@@ -11,6 +11,7 @@
 import type { JsonObject, JsonValue } from "../../canonical.js";
 import type { StepSpec } from "./step-spec.js";
 import { liveStepName, STEP_FIELDS, TEMPLATE_TEXT_FIELDS, withoutSubIds } from "./steps-canonical.js";
+import type { LayoutFromAction } from "./types.js";
 import type { Step } from "./wire.js";
 
 /** Template fields a read returns that a write takes back under the same name. */
@@ -27,22 +28,30 @@ export class UnknownLayoutError extends Error {
   }
 }
 
+/** The placeholder a step's `layoutId` holds in a plan until the layout's create gives the id. */
+export function layoutPlaceholder(action: string): string {
+  return `<id of ${action}>`;
+}
+
 /**
  * The steps body. `live`: the workflow's steps as read by id (undefined on create);
- * `layoutIds`: layout identifier -> this environment's id. Throws UnknownLayoutError for a layout
- * identifier not in `layoutIds`.
+ * `layoutIds`: layout identifier -> this environment's id. `created`: layouts another action of
+ * this plan creates (identifier -> its action id): such a step's `layoutId` is a placeholder,
+ * and `refs` gets the step. Throws UnknownLayoutError for a layout in neither.
  */
 export function stepsBody(
   desired: readonly StepSpec[],
   live: readonly Step[] | undefined,
   layoutIds: ReadonlyMap<string, string>,
+  created: ReadonlyMap<string, string> = new Map(),
+  refs: LayoutFromAction[] = [],
 ): JsonObject[] {
   const byName = new Map<string, Step>();
   (live ?? []).forEach((step, index) => {
     const name = liveStepName(step, index);
     if (!byName.has(name)) byName.set(name, step);
   });
-  return desired.map((spec) => {
+  return desired.map((spec, index) => {
     const current = byName.get(spec.name);
     const body: JsonObject = current === undefined ? { name: spec.name } : carriedStep(current);
     body.name = spec.name;
@@ -61,8 +70,12 @@ export function stepsBody(
     const layout = spec.template?.layout;
     if (layout !== undefined) {
       const id = layoutIds.get(layout);
-      if (id === undefined) throw new UnknownLayoutError(spec.name, layout);
-      template.layoutId = id;
+      const action = created.get(layout);
+      if (id !== undefined) template.layoutId = id;
+      else if (action !== undefined) {
+        template.layoutId = layoutPlaceholder(action);
+        refs.push({ step: index, action });
+      } else throw new UnknownLayoutError(spec.name, layout);
     }
     body.template = template;
     return body;

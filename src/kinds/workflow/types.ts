@@ -32,6 +32,12 @@ export interface WorkflowSpec {
   steps?: StepSpec[];
 }
 
+/** A step (index in the body's `steps`) whose layout is created by another action (`layout/ID`). */
+export interface LayoutFromAction {
+  step: number;
+  action: string;
+}
+
 export type WorkflowOperation =
   | {
       /**
@@ -44,6 +50,8 @@ export type WorkflowOperation =
       body: JsonObject;
       /** The group is one another action of this plan creates. */
       groupFromAction?: string;
+      /** Steps whose layout another action of this plan creates. */
+      layoutsFromActions?: LayoutFromAction[];
     }
   | {
       type: "workflow.update";
@@ -52,6 +60,8 @@ export type WorkflowOperation =
       fields: JsonObject;
       /** The group joins a notification group another action of this plan creates. */
       groupFromAction?: string;
+      /** Steps whose layout another action of this plan creates. */
+      layoutsFromActions?: LayoutFromAction[];
     }
   | {
       type: "workflow.setStatus";
