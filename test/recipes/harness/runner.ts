@@ -162,7 +162,7 @@ export async function runPush(
       .map(([job, run]) =>
         [
           `== job ${job}: ${run.result}`,
-          ...run.steps.map((s) => `-- ${s.name}: ${s.outcome}\n${s.output}`),
+          ...run.steps.map((s) => `-- ${s.name}: ${s.outcome} (${s.ms} ms)\n${s.output}`),
         ].join("\n"),
       )
       .join("\n");

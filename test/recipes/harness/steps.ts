@@ -39,6 +39,7 @@ export interface StepRecord {
   outcome: "success" | "failure" | "skipped";
   output: string;
   outputs: Record<string, string>;
+  ms: number;
 }
 
 /** What a job's steps share: the runner's directories, environment and the contexts so far. */
@@ -240,8 +241,9 @@ export async function runStep(
   };
   const local = { ...scope, contexts };
   let record: StepRecord;
+  const started = performance.now();
   if (!condition(step.if, { contexts, status })) {
-    record = { name, outcome: "skipped", output: "", outputs: {} };
+    record = { name, outcome: "skipped", output: "", outputs: {}, ms: 0 };
   } else {
     const env = { ...baseEnv, ...scope.addedEnv, ...stepEnv };
     const dir = step["working-directory"]
@@ -256,6 +258,7 @@ export async function runStep(
       outcome: result.ok ? "success" : "failure",
       output: result.output,
       outputs: result.outputs,
+      ms: Math.round(performance.now() - started),
     };
   }
   if (step.id !== undefined)
