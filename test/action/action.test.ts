@@ -184,6 +184,40 @@ describe("the GitHub Action script", () => {
     expect(github.comments).toHaveLength(0);
   });
 
+  it("promote: promotes Development's pending changes without a prompt (no TTY in a job)", async () => {
+    const { workspace, emulator } = await setup();
+    await workspace.write(
+      "notiform.yaml",
+      `version: 1
+organization: Acme Inc
+environments:
+  development:
+    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
+workflows:
+  - identifier: order-shipped
+    name: Order shipped
+    tags: [orders, promoted]
+`,
+    );
+    const common = {
+      INPUT_ENVIRONMENT: "development",
+      INPUT_API_KEY_VARIABLE: "NOTIFORM_API_KEY_DEVELOPMENT",
+      INPUT_API_URL: emulator.url,
+      NOTIFORM_ACTION_API_KEY: emulator.apiKey,
+      INPUT_COMMENT: "false",
+    };
+    const applied = await runAction(workspace, { INPUT_COMMAND: "apply", ...common });
+    expect(applied.code, applied.stderr).toBe(0);
+    const tags = (env: "development" | "production") =>
+      emulator.store(env).workflows.find((w) => w.triggers[0]?.identifier === "order-shipped")?.tags;
+    expect(tags("production")).not.toEqual(["orders", "promoted"]);
+    const result = await runAction(workspace, { INPUT_COMMAND: "promote", ...common });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.summary).toContain("notiform promote (development) succeeded");
+    expect(tags("production")).toEqual(["orders", "promoted"]);
+    expect(result.summary + result.stderr).not.toContain(emulator.apiKey);
+  });
+
   it("a custom key variable and an environment reach notiform", async () => {
     const { workspace, emulator } = await setup();
     await workspace.write(
