@@ -1,13 +1,13 @@
 // The GitHub Action's script (scripts/action.mjs) run as the composite action runs it, with a
 // fake GITHUB_* environment, a fake GitHub API and the emulator, all on 127.0.0.1.
-import { readFile } from "node:fs/promises";
+import { chmod, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
 import { runProcess } from "../helpers/cli.js";
 import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, type Workspace } from "../helpers/workspace.js";
+import { ACME_BASE, createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { ACTIONS_BOT, type FakeGitHub, startFakeGitHub } from "./fake-github.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -279,6 +279,33 @@ workflows:
 });
 
 describe("action.yml", () => {
+  it("runs a release's built CLI as it is, and builds only a commit that carries none", async () => {
+    const action = parse(await readFile(join(ROOT, "action.yml"), "utf8"));
+    const install = (action.runs.steps as { run?: string }[])[0]?.run ?? "";
+    const workspace = await createWorkspace({
+      "bin/npm": '#!/bin/sh\necho "$*" >> "$(dirname "$0")/../npm-calls"\n',
+    });
+    await chmod(workspace.path("bin/npm"), 0o755);
+    const runInstall = () =>
+      runProcess("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", install], {
+        cwd: workspace.dir,
+        env: { PATH: `${workspace.path("bin")}:${process.env.PATH ?? ""}` },
+      });
+    const calls = () => workspace.read("npm-calls").catch(() => "");
+    await workspace.write("dist/bundle/main.js", "");
+    const release = await runInstall();
+    expect(release.code, release.stderr).toBe(0);
+    expect(await calls()).toBe("");
+    await rm(workspace.path("dist"), { recursive: true });
+    const commit = await runInstall();
+    expect(commit.code, commit.stderr).toBe(0);
+    expect(commit.stdout).toContain("::notice::");
+    expect((await calls()).split("\n").filter(Boolean)).toEqual([
+      "ci --no-audit --no-fund --loglevel=error",
+      "run build --silent",
+    ]);
+  });
+
   it("is a composite action with the documented inputs, the key only in env", async () => {
     const text = await readFile(join(ROOT, "action.yml"), "utf8");
     const action = parse(text);
