@@ -96,26 +96,28 @@ function whatItIs(value: unknown): string {
   return " (no formatVersion and actions)";
 }
 
-/** Refuse a plan made for another target or from another config. */
-export function checkPlanTarget(
+/** Where a run goes before it has asked the server anything: the API URL and the --env name. */
+export interface RunTarget {
+  apiUrl: string;
+  environment: string | null;
+}
+
+/**
+ * Before any request: refuse a plan made for another API URL or --env, with another API key, or
+ * from another config. All of it is known from the flags, the config and the key alone.
+ */
+export function checkPlanBeforeConnecting(
   plan: Plan,
-  target: PlanTarget,
+  run: RunTarget,
   desired: DesiredState,
   keyed: KeyedDigest,
 ): void {
   const moved: string[] = [];
-  if (normalizeUrl(plan.target.apiUrl) !== normalizeUrl(target.apiUrl))
-    moved.push(`API URL ${plan.target.apiUrl}, not ${target.apiUrl}`);
-  if (plan.target.organization !== target.organization)
-    moved.push(`organization "${plan.target.organization}", not "${target.organization}"`);
-  if (plan.target.environment !== target.environment)
-    moved.push(`environment ${plan.target.environment ?? "(none)"}, not ${target.environment ?? "(none)"}`);
-  if (moved.length > 0) {
-    throw new NotiformError(
-      "PLAN_TARGET_MISMATCH",
-      `the plan was made for ${moved.join(", ")}; nothing was applied`,
-    );
-  }
+  if (normalizeUrl(plan.target.apiUrl) !== normalizeUrl(run.apiUrl))
+    moved.push(`API URL ${plan.target.apiUrl}, not ${run.apiUrl}`);
+  if (plan.target.environment !== run.environment)
+    moved.push(`environment ${plan.target.environment ?? "(none)"}, not ${run.environment ?? "(none)"}`);
+  refuseTarget(moved);
   // Every keyed digest differs under another key: say that, not "the config changed".
   if (plan.keyCheck !== undefined && plan.keyCheck !== keyed(KEY_CHECK_TEXT))
     throw new NotiformError(
@@ -143,6 +145,46 @@ export function checkPlanTarget(
       },
     );
   }
+}
+
+/**
+ * Once the organization and the environment the key reaches are read (GETs only, before any
+ * write): refuse a plan made for another organization (by name, or by id where the server sends
+ * one: two organizations may share a name) or another server environment.
+ */
+export function checkPlanTarget(plan: Plan, target: PlanTarget): void {
+  const saved = plan.target;
+  const moved: string[] = [];
+  if (normalizeUrl(saved.apiUrl) !== normalizeUrl(target.apiUrl))
+    moved.push(`API URL ${saved.apiUrl}, not ${target.apiUrl}`);
+  if (saved.organization !== target.organization)
+    moved.push(`organization "${saved.organization}", not "${target.organization}"`);
+  else if (saved.organizationId !== target.organizationId)
+    moved.push(
+      `organization id ${saved.organizationId ?? "(none)"}, not ${target.organizationId ?? "(none)"} (another organization of the same name)`,
+    );
+  if (saved.environment !== target.environment)
+    moved.push(`environment ${saved.environment ?? "(none)"}, not ${target.environment ?? "(none)"}`);
+  if (saved.serverEnvironment?.id !== target.serverEnvironment?.id)
+    moved.push(
+      `the ${describeEnvironment(saved.serverEnvironment)} environment, not ${describeEnvironment(target.serverEnvironment)}`,
+    );
+  refuseTarget(moved);
+}
+
+function describeEnvironment(environment: PlanTarget["serverEnvironment"]): string {
+  return environment === undefined ? "(unknown)" : `${environment.name} (${environment.id})`;
+}
+
+function refuseTarget(moved: readonly string[]): void {
+  if (moved.length === 0) return;
+  throw new NotiformError(
+    "PLAN_TARGET_MISMATCH",
+    `the plan was made for ${moved.join(", ")}; nothing was applied`,
+    {
+      hint: "Apply it with the --env, --api-url and key it was made with, or run `notiform plan --out FILE` for this target.",
+    },
+  );
 }
 
 /** The managed fields whose live value moved, by their per-field digests ("it" when unknown). */

@@ -18,6 +18,7 @@ import {
   loadDesired,
   openSession,
   organizationOf,
+  planTargetOf,
   type Session,
   type SessionArgs,
 } from "./session.js";
@@ -125,7 +126,7 @@ async function planWithCapabilities(
     desired: session.desired,
     live,
     state,
-    target: session.target,
+    target: planTargetOf(session),
     createdBy: `notiform ${VERSION}`,
     targets,
     protect: session.protect,

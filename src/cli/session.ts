@@ -18,6 +18,7 @@ import type { ServerEnvironment } from "../resources/kind.js";
 import { unlessUnsupported } from "../resources/unsupported.js";
 import { visibleText } from "../sanitize.js";
 import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
+import type { StateFile } from "../state/model.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
 import type { CommandContext } from "./command.js";
 import type { SessionArgs } from "./common.js";
@@ -35,7 +36,8 @@ export interface Session {
   organization: Organization;
   /** The server environment the key reaches; undefined where the server does not say. */
   serverEnvironment?: ServerEnvironment;
-  target: PlanTarget;
+  /** API URL, organization name and --env: what the state file records (plans add more: planTargetOf). */
+  target: StateFile["target"];
   statePath: string;
   /** Keyed digests under this run's API key: what plans and the state file keep of secrets. */
   keyed: KeyedDigest;
@@ -246,6 +248,20 @@ export async function openSessionOptionalConfig(
     return openSession(args, context, { desired, warnings: [] }, { guard: false });
   }
   return openSession(args, context, undefined, { guard: false });
+}
+
+/**
+ * Where a plan made in this session applies: the session's target (as the state file records it)
+ * with the organization's id and the server environment, where the server tells them.
+ */
+export function planTargetOf(session: Session): PlanTarget {
+  return {
+    ...session.target,
+    ...(session.organization._id ? { organizationId: session.organization._id } : {}),
+    ...(session.serverEnvironment !== undefined
+      ? { serverEnvironment: { id: session.serverEnvironment.id, name: session.serverEnvironment.name } }
+      : {}),
+  };
 }
 
 /** The organization as the planner sees it (name, and id when the server sent one). */

@@ -9,8 +9,12 @@ import type { Operation, PlannedRequest } from "../resources/operations.js";
 export { KINDS, type Kind } from "../resources/kinds.js";
 export type { Operation, PlannedRequest } from "../resources/operations.js";
 
-/** 2: actions carry typed `operations`; `requests` are rendered from them. */
-export const PLAN_FORMAT_VERSION = 2;
+/**
+ * 2: actions carry typed `operations`; `requests` are rendered from them.
+ * 3: the target carries the organization's id and the server environment (a plan of version 2
+ * cannot be told from one for a same-named organization, so it is refused, not trusted).
+ */
+export const PLAN_FORMAT_VERSION = 3;
 
 /**
  * uncertain: an earlier run's create of this resource was interrupted in flight and the server
@@ -81,6 +85,10 @@ export interface PlanTarget {
   apiUrl: string;
   organization: string;
   environment: string | null;
+  /** The organization's server id, where the server sends one: two organizations may share a name. */
+  organizationId?: string;
+  /** The server environment the key reached (GET /v1/environments/me), where the server says. */
+  serverEnvironment?: { id: string; name: string };
 }
 
 export interface Plan {

@@ -478,8 +478,9 @@ export const planSchema = {
   },
   properties: {
     formatVersion: {
-      const: 2,
-      description: "Plan format version.",
+      const: 3,
+      description:
+        "Plan format version (3: the target carries the organization id and the server environment; apply refuses older plans).",
     },
     createdBy: {
       type: "string",
@@ -502,6 +503,26 @@ export const planSchema = {
         environment: {
           type: ["string", "null"],
           description: "The --env name, or null.",
+        },
+        organizationId: {
+          type: "string",
+          description:
+            "The organization's _id from /v1/organizations/me, where the server sends one (two organizations may share a name).",
+        },
+        serverEnvironment: {
+          type: "object",
+          description:
+            "The server environment the key reached (GET /v1/environments/me), where the server says.",
+          additionalProperties: false,
+          required: ["id", "name"],
+          properties: {
+            id: {
+              type: "string",
+            },
+            name: {
+              type: "string",
+            },
+          },
         },
       },
     },

@@ -2,14 +2,14 @@
 // old -> new`, the step list as what was added, removed or reordered, long text as a unified
 // diff in text, and in markdown as a diff block cut at DIFF_LINES lines under the table.
 import { describe, expect, it } from "vitest";
-import type { Plan, PlanAction } from "../../src/plan/model.js";
+import { PLAN_FORMAT_VERSION, type Plan, type PlanAction } from "../../src/plan/model.js";
 import { DIFF_LINES, renderPlanMarkdown } from "../../src/plan/render-markdown.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
 import { stepField } from "../../src/resources/workflow-steps-canonical.js";
 
 function planWith(changes: PlanAction["changes"]): Plan {
   return {
-    formatVersion: 2,
+    formatVersion: PLAN_FORMAT_VERSION,
     createdBy: "test",
     target: { apiUrl: "http://127.0.0.1", organization: "Acme", environment: "development" },
     configDigest: "",

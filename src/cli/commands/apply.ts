@@ -12,7 +12,12 @@ import { executePlan } from "../../apply/execute-plan.js";
 import type { ApplyReport } from "../../apply/model.js";
 import { lineProgress, listrProgress, type ProgressView, silentProgress } from "../../apply/progress.js";
 import { renderReportJson, renderReportText } from "../../apply/render-report.js";
-import { checkPlanTarget, readSavedPlan, refreshSavedPlan } from "../../apply/saved-plan.js";
+import {
+  checkPlanBeforeConnecting,
+  checkPlanTarget,
+  readSavedPlan,
+  refreshSavedPlan,
+} from "../../apply/saved-plan.js";
 import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
 import { InternalError, NotiformError, type Problem } from "../../errors.js";
@@ -20,6 +25,7 @@ import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges, type Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { visibleText } from "../../sanitize.js";
+import { keyedDigest } from "../../secrets/keyed-digest.js";
 import { acquireStateLock, type LockOptions, type StateLock, withStateLock } from "../../state/lock.js";
 import type { StateFile } from "../../state/model.js";
 import { checkStateEnvironment, defaultStatePath, readState } from "../../state/state-store.js";
@@ -30,7 +36,15 @@ import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
 import { withStopSignals } from "../interrupts.js";
 import { preparePlan, resolveSession, withIdentifiers } from "../prepare-plan.js";
-import { loadDesired, openSession, organizationOf, type Session } from "../session.js";
+import {
+  describeMalformedKey,
+  loadDesired,
+  openSession,
+  organizationOf,
+  planTargetOf,
+  resolveApiUrl,
+  type Session,
+} from "../session.js";
 
 const builder = (yargs: Argv) =>
   yargs
@@ -245,9 +259,21 @@ function confirm(context: CommandContext): Promise<void> {
 
 async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loaded): Promise<Prepared> {
   const saved = await readSavedPlan(resolve(context.cwd, args.plan ?? ""));
+  // Before any request: what the flags, the config and the key alone decide. (A missing or
+  // malformed key is left to openSession, which names it, also before any request.)
+  const { desired } = loaded;
+  const key = context.env[desired.apiKeyEnv];
+  if (key !== undefined && key.trim() !== "" && describeMalformedKey(key) === undefined) {
+    const run = {
+      apiUrl: resolveApiUrl(args, desired, context.env),
+      environment: desired.environment ?? null,
+    };
+    checkPlanBeforeConnecting(saved, run, desired, keyedDigest(key));
+  }
   const session = await openSession(args, context, loaded);
   try {
-    checkPlanTarget(saved, session.target, session.desired, session.keyed);
+    // The organization and environment the key reaches, read before any write.
+    checkPlanTarget(saved, planTargetOf(session));
     const state = await readState(session.statePath, session.target);
     checkStateEnvironment(session.statePath, state, session.serverEnvironment);
     // Resolved afresh, never taken from the plan file: apply records them in the state file.

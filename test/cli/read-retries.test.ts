@@ -1,0 +1,63 @@
+// A transient 5xx on a read is retried with the retry policy writes use (issue 26): one 502 or
+// 503 on a list read and the plan still succeeds; a read that keeps failing gives up after the
+// policy's bound with an error naming the method, path, status and attempts. As processes against
+// the emulator's scripted faults over HTTP.
+import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_RETRY } from "../../src/api/retry-policy.js";
+import type { EmulatorHandle } from "../../src/emulator/index.js";
+import { startCliSession } from "../helpers/cli-session.js";
+import { ACME_BASE } from "../helpers/workspace.js";
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+/** --list-unmanaged: the topics are read as a list (GET /v1/topics), not one by one. */
+const listReads = (handle: EmulatorHandle) =>
+  handle.requests.filter((r) => r.method === "GET" && r.path.split("?")[0] === "/v1/topics");
+
+describe("a 5xx on a read", () => {
+  it.each([502, 503])("a single %s on the topic list is retried and the plan succeeds", async (status) => {
+    const session = await startCliSession(ACME_BASE);
+    emulator = session.emulator;
+    session.emulator.injectFault({ method: "GET", path: "/v1/topics*", times: 1, kind: { status } });
+    const plan = await session.cli("plan", "--list-unmanaged", "--output", "json", "--verbose");
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain(`status ${status}`);
+    const planned = JSON.parse(plan.stdout) as { actions: { id: string }[] };
+    expect(planned.actions.map((a) => a.id)).toContain("topic/order-updates");
+    // The failed attempt, then the retry that got the list.
+    expect(listReads(session.emulator).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a single 504 on the organization read (the guard's) is retried too", async () => {
+    const session = await startCliSession(ACME_BASE);
+    emulator = session.emulator;
+    session.emulator.injectFault({
+      method: "GET",
+      path: "/v1/organizations/me",
+      times: 1,
+      kind: { status: 504 },
+    });
+    const plan = await session.cli("plan", "--detailed-exitcode", "--verbose");
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain("status 504");
+    expect(plan.stdout).toContain("organization Acme Inc");
+  });
+
+  it("that persists gives up after the policy's attempts, naming the read, and writes nothing", async () => {
+    const session = await startCliSession(ACME_BASE);
+    emulator = session.emulator;
+    session.emulator.injectFault({ method: "GET", path: "/v1/topics*", times: 100, kind: { status: 503 } });
+    const plan = await session.cli("plan", "--list-unmanaged");
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("GET /v1/topics");
+    expect(plan.stderr).toContain("503");
+    expect(plan.stderr).toContain(`${DEFAULT_RETRY.maxAttempts} attempts`);
+    expect(plan.stderr).not.toMatch(/\n\s+at /);
+    expect(listReads(session.emulator)).toHaveLength(DEFAULT_RETRY.maxAttempts);
+    expect(session.emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+});
