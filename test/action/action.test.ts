@@ -327,5 +327,8 @@ describe("action.yml", () => {
     expect(steps.some((s) => s.env?.NOTIFORM_ACTION_API_KEY === fromInput)).toBe(true);
     // The key never appears in a command line, where `set -x` or an error would print it.
     expect(steps.every((s) => !(s.run ?? "").includes("inputs.api-key"))).toBe(true);
+    // Any action it uses is pinned by full commit SHA, like the recipes' (a tag can be moved).
+    for (const step of steps as { uses?: string }[])
+      if (step.uses !== undefined) expect(step.uses).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
   });
 });
