@@ -1,6 +1,6 @@
 // The floor of the plan scenario: the same minimal requests as plan-scale's notiform plan (the
-// organization and the environment, every page of the topic list, the override list followed page
-// by page, every page of the workflow list), sent by a bare undici script with the same number of
+// organization and the environment, every page of the topic list, the override list and the
+// tenant list followed page by page, every page of the workflow list, the layout list's page), sent by a bare undici script with the same number of
 // connections, in its own process, timed from its spawn like the CLI. No config, no validation,
 // no planning: what this machine and the emulator allow. Run by plan-scale.ts.
 import { Pool } from "undici";
@@ -16,6 +16,8 @@ const [
   workflowPagesArg = "0",
   workflowGetsArg = "0",
   overridesArg = workflowGetsArg === "0" ? "1" : "0",
+  tenantsArg = "0",
+  layoutPagesArg = "0",
 ] = process.argv.slice(2);
 const concurrency = Number(concurrencyArg);
 const pool = new Pool(url, { connections: concurrency });
@@ -34,6 +36,7 @@ const paths = [
   ...Array.from({ length: Number(topicPagesArg) }, (_, page) => `/v1/topics?page=${page}&pageSize=10`),
   ...Array.from({ length: Number(workflowPagesArg) }, (_, page) => `/v1/workflows?page=${page}&limit=100`),
   ...Array.from({ length: Number(workflowGetsArg) }, (_, i) => `/v1/workflows/${workflowId(i)}`),
+  ...Array.from({ length: Number(layoutPagesArg) }, (_, page) => `/v1/layouts?page=${page}&pageSize=100`),
 ];
 let next = 0;
 
@@ -57,10 +60,21 @@ async function followOverrides(): Promise<void> {
   }
 }
 
-// One connection follows the overrides, then joins the others on the rest, as notiform's limiter
-// lets it.
-await Promise.all([
-  ...Array.from({ length: concurrency - 1 }, () => lane()),
-  (overridesArg === "1" ? followOverrides() : Promise.resolve()).then(() => lane()),
-]);
+/** The tenant list: no total, `hasMore` true on a full page, so it ends on a short (empty) one. */
+async function followTenants(): Promise<void> {
+  for (let page = 0; ; page += 1) {
+    const body = (await get(`/v1/tenants?page=${page}&limit=100`)) as { hasMore?: boolean };
+    if (body.hasMore !== true) return;
+  }
+}
+
+// One connection follows each list without a total, then joins the others on the rest, as
+// notiform's limiter lets it.
+const followers = [
+  overridesArg === "1" ? followOverrides : undefined,
+  tenantsArg === "1" ? followTenants : undefined,
+]
+  .filter((follow) => follow !== undefined)
+  .map((follow) => follow().then(() => lane()));
+await Promise.all([...Array.from({ length: concurrency - followers.length }, () => lane()), ...followers]);
 await pool.close();

@@ -93,6 +93,7 @@ const live: LiveSnapshot = {
   kinds: {
     topic: topics,
     tenant: new Map(),
+    layout: new Map(),
     override: { byPair: overrides, canUpdate: true },
     workflow: workflows,
     notificationGroup: [],

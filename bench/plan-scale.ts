@@ -1,5 +1,7 @@
-// Plan at scale: 10,000 topics + 5,000 overrides + 500 workflows, all unchanged, against the
-// emulator with 20 ms latency. Measures the CLI's wall time and request count against the ideal
+// Plan at scale: 10,000 topics + 5,000 overrides + 500 workflows + 1,000 tenants + 50 layouts,
+// all unchanged, against the emulator with 20 ms latency. Tenants and layouts are read from their
+// lists, which hold every field (no per-item read): the tenant list page by page (no total, and
+// `hasMore` true on a full last page: one empty page more), the layouts in one page. Measures the CLI's wall time and request count against the ideal
 // (minimal requests x latency / concurrency), and a naive baseline (sequential, one GET per
 // resource, as a hand-written script would) for a side-by-side ratio.
 import { spawn } from "node:child_process";
@@ -10,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
 import { startEmulator } from "../src/emulator/index.js";
 import { mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
-import { configFor, seedFor, tenantId, workflowId } from "./fixtures.js";
+import { configFor, seedFor, tenantId, tenantIdentifier, workflowId } from "./fixtures.js";
 
 export const LATENCY_MS = 20;
 export const CONCURRENCY = 8;
@@ -39,7 +41,7 @@ export interface PlanScaleResult {
 }
 
 export async function benchPlanScale(): Promise<PlanScaleResult> {
-  const size = { topics: 10_000, overrides: 5_000, workflows: 500 };
+  const size = { topics: 10_000, overrides: 5_000, workflows: 500, tenants: 1_000, layouts: 50 };
   const emulator = await startEmulator({
     seed: seedFor({ workflows: size.workflows, tenants: size.overrides }),
     port: 0,
@@ -64,9 +66,16 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
     const requests = emulator.requests.length;
     const timeline = requestTimeline(emulator.requests, plan.startedAt);
     emulator.clearRequests();
-    // The organization and the environment the key reaches, then every page of each list.
+    // The organization and the environment the key reaches, then every page of each list: the
+    // tenant list holds the seed's every tenant (one per override), and ends on an empty page;
+    // the layouts (the config's and the default one) fit in one.
     const minimalRequests =
-      2 + Math.ceil(size.topics / 10) + Math.ceil(size.overrides / 100) + Math.ceil(size.workflows / 100);
+      2 +
+      Math.ceil(size.topics / 10) +
+      Math.ceil(size.overrides / 100) +
+      Math.ceil(size.workflows / 100) +
+      tenantPages(size.overrides) +
+      1;
     const idealMs = (minimalRequests * LATENCY_MS) / CONCURRENCY;
 
     const floor = await floorRun(emulator.url, emulator.apiKey, size);
@@ -75,9 +84,10 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       throw new Error(`the floor script sent ${floorRequests} requests, not the minimal ${minimalRequests}`);
     }
     emulator.clearRequests();
-    const naive = await naiveSample(emulator.url, emulator.apiKey, size);
+    const layoutIds = (emulator.store().layouts ?? []).map((l) => l._id);
+    const naive = await naiveSample(emulator.url, emulator.apiKey, size, layoutIds);
     return {
-      resources: size.topics + size.overrides + size.workflows,
+      resources: size.topics + size.overrides + size.workflows + size.tenants + size.layouts,
       wallMs: plan.wallMs,
       requests,
       minimalRequests,
@@ -97,11 +107,16 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
   }
 }
 
+/** Pages of a tenant list of `count` (100 a page, one empty page after a full last one). */
+export function tenantPages(count: number): number {
+  return Math.floor(count / 100) + 1;
+}
+
 /** The floor script's wall time, from its spawn to its exit (ms). */
 async function floorRun(
   url: string,
   apiKey: string,
-  size: { topics: number; overrides: number; workflows: number },
+  size: { topics: number; overrides: number; workflows: number; tenants: number; layouts: number },
 ): Promise<number> {
   const script = fileURLToPath(new URL("./floor-child.js", import.meta.url));
   const started = performance.now();
@@ -114,6 +129,10 @@ async function floorRun(
         String(CONCURRENCY),
         String(Math.ceil(size.topics / 10)),
         String(Math.ceil(size.workflows / 100)),
+        "0",
+        "1",
+        "1",
+        "1",
       ],
       {
         stdio: ["ignore", "ignore", "inherit"],
@@ -134,7 +153,8 @@ async function floorRun(
 async function naiveSample(
   url: string,
   apiKey: string,
-  size: { topics: number; overrides: number; workflows: number },
+  size: { topics: number; overrides: number; workflows: number; tenants: number; layouts: number },
+  layoutIds: readonly string[],
 ) {
   const pool = new Pool(url, { connections: 1 });
   const headers = { authorization: `ApiKey ${apiKey}` };
@@ -148,6 +168,8 @@ async function naiveSample(
     topics: Math.ceil(size.topics * fraction),
     overrides: Math.ceil(size.overrides * fraction),
     workflows: Math.ceil(size.workflows * fraction),
+    tenants: Math.ceil(size.tenants * fraction),
+    layouts: Math.ceil(size.layouts * fraction),
   };
   const started = performance.now();
   await get("/v1/organizations/me");
@@ -156,9 +178,12 @@ async function naiveSample(
   for (let i = 0; i < sample.overrides; i += 1) {
     await get(`/v1/workflow-overrides/workflows/${workflowId(i % size.workflows)}/tenants/${tenantId(i)}`);
   }
+  for (let i = 0; i < sample.tenants; i += 1) await get(`/v1/tenants/${tenantIdentifier(i)}`);
+  for (const id of layoutIds.slice(0, sample.layouts)) await get(`/v1/layouts/${id}`);
   const sampleMs = performance.now() - started;
   await pool.close();
-  const sampleResources = sample.topics + sample.overrides + sample.workflows;
-  const total = size.topics + size.overrides + size.workflows;
+  const sampleResources =
+    sample.topics + sample.overrides + sample.workflows + sample.tenants + sample.layouts;
+  const total = size.topics + size.overrides + size.workflows + size.tenants + size.layouts;
   return { sampleResources, sampleMs, extrapolatedMs: (sampleMs * total) / sampleResources };
 }

@@ -24,6 +24,19 @@ export interface TenantSpec {
   data?: Record<string, unknown>;
 }
 
+/** An e-mail layout, authored in Development and promoted (layouts.ts). */
+export interface LayoutSpec {
+  /** Identity, the same in every environment; a step's `template.layout` names it. */
+  identifier: string;
+  name?: string;
+  description?: string;
+  /** The HTML; must hold `{{{body}}}` (`{ file: PATH }` is read by the loader). */
+  content?: string;
+  contentType?: string;
+  variables?: { name: string; type?: string; required?: boolean; defaultValue?: unknown }[];
+  isDefault?: boolean;
+}
+
 export interface NotificationGroupSpec {
   /** Local handle, stable across renames; the server `_id` lives in the state file. */
   key: string;
@@ -86,6 +99,7 @@ export interface SpecByKind {
   notificationGroup: NotificationGroupSpec;
   topic: TopicSpec;
   tenant: TenantSpec;
+  layout: LayoutSpec;
   workflow: WorkflowSpec;
   override: OverrideSpec;
   branding: BrandingSpec;

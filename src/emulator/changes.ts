@@ -7,8 +7,14 @@
 import type { NotificationGroup, Step, Workflow } from "../api/types.js";
 import { notFound } from "./http-error.js";
 import { promoteLayout } from "./promote-layout.js";
-import { CREATOR_ID } from "./seed-data.js";
-import { type Change, type ChangeOp, type ChangeType, type EmulatorData, nextId } from "./store.js";
+import {
+  type Change,
+  type ChangeOp,
+  type ChangeType,
+  CREATOR_ID,
+  type EmulatorData,
+  nextId,
+} from "./store.js";
 
 type Json = Record<string, unknown>;
 
@@ -99,7 +105,7 @@ export function describeChange(data: EmulatorData, change: Change): Json {
     const workflow = development.workflows.find((w) => w._id === change._entityId);
     return { ...change, user, templateId: change._entityId, templateName: workflow?.name ?? "" };
   }
-  if (change.type === "Layout") {
+  if (change.type === "Layout" || change.type === "DefaultLayout") {
     const layout = development.layouts?.find((l) => l._id === change._entityId);
     return { ...change, user, templateName: layout?.name ?? "" };
   }
@@ -132,7 +138,8 @@ export function applyChange(
   const family = [...data.changes.filter((c) => c._parentId === parent._id), parent];
   const answer = family.map((c) => structuredClone(c));
   if (parent.type === "NotificationGroup") promoteGroup(data, parent._entityId, now);
-  else if (parent.type === "Layout") promoteLayout(data, parent._entityId, now);
+  else if (parent.type === "Layout" || parent.type === "DefaultLayout")
+    promoteLayout(data, parent._entityId, now);
   else promoteWorkflow(data, parent._entityId, now);
   for (const change of family) {
     change.enabled = true;
@@ -274,7 +281,9 @@ function copySteps(
 
 /**
  * Production's copy of a Development layout, or null. A layout still pending is promoted with the
- * workflow that uses it, as a real server re-parents its change under the workflow's.
+ * workflow that uses it, as a real server re-parents its change under the workflow's (r3-q3-22);
+ * not the fresh organization's DefaultLayout change: a workflow promoted before it points at no
+ * layout in Production (r3-q2-01, r3-q2-03).
  */
 function productionLayoutOf(data: EmulatorData, developmentId: string, now: string): string | null {
   const existing = data.environments.production.layouts?.find((l) => l._parentId === developmentId);

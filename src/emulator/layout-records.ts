@@ -1,10 +1,20 @@
 // The layouts of one environment as a real server keeps them (r3-q3-*): a fresh organization's
-// `novu-default-layout` in each environment, variables read back with `defaultValue ""` when sent
-// without one, content that must hold `{{{body}}}` (`{{body}}` does not count), and the rule that
-// one layout is the default. No HTTP here: ./handlers/layouts.ts answers the routes.
+// Development already holds `novu-default-layout` (the default) with a pending DefaultLayout
+// change (r3-q3-00, r3-q1-01b); Production holds no layout until that change is promoted (its
+// copy has `_parentId` = Development's, r3-q3-23; a workflow promoted before it points at no
+// layout there, r3-q2-03). Variables read back with `defaultValue ""` when sent without one,
+// content must hold `{{{body}}}` (`{{body}}` does not count), and one layout is the default.
+// No HTTP here: ./handlers/layouts.ts answers the routes.
 import { badRequest } from "./http-error.js";
-import { CREATOR_ID } from "./seed-data.js";
-import { type EmulatorData, type EmulatorStore, type Layout, type LayoutVariable, nextId } from "./store.js";
+import {
+  type ChangeType,
+  CREATOR_ID,
+  type EmulatorData,
+  type EmulatorStore,
+  type Layout,
+  type LayoutVariable,
+  nextId,
+} from "./store.js";
 
 export const DEFAULT_LAYOUT_IDENTIFIER = "novu-default-layout";
 
@@ -13,10 +23,28 @@ const DEFAULT_CONTENT =
   '<body style="background: {{branding.color}}">\n  {{#if branding.logo}}<img src="{{branding.logo}}" />{{/if}}\n' +
   "  {{{body}}}\n</body>\n</html>\n";
 
-/** The store's layouts; the first use gives the environment a fresh organization's default layout. */
+/**
+ * The store's layouts. A data file written before layouts were seeded has none: Development then
+ * gets a fresh organization's default layout on first use, Production an empty list.
+ */
 export function layoutsOf(data: EmulatorData, store: EmulatorStore, now: string): Layout[] {
   if (store.layouts !== undefined) return store.layouts;
-  const layout = newLayout(data, store, now, {
+  store.layouts = store.environment === "development" ? [defaultLayout(data, store, now)] : [];
+  return store.layouts;
+}
+
+/**
+ * The change type of a Development layout's writes: the default layout of a fresh organization
+ * is a DefaultLayout record on a real server (r3-q1-01b, r3-q3-20), every other a Layout.
+ */
+export function layoutChangeType(data: EmulatorData, layoutId: string): ChangeType {
+  return data.changes.some((c) => c.type === "DefaultLayout" && c._entityId === layoutId)
+    ? "DefaultLayout"
+    : "Layout";
+}
+
+export function defaultLayout(data: EmulatorData, store: EmulatorStore, now: string): Layout {
+  return newLayout(data, store, now, {
     name: "Default Layout",
     identifier: DEFAULT_LAYOUT_IDENTIFIER,
     description: "The default layout created by Novu",
@@ -28,8 +56,6 @@ export function layoutsOf(data: EmulatorData, store: EmulatorStore, now: string)
       { name: "branding.color", type: "String", required: false, defaultValue: "" },
     ],
   });
-  store.layouts = [layout];
-  return store.layouts;
 }
 
 /** The content rule of a real server (400 on POST and PATCH). */

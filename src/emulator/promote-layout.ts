@@ -3,8 +3,7 @@
 // A layout deleted in Development removes its Production copy; one created and deleted before its
 // first promotion is still created there, as on a real server. The default moves with it.
 import { layoutsOf, makeDefault } from "./layout-records.js";
-import { CREATOR_ID } from "./seed-data.js";
-import { type EmulatorData, type Layout, nextId } from "./store.js";
+import { CREATOR_ID, type EmulatorData, type Layout, nextId } from "./store.js";
 
 export function promoteLayout(data: EmulatorData, layoutId: string, now: string): Layout | undefined {
   const source = data.environments.development.layouts?.find((l) => l._id === layoutId);

@@ -10,10 +10,12 @@ import {
   type SeedEnvironment,
   type SeedWorkflow,
 } from "./seed.js";
-import { type EmulatorData, type EmulatorStore, emptyStore, nextId } from "./store.js";
+import { seedLayouts } from "./seed-layouts.js";
+import { CREATOR_ID, type EmulatorData, type EmulatorStore, emptyStore, nextId } from "./store.js";
+
+export { CREATOR_ID };
 
 const DEFAULT_PREFS = { email: true, sms: true, in_app: true, chat: true, push: true };
-export const CREATOR_ID = "64f1000000000000000000cc";
 export const DEFAULT_ORGANIZATION_ID = "64f1000000000000000000aa";
 /** Used when a seed lists no keys, so a bare `startEmulator()` is reachable. */
 export const DEFAULT_API_KEY = "nf_dev_demo_key";
@@ -49,6 +51,7 @@ export function dataFromSeed(seed: Seed, now: string): EmulatorData {
     fillStore(data, data.environments[name], seed.environments?.[name] ?? {}, now);
   }
   linkProductionToDevelopment(data);
+  seedLayouts(data, now);
   return data;
 }
 

@@ -10,8 +10,7 @@
 // variables get fresh sub-ids on every write (why an identical PUT still changes the record).
 import type { Step, Workflow } from "../api/types.js";
 import { type HandlerContext, isObject } from "./handlers/context.js";
-import { CREATOR_ID } from "./seed-data.js";
-import { type EmulatorStore, nextId } from "./store.js";
+import { CREATOR_ID, type EmulatorStore, nextId } from "./store.js";
 
 type Json = Record<string, unknown>;
 

@@ -63,7 +63,12 @@ export interface ChangeOp {
   val?: unknown;
 }
 
-export type ChangeType = "NotificationTemplate" | "MessageTemplate" | "NotificationGroup" | "Layout";
+export type ChangeType =
+  | "NotificationTemplate"
+  | "MessageTemplate"
+  | "NotificationGroup"
+  | "Layout"
+  | "DefaultLayout";
 
 /**
  * A pending (enabled: false) or promoted (enabled: true) change of a Development record. A
@@ -95,7 +100,7 @@ export interface EmulatorStore {
   notificationGroups: NotificationGroup[];
   workflows: Workflow[];
   tenants: Tenant[];
-  /** Absent until a layouts route first runs (then the default layout of a fresh organization). */
+  /** Seeded (layout-records.ts); absent only in data files older than layouts. */
   layouts?: Layout[];
   overrides: WorkflowOverride[];
   blueprints: Blueprint[];
@@ -117,6 +122,9 @@ export interface EmulatorData {
   branding?: Branding;
   nextId: number;
 }
+
+/** The user every record is made by. */
+export const CREATOR_ID = "64f1000000000000000000cc";
 
 export function nextId(data: EmulatorData): string {
   data.nextId += 1;

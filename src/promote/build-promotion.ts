@@ -19,6 +19,11 @@ export interface ManagedEntities {
   workflows: ReadonlyMap<string, { key: string; identifier?: string }>;
   /** Development notification group id -> config key. */
   groups: ReadonlyMap<string, string>;
+  /**
+   * Development layout id -> identifier, for the layouts the config names (declared, or named by
+   * a managed step's `template.layout`): Production needs them before the workflows that use them.
+   */
+  layouts?: ReadonlyMap<string, string>;
   /** Config entries that could not be resolved to Development ids, said in words. */
   warnings?: readonly string[];
 }
@@ -36,7 +41,12 @@ export interface BuildPromotionInput {
 
 /** Workflow fields shown as Production will receive them; others (ids, dates, triggers) are not. */
 const WORKFLOW_FIELDS = new Set(["name", "description", "active", "tags", "critical", "preferenceSettings"]);
-const KIND_ORDER: Record<PromotionEntityKind, number> = { notificationGroup: 0, workflow: 1, other: 2 };
+const KIND_ORDER: Record<PromotionEntityKind, number> = {
+  notificationGroup: 0,
+  layout: 1,
+  workflow: 2,
+  other: 3,
+};
 
 export function buildPromotion(input: BuildPromotionInput): Promotion {
   const described = input.changes.map((change) => describeChange(change, input.managed, input.mask));
@@ -81,6 +91,8 @@ export function digestOfChange(change: Change, mask: <T>(value: T) => T): string
 function kindOf(change: Change): PromotionEntityKind {
   if (change.type === "NotificationTemplate") return "workflow";
   if (change.type === "NotificationGroup") return "notificationGroup";
+  // A fresh organization's default layout is a DefaultLayout record (r3-q1-01b).
+  if (change.type === "Layout" || change.type === "DefaultLayout") return "layout";
   return "other";
 }
 
@@ -105,6 +117,12 @@ function describeChange(change: Change, managed: ManagedEntities, mask: <T>(valu
       if (handle.identifier !== undefined) entry.identifier = handle.identifier;
     }
     describeWorkflowOps(entry, ops, managed);
+  } else if (kind === "layout") {
+    const key = managed.layouts?.get(change._entityId);
+    if (key !== undefined) {
+      entry.managed = true;
+      entry.key = key;
+    }
   } else if (kind === "notificationGroup") {
     const key = managed.groups.get(change._entityId);
     if (key !== undefined) {

@@ -30,7 +30,7 @@ export interface ExecutePromotionInput {
   onEvent?: (event: PromotionEvent) => void;
 }
 
-const PHASES: PromotionEntityKind[] = ["notificationGroup", "workflow", "other"];
+const PHASES: PromotionEntityKind[] = ["notificationGroup", "layout", "workflow", "other"];
 
 export async function executePromotion(input: ExecutePromotionInput): Promise<PromotionReport> {
   const results = new Map<string, PromotionResult>();

@@ -12,9 +12,12 @@ import type { ManagedEntities } from "./build-promotion.js";
 export async function resolveManagedEntities(
   desired: DesiredState,
   state: StateFile,
-  client: Pick<NotificationApi, "listAllWorkflows">,
+  client: Pick<NotificationApi, "listAllWorkflows" | "listAllLayouts">,
 ): Promise<ManagedEntities> {
-  const identifiers = await workflowIdentifiers(client);
+  const [identifiers, layouts] = await Promise.all([
+    workflowIdentifiers(client),
+    namedLayouts(desired, client),
+  ]);
   const warnings: string[] = [];
   const workflows = new Map<string, { key: string; identifier?: string }>();
   for (const { spec } of desired.resources.workflow) {
@@ -35,7 +38,31 @@ export async function resolveManagedEntities(
         `notification group ${spec.key}: the state file has no Development id for it (apply in Development first); its changes show as unmanaged`,
       );
   }
-  return { workflows, groups, warnings };
+  return { workflows, groups, layouts, warnings };
+}
+
+/**
+ * Development layout id -> identifier, for the layouts the config names: those it declares and
+ * those its workflows' steps name (`template.layout`, e.g. an export's `novu-default-layout`).
+ * Their pending changes are promoted, before the workflows: a workflow promoted while its layout
+ * is not in Production points at no layout there (r3-q2-03), and would plan as a change forever.
+ */
+async function namedLayouts(
+  desired: DesiredState,
+  client: Pick<NotificationApi, "listAllLayouts">,
+): Promise<Map<string, string>> {
+  const declared = new Set(desired.resources.layout.map((l) => l.spec.identifier));
+  for (const { spec } of desired.resources.workflow)
+    for (const step of spec.steps ?? [])
+      if (step.template?.layout !== undefined) declared.add(step.template.layout);
+  if (declared.size === 0) return new Map();
+  try {
+    const all = await client.listAllLayouts();
+    return new Map(all.filter((l) => declared.has(l.identifier)).map((l) => [l._id, l.identifier]));
+  } catch (error) {
+    if (isNotiformError(error) && error.code === "API_UNSUPPORTED") return new Map();
+    throw error;
+  }
 }
 
 async function workflowIdentifiers(

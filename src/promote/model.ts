@@ -5,7 +5,7 @@
 export const PROMOTION_FORMAT_VERSION = 1;
 
 /** What an entry's entity is, as far as notiform understands it. */
-export type PromotionEntityKind = "notificationGroup" | "workflow" | "other";
+export type PromotionEntityKind = "notificationGroup" | "workflow" | "layout" | "other";
 
 /** One field Production will receive, as the change's operations say it. */
 export interface PromotedField {

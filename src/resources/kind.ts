@@ -4,6 +4,7 @@
 // a kind. Planning methods are pure; readLive, execute and reread are the kind's I/O edge.
 import type {
   Branding,
+  Layout,
   NotificationApi,
   NotificationGroup,
   Tenant,
@@ -55,6 +56,8 @@ export interface LiveByKind {
   topic: Map<string, Topic>;
   /** Keyed by identifier; undefined when the server has no tenant routes. */
   tenant: Map<string, Tenant> | undefined;
+  /** Keyed by identifier; undefined when the server does not list layouts. */
+  layout: Map<string, Layout> | undefined;
   /** Keyed by workflow id; undefined when the server has no workflow read extension. */
   workflow: Map<string, Workflow> | undefined;
   override: {

@@ -16,9 +16,26 @@ export type TenantOperation =
   /** PATCH replaces `data` whole: when sent, it is all of it. */
   | { type: "tenant.update"; identifier: string; name?: string; data?: JsonObject };
 
+export type LayoutOperation =
+  | {
+      /** POST /v1/layouts (answers the id only), then the set-default route when `setDefault`. */
+      type: "layout.create";
+      identifier: string;
+      body: JsonObject;
+      setDefault?: boolean;
+    }
+  | { type: "layout.update"; identifier: string; layoutId: string; fields: JsonObject }
+  | { type: "layout.setDefault"; identifier: string; layoutId: string };
+
 export type NotificationGroupOperation =
   | { type: "notificationGroup.create"; name: string }
   | { type: "notificationGroup.rename"; groupId: string; name: string };
+
+/** A step (index in the body's `steps`) whose layout is created by another action (`layout/ID`). */
+export interface LayoutFromAction {
+  step: number;
+  action: string;
+}
 
 export type WorkflowOperation =
   | {
@@ -32,6 +49,8 @@ export type WorkflowOperation =
       body: JsonObject;
       /** The group is one another action of this plan creates. */
       groupFromAction?: string;
+      /** Steps whose layout another action of this plan creates. */
+      layoutsFromActions?: LayoutFromAction[];
     }
   | {
       type: "workflow.update";
@@ -40,6 +59,8 @@ export type WorkflowOperation =
       fields: JsonObject;
       /** The group joins a notification group another action of this plan creates. */
       groupFromAction?: string;
+      /** Steps whose layout another action of this plan creates. */
+      layoutsFromActions?: LayoutFromAction[];
     }
   | {
       type: "workflow.setStatus";
@@ -56,6 +77,8 @@ export type OverrideOperation =
       tenantId: string;
       /** The tenant is one another action of this plan creates: the id it produced is sent. */
       tenantFromAction?: string;
+      /** The workflow is one another action of this plan creates (Development): likewise. */
+      workflowFromAction?: string;
       active: boolean;
       preferenceSettings: JsonObject;
     }
@@ -68,6 +91,7 @@ export interface OperationByKind {
   notificationGroup: NotificationGroupOperation;
   topic: TopicOperation;
   tenant: TenantOperation;
+  layout: LayoutOperation;
   workflow: WorkflowOperation;
   override: OverrideOperation;
   branding: BrandingOperation;
@@ -114,6 +138,12 @@ export function requestOf(op: Operation): PlannedRequest {
           ...(op.data !== undefined ? { data: op.data } : {}),
         },
       };
+    case "layout.create":
+      return { method: "POST", path: "/v1/layouts", body: { ...op.body } };
+    case "layout.update":
+      return { method: "PATCH", path: `/v1/layouts/${seg(op.layoutId)}`, body: { ...op.fields } };
+    case "layout.setDefault":
+      return { method: "POST", path: `/v1/layouts/${seg(op.layoutId)}/default`, body: {} };
     case "notificationGroup.create":
       return { method: "POST", path: "/v1/notification-groups", body: { name: op.name } };
     case "notificationGroup.rename":
@@ -124,7 +154,7 @@ export function requestOf(op: Operation): PlannedRequest {
         request.body.notificationGroupId = `<id of ${op.groupFromAction}>`;
         request.refs = [{ field: "notificationGroupId", action: op.groupFromAction }];
       }
-      return request;
+      return withLayoutRefs(request, op.layoutsFromActions);
     }
     case "workflow.update": {
       const request: PlannedRequest = {
@@ -136,7 +166,7 @@ export function requestOf(op: Operation): PlannedRequest {
         request.body.notificationGroupId = `<id of ${op.groupFromAction}>`;
         request.refs = [{ field: "notificationGroupId", action: op.groupFromAction }];
       }
-      return request;
+      return withLayoutRefs(request, op.layoutsFromActions);
     }
     case "workflow.setStatus":
       return {
@@ -155,10 +185,16 @@ export function requestOf(op: Operation): PlannedRequest {
           preferenceSettings: op.preferenceSettings,
         },
       };
+      const refs: { field: string; action: string }[] = [];
+      if (op.workflowFromAction !== undefined) {
+        request.body.workflowId = `<id of ${op.workflowFromAction}>`;
+        refs.push({ field: "workflowId", action: op.workflowFromAction });
+      }
       if (op.tenantFromAction !== undefined) {
         request.body.tenantId = `<id of ${op.tenantFromAction}>`;
-        request.refs = [{ field: "tenantId", action: op.tenantFromAction }];
+        refs.push({ field: "tenantId", action: op.tenantFromAction });
       }
+      if (refs.length > 0) request.refs = refs;
       return request;
     }
     case "override.update": {
@@ -170,6 +206,16 @@ export function requestOf(op: Operation): PlannedRequest {
     case "branding.update":
       return { method: "PUT", path: "/v1/organizations/branding", body: { ...op.branding } };
   }
+}
+
+/** The steps' layouts another action creates, as refs (the body already holds their placeholders). */
+function withLayoutRefs(request: PlannedRequest, layouts: readonly LayoutFromAction[] | undefined) {
+  if (layouts === undefined || layouts.length === 0) return request;
+  request.refs = [
+    ...(request.refs ?? []),
+    ...layouts.map(({ step, action }) => ({ field: `steps[${step}].template.layoutId`, action })),
+  ];
+  return request;
 }
 
 /** Creates: the writes that may make a second resource if sent twice (their intent is recorded first). */

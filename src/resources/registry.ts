@@ -4,6 +4,7 @@
 import { brandingKind } from "./branding.js";
 import type { ResourceRegistry } from "./kind.js";
 import { KINDS, type Kind } from "./kinds.js";
+import { layoutKind } from "./layout.js";
 import { notificationGroupKind } from "./notification-group.js";
 import { tenantKind } from "./tenant.js";
 import { topicKind } from "./topic.js";
@@ -14,6 +15,7 @@ export const registry: ResourceRegistry = {
   notificationGroup: notificationGroupKind,
   topic: topicKind,
   tenant: tenantKind,
+  layout: layoutKind,
   workflow: workflowKind,
   override: overrideKind,
   branding: brandingKind,

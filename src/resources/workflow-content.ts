@@ -7,7 +7,7 @@ import type { DesiredState, WorkflowSpec } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import type { JsonObject } from "./canonical.js";
 import type { DesiredItem, OperationsResult, PlanContext } from "./kind.js";
-import type { WorkflowOperation } from "./operations.js";
+import type { LayoutFromAction, WorkflowOperation } from "./operations.js";
 import { unlessUnsupported } from "./unsupported.js";
 import {
   ARRIVES_BY_PROMOTION,
@@ -143,31 +143,47 @@ export function contentAwareOperations(
   }
   const result = plain();
   if ("notApplicable" in result) return result;
-  const steps = buildSteps(item, spec, live.steps, context);
+  const { steps, layoutsFromActions } = buildSteps(item, spec, live.steps, context);
+  const layouts = layoutsFromActions.length > 0 ? { layoutsFromActions } : {};
   const operations: WorkflowOperation[] = [];
   let merged = false;
   for (const operation of result.operations) {
     if (operation.type === "workflow.update" && !merged) {
-      operations.push({ ...operation, fields: { ...operation.fields, steps } });
+      operations.push({ ...operation, fields: { ...operation.fields, steps }, ...layouts });
       merged = true;
     } else operations.push(operation);
   }
   if (!merged)
-    operations.unshift({ type: "workflow.update", workflowId: item.ids.workflowId ?? "", fields: { steps } });
+    operations.unshift({
+      type: "workflow.update",
+      workflowId: item.ids.workflowId ?? "",
+      fields: { steps },
+      ...layouts,
+    });
   return { operations };
 }
 
+/**
+ * The whole step list, and the steps whose layout is one the config declares and this apply
+ * creates first (not in the environment's layout list yet): their id is filled at apply time.
+ */
 function buildSteps(
   item: DesiredItem,
   spec: WorkflowSpec | undefined,
   live: Workflow["steps"] | undefined,
   context: PlanContext,
-): JsonObject[] {
+): { steps: JsonObject[]; layoutsFromActions: LayoutFromAction[] } {
   const workflows = context.live.kinds.workflow;
   const layoutIds =
     workflows instanceof LiveWorkflows ? (workflows.layoutIds ?? new Map()) : new Map<string, string>();
+  const created = new Map<string, string>();
+  if (workflows instanceof LiveWorkflows && workflows.layoutIds !== undefined)
+    for (const { spec: layout } of context.desired.resources.layout)
+      if (!layoutIds.has(layout.identifier)) created.set(layout.identifier, `layout/${layout.identifier}`);
+  const layoutsFromActions: LayoutFromAction[] = [];
   try {
-    return stepsBody(spec?.steps ?? [], live, layoutIds);
+    const steps = stepsBody(spec?.steps ?? [], live, layoutIds, created, layoutsFromActions);
+    return { steps, layoutsFromActions };
   } catch (error) {
     if (!(error instanceof UnknownLayoutError)) throw error;
     const index = (spec?.steps ?? []).findIndex((step) => step.name === error.step);
@@ -225,12 +241,14 @@ function createOperation(
     body.notificationGroupId = general;
   }
   Object.assign(body, createSettings(spec));
-  body.steps = buildSteps(item, spec, undefined, context);
+  const { steps, layoutsFromActions } = buildSteps(item, spec, undefined, context);
+  body.steps = steps;
   return {
     type: "workflow.create",
     identifier: spec.identifier,
     body,
     ...(groupFromAction !== undefined ? { groupFromAction } : {}),
+    ...(layoutsFromActions.length > 0 ? { layoutsFromActions } : {}),
   };
 }
 

@@ -6,9 +6,34 @@
 import type { CreateWorkflowBody, Step } from "../api/types.js";
 import { InternalError } from "../errors.js";
 import type { PlanAction } from "../plan/model.js";
+import type { JsonObject } from "./canonical.js";
 import type { ExecuteContext, ExecuteResult } from "./kind.js";
-import type { WorkflowOperation } from "./operations.js";
+import type { LayoutFromAction, WorkflowOperation } from "./operations.js";
 import { canonicalWorkflowFields } from "./workflow-canonical.js";
+
+/**
+ * The steps with the layout ids that actions of this apply produced (a layout the config declares
+ * and this apply created before the workflow) in place of the plan's placeholders.
+ */
+export function withCreatedLayouts(
+  steps: readonly JsonObject[],
+  layouts: readonly LayoutFromAction[] | undefined,
+  createdIds: ReadonlyMap<string, string>,
+): JsonObject[] {
+  if (layouts === undefined || layouts.length === 0) return [...steps];
+  const out = [...steps];
+  for (const { step, action } of layouts) {
+    const id = createdIds.get(action);
+    const target = out[step];
+    if (id === undefined || target === undefined)
+      throw new InternalError(`${action} produced no id for step ${step}'s layout`);
+    out[step] = {
+      ...target,
+      template: { ...((target.template as JsonObject | undefined) ?? {}), layoutId: id },
+    };
+  }
+  return out;
+}
 
 export async function createWorkflow(
   action: PlanAction,
@@ -23,6 +48,12 @@ export async function createWorkflow(
       throw new InternalError(`${op.groupFromAction} produced no id for the workflow's group`);
     body.notificationGroupId = groupId;
   }
+  if (body.steps !== undefined)
+    body.steps = withCreatedLayouts(
+      body.steps as unknown as JsonObject[],
+      op.layoutsFromActions,
+      createdIds,
+    ) as unknown as Step[];
   let workflow = await client.createWorkflow(body, options);
   const given = workflow.triggers?.[0]?.identifier;
   if (given !== op.identifier)

@@ -22,7 +22,7 @@ import {
 } from "./read-by-cost.js";
 import { unlessUnsupported } from "./unsupported.js";
 import { canonicalWorkflowFields } from "./workflow-canonical.js";
-import { createWorkflow } from "./workflow-create.js";
+import { createWorkflow, withCreatedLayouts } from "./workflow-create.js";
 import { liveStepFields } from "./workflow-steps-canonical.js";
 import { hasCode } from "./write-outcomes.js";
 
@@ -52,6 +52,8 @@ export async function executeWorkflow(
       }
       body.notificationGroupId = groupId;
     }
+    if (Array.isArray(body.steps))
+      body.steps = withCreatedLayouts(body.steps as JsonObject[], op.layoutsFromActions, createdIds);
     const updated = await client.updateWorkflow(op.workflowId, body, options);
     const result = resultOf(updated, action.key, groupKeys);
     // This PUT does not set `active` (the status call does, Development only): its answer's

@@ -44,13 +44,7 @@ export async function executeOverride(
   { client, signal, createdIds }: ExecuteContext,
 ): Promise<ExecuteResult> {
   const options = signal ? { signal } : {};
-  if (op.type === "override.create" && op.tenantFromAction !== undefined) {
-    const tenantId = createdIds.get(op.tenantFromAction);
-    if (tenantId === undefined)
-      throw new InternalError(`${op.tenantFromAction} produced no id for the override's tenant`);
-    const { tenantFromAction: _resolved, ...rest } = op;
-    op = { ...rest, tenantId };
-  }
+  if (op.type === "override.create") op = withCreatedIds(op, createdIds);
   if (op.type === "override.update") {
     const body = {
       ...(op.active !== undefined ? { active: op.active } : {}),
@@ -83,6 +77,24 @@ export async function executeOverride(
       "response lost; not created; sent again",
     );
   }
+}
+
+/** The ids a create takes from actions of this plan that ran before it (a tenant, a workflow). */
+function withCreatedIds(
+  op: Extract<OverrideOperation, { type: "override.create" }>,
+  createdIds: ReadonlyMap<string, string>,
+): Extract<OverrideOperation, { type: "override.create" }> {
+  const { tenantFromAction, workflowFromAction, ...rest } = op;
+  const idOf = (action: string, what: string) => {
+    const id = createdIds.get(action);
+    if (id === undefined) throw new InternalError(`${action} produced no id for the override's ${what}`);
+    return id;
+  };
+  return {
+    ...rest,
+    ...(tenantFromAction !== undefined ? { tenantId: idOf(tenantFromAction, "tenant") } : {}),
+    ...(workflowFromAction !== undefined ? { workflowId: idOf(workflowFromAction, "workflow") } : {}),
+  };
 }
 
 /**

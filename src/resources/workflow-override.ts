@@ -184,7 +184,7 @@ export const overrideKind: KindModule<"override"> = {
             type: "override.create",
             workflowId: item.ids.workflowId ?? "",
             tenantId: item.ids.tenantId ?? "",
-            ...tenantFromAction(item),
+            ...fromActions(item),
             active: item.fields.active === true,
             preferenceSettings,
           },
@@ -315,9 +315,15 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** An override whose tenant this config declares and this plan creates: the tenant action gives the id. */
-function tenantFromAction(item: DesiredItem): { tenantFromAction?: string } {
-  if ((item.ids.tenantId ?? "") !== "") return {};
-  const action = item.dependsOn.find((id) => id.startsWith("tenant/"));
-  return action === undefined ? {} : { tenantFromAction: action };
+/**
+ * An override whose tenant or workflow this config declares and this plan creates (neither
+ * resolved to an id): that action gives the id, at apply time, after it ran.
+ */
+function fromActions(item: DesiredItem): { tenantFromAction?: string; workflowFromAction?: string } {
+  const out: { tenantFromAction?: string; workflowFromAction?: string } = {};
+  const tenant = item.dependsOn.find((id) => id.startsWith("tenant/"));
+  if ((item.ids.tenantId ?? "") === "" && tenant !== undefined) out.tenantFromAction = tenant;
+  const workflow = item.dependsOn.find((id) => id.startsWith("workflow/"));
+  if ((item.ids.workflowId ?? "") === "" && workflow !== undefined) out.workflowFromAction = workflow;
+  return out;
 }

@@ -10,6 +10,7 @@
 import type { Step } from "../api/types.js";
 import type { StepSpec } from "../config/step-spec.js";
 import type { JsonObject, JsonValue } from "./canonical.js";
+import type { LayoutFromAction } from "./operations.js";
 import {
   liveStepName,
   STEP_FIELDS,
@@ -31,22 +32,30 @@ export class UnknownLayoutError extends Error {
   }
 }
 
+/** The placeholder a step's `layoutId` holds in a plan until the layout's create gives the id. */
+export function layoutPlaceholder(action: string): string {
+  return `<id of ${action}>`;
+}
+
 /**
  * The steps body. `live`: the workflow's steps as read by id (undefined on create);
- * `layoutIds`: layout identifier -> this environment's id. Throws UnknownLayoutError for a layout
- * identifier not in `layoutIds`.
+ * `layoutIds`: layout identifier -> this environment's id. `created`: layouts another action of
+ * this plan creates (identifier -> its action id): such a step's `layoutId` is a placeholder,
+ * and `refs` gets the step. Throws UnknownLayoutError for a layout in neither.
  */
 export function stepsBody(
   desired: readonly StepSpec[],
   live: readonly Step[] | undefined,
   layoutIds: ReadonlyMap<string, string>,
+  created: ReadonlyMap<string, string> = new Map(),
+  refs: LayoutFromAction[] = [],
 ): JsonObject[] {
   const byName = new Map<string, Step>();
   (live ?? []).forEach((step, index) => {
     const name = liveStepName(step, index);
     if (!byName.has(name)) byName.set(name, step);
   });
-  return desired.map((spec) => {
+  return desired.map((spec, index) => {
     const current = byName.get(spec.name);
     const body: JsonObject = current === undefined ? { name: spec.name } : carriedStep(current);
     body.name = spec.name;
@@ -65,8 +74,12 @@ export function stepsBody(
     const layout = spec.template?.layout;
     if (layout !== undefined) {
       const id = layoutIds.get(layout);
-      if (id === undefined) throw new UnknownLayoutError(spec.name, layout);
-      template.layoutId = id;
+      const action = created.get(layout);
+      if (id !== undefined) template.layoutId = id;
+      else if (action !== undefined) {
+        template.layoutId = layoutPlaceholder(action);
+        refs.push({ step: index, action });
+      } else throw new UnknownLayoutError(spec.name, layout);
     }
     body.template = template;
     return body;

@@ -67,6 +67,11 @@ function desiredFields(spec: WorkflowSpec): JsonObject {
   return fields;
 }
 
+/** The layout identifiers a workflow's steps name, each once. */
+function stepLayouts(spec: WorkflowSpec): string[] {
+  return [...new Set((spec.steps ?? []).flatMap((step) => step.template?.layout ?? []))];
+}
+
 export const workflowKind: KindModule<"workflow"> = {
   kind: "workflow",
   section: { name: "workflows", shape: "list", identityFields: [["key", "identifier"]] },
@@ -81,11 +86,16 @@ export const workflowKind: KindModule<"workflow"> = {
   checkReferences: checkWorkflowReferences,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
+    const layouts = new Set(desired.resources.layout.map((l) => l.spec.identifier));
     return desired.resources.workflow.map(({ spec, source }) => ({
       key: spec.key,
       fields: desiredFields(spec),
       source,
-      dependsOn: spec.notificationGroup === undefined ? [] : [`notificationGroup/${spec.notificationGroup}`],
+      dependsOn: [
+        ...(spec.notificationGroup === undefined ? [] : [`notificationGroup/${spec.notificationGroup}`]),
+        // Layouts of this config its steps use: created (or changed) first when in the plan.
+        ...stepLayouts(spec).flatMap((layout) => (layouts.has(layout) ? [`layout/${layout}`] : [])),
+      ],
       ids: spec.id === undefined ? {} : { workflowId: spec.id },
     }));
   },

@@ -25,7 +25,7 @@ export const applyResultSchema = {
             description: "The action id, KIND/KEY.",
           },
           kind: {
-            enum: ["notificationGroup", "topic", "tenant", "workflow", "override", "branding"],
+            enum: ["notificationGroup", "topic", "tenant", "layout", "workflow", "override", "branding"],
             description: "Resource kind.",
           },
           key: {

@@ -60,6 +60,14 @@ export const notiformSchema = {
       description:
         "Tenants of the environment the key reaches (identity: identifier). Never promoted: apply creates and updates them in each environment, Production too; never deleted.",
     },
+    layouts: {
+      type: "array",
+      items: {
+        $ref: "#/$defs/layout",
+      },
+      description:
+        "E-mail layouts (identity: identifier). Authored in Development (created, updated, made the default); another environment gets them by promotion. Never deleted.",
+    },
     notificationGroups: {
       type: "array",
       items: {
@@ -134,6 +142,73 @@ export const notiformSchema = {
           type: "object",
           description:
             "Free-form data, managed whole: the server replaces it whole on update, so what is not here is removed. Numbers stay numbers.",
+        },
+      },
+    },
+    layout: {
+      type: "object",
+      additionalProperties: false,
+      required: ["identifier"],
+      description: "An e-mail layout: the frame every e-mail step that names it is wrapped in.",
+      properties: {
+        identifier: {
+          type: "string",
+          minLength: 1,
+          maxLength: 200,
+          pattern: "^[A-Za-z0-9_.:-]+$",
+          "x-message": 'must use only letters, digits, "-", "_", "." and ":"',
+          description:
+            "The layout's identity, the same in every environment; a step's template.layout names it.",
+        },
+        name: {
+          type: "string",
+          minLength: 1,
+          description: "Display name (default: the identifier, on create).",
+        },
+        description: {
+          type: "string",
+          description: "Description.",
+        },
+        content: {
+          $ref: "#/$defs/textOrFile",
+          description:
+            "The layout's HTML, or { file: PATH }; must contain {{{body}}} where a step's content goes.",
+        },
+        contentType: {
+          type: "string",
+          description: "customHtml (the default).",
+        },
+        variables: {
+          type: "array",
+          description: "The layout's variables, managed as a whole list.",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["name"],
+            properties: {
+              name: {
+                type: "string",
+                minLength: 1,
+                description: "Variable name.",
+              },
+              type: {
+                type: "string",
+                description: "String (the default), Boolean, ...",
+              },
+              required: {
+                type: "boolean",
+                description: "Required (default false).",
+              },
+              defaultValue: {
+                description: 'Default value (default "", as a real server reads it back).',
+              },
+            },
+          },
+        },
+        isDefault: {
+          type: "boolean",
+          description:
+            "The environment's default layout (set through POST /v1/layouts/{id}/default). At most one layout may be marked.",
         },
       },
     },

@@ -21,7 +21,7 @@ export const planSchema = {
   ],
   $defs: {
     kind: {
-      enum: ["notificationGroup", "topic", "tenant", "workflow", "override", "branding"],
+      enum: ["notificationGroup", "topic", "tenant", "layout", "workflow", "override", "branding"],
       description: "Resource kind.",
     },
     position: {
@@ -295,6 +295,27 @@ export const planSchema = {
               description:
                 "The POST body as sent: name, notificationGroupId, steps and the settings the config sets.",
             },
+            layoutsFromActions: {
+              type: "array",
+              description:
+                "Steps whose layout is one another action of this plan creates (layout/IDENTIFIER): the id it produced fills that step's template.layoutId at apply time.",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["step", "action"],
+                properties: {
+                  step: {
+                    type: "integer",
+                    minimum: 0,
+                    description: "Index in the body's steps.",
+                  },
+                  action: {
+                    type: "string",
+                    description: "The layout's action id.",
+                  },
+                },
+              },
+            },
             groupFromAction: {
               type: "string",
               description:
@@ -319,6 +340,27 @@ export const planSchema = {
             fields: {
               type: "object",
               description: "Body fields as sent.",
+            },
+            layoutsFromActions: {
+              type: "array",
+              description:
+                "Steps whose layout is one another action of this plan creates (layout/IDENTIFIER): the id it produced fills that step's template.layoutId at apply time.",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["step", "action"],
+                properties: {
+                  step: {
+                    type: "integer",
+                    minimum: 0,
+                    description: "Index in the body's steps.",
+                  },
+                  action: {
+                    type: "string",
+                    description: "The layout's action id.",
+                  },
+                },
+              },
             },
             groupFromAction: {
               type: "string",
@@ -363,7 +405,7 @@ export const planSchema = {
             },
             workflowId: {
               type: "string",
-              description: "Workflow id.",
+              description: "Workflow id (empty when workflowFromAction gives it).",
             },
             tenantId: {
               type: "string",
@@ -373,6 +415,11 @@ export const planSchema = {
               type: "string",
               description:
                 "The tenant is one another action of this plan creates (tenant/IDENTIFIER): the id it produced is sent.",
+            },
+            workflowFromAction: {
+              type: "string",
+              description:
+                "The workflow is one another action of this plan creates (workflow/KEY, Development): the id it produced is sent.",
             },
             active: {
               type: "boolean",
@@ -454,6 +501,74 @@ export const planSchema = {
             data: {
               type: "object",
               description: "The tenant's data, whole.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description: "Create a layout (POST /v1/layouts), then make it the default when setDefault.",
+          additionalProperties: false,
+          required: ["type", "identifier", "body"],
+          properties: {
+            type: {
+              const: "layout.create",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Layout identifier.",
+            },
+            body: {
+              type: "object",
+              description: "The body as sent.",
+            },
+            setDefault: {
+              type: "boolean",
+              description: "Then POST /v1/layouts/{id}/default.",
+            },
+          },
+        },
+        {
+          type: "object",
+          description: "Update a layout (PATCH /v1/layouts/{id}).",
+          additionalProperties: false,
+          required: ["type", "identifier", "layoutId", "fields"],
+          properties: {
+            type: {
+              const: "layout.update",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Layout identifier.",
+            },
+            layoutId: {
+              type: "string",
+              description: "Layout id.",
+            },
+            fields: {
+              type: "object",
+              description: "The changed fields, as sent (variables whole).",
+            },
+          },
+        },
+        {
+          type: "object",
+          description: "Make a layout the environment's default (POST /v1/layouts/{id}/default).",
+          additionalProperties: false,
+          required: ["type", "identifier", "layoutId"],
+          properties: {
+            type: {
+              const: "layout.setDefault",
+              description: "Operation type.",
+            },
+            identifier: {
+              type: "string",
+              description: "Layout identifier.",
+            },
+            layoutId: {
+              type: "string",
+              description: "Layout id.",
             },
           },
         },

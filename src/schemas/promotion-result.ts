@@ -23,7 +23,7 @@ export const promotionResultSchema = {
             type: "string",
           },
           kind: {
-            enum: ["notificationGroup", "workflow", "other"],
+            enum: ["notificationGroup", "workflow", "layout", "other"],
           },
           label: {
             type: "string",

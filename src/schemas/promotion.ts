@@ -98,7 +98,7 @@ export const promotionSchema = {
           description: "NotificationTemplate, NotificationGroup, ...",
         },
         kind: {
-          enum: ["notificationGroup", "workflow", "other"],
+          enum: ["notificationGroup", "workflow", "layout", "other"],
         },
         entityId: {
           type: "string",

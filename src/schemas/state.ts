@@ -98,7 +98,7 @@ export const stateSchema = {
         required: ["kind", "key", "startedAt"],
         properties: {
           kind: {
-            enum: ["notificationGroup", "topic", "tenant", "workflow", "override", "branding"],
+            enum: ["notificationGroup", "topic", "tenant", "layout", "workflow", "override", "branding"],
             description: "Resource kind.",
           },
           key: {

@@ -118,12 +118,14 @@ describe("promotion", () => {
     const { dev, prod, emulator } = await setup();
     const workflow = await dev.createWorkflow({ name: "Invoice", notificationGroupId: groupOf(emulator) });
     for (const name of ["A", "B"]) await dev.createNotificationGroup({ name });
-    expect(await dev.countChanges()).toBe(3);
+    // With the fresh organization's DefaultLayout change (r3-q1-01b).
+    expect(await dev.countChanges()).toBe(4);
     const changes = await dev.listAllChanges();
     expect(changes.map((c) => c.type)).toEqual([
       "NotificationGroup",
       "NotificationGroup",
       "NotificationTemplate",
+      "DefaultLayout",
     ]);
     const workflowChange = changes.find((c) => c._entityId === workflow._id);
     const applied = await dev.applyChange(workflowChange?._id ?? "");
@@ -132,7 +134,7 @@ describe("promotion", () => {
     const rest = changes.filter((c) => c !== workflowChange).map((c) => c._id);
     expect((await dev.bulkApplyChanges(rest)).map((c) => c._id)).toEqual(rest);
     expect(await dev.countChanges()).toBe(0);
-    expect(await dev.listAllChanges({ promoted: true })).toHaveLength(3);
+    expect(await dev.listAllChanges({ promoted: true })).toHaveLength(4);
     expect(await failureOf(dev.applyChange("ffffffffffffffffffffffff"))).toMatchObject({
       code: "API_NOT_FOUND",
     });
@@ -204,6 +206,7 @@ describe("a spec-only server (strict spec)", () => {
     }
     expect(JSON.stringify([emulator.store(), emulator.store("production")])).toBe(before);
     expect((await dev.getCurrentOrganization()).branding).toBeUndefined();
-    expect(await dev.countChanges()).toBe(0);
+    // Only the fresh organization's DefaultLayout change: the probes made none.
+    expect(await dev.countChanges()).toBe(1);
   });
 });

@@ -76,7 +76,7 @@ describe("plurals", () => {
     const result = await runCli(["validate"], { cwd: workspace.dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      "1 file valid: 1 notification group, 1 topic, 0 tenants, 0 workflows, 0 workflow overrides",
+      "1 file valid: 1 notification group, 1 topic, 0 tenants, 0 layouts, 0 workflows, 0 workflow overrides",
     );
   });
 

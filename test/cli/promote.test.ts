@@ -71,6 +71,13 @@ async function setup(options: { strictSpec?: boolean } = {}) {
   };
   const pending = async (): Promise<{ _id: string; _entityId: string; type: string }[]> =>
     (await call("GET", "/v1/changes?promoted=false&page=0&limit=100")).data;
+  // An organization that has promoted before: the fresh one's DefaultLayout change is promoted
+  // (a spec-only server has no changes to promote).
+  if (options.strictSpec !== true) {
+    const fresh = await pending();
+    expect(fresh.map((c) => c.type)).toEqual(["DefaultLayout"]);
+    await call("POST", "/v1/changes/bulk/apply", { changeIds: fresh.map((c) => c._id) });
+  }
   return { handle, workspace, cli, call, pending };
 }
 

@@ -457,8 +457,13 @@ workflows:
     emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
     const handle = emulator;
     (handle.store("development") as unknown as { layouts: unknown[] }).layouts = [
-      { _id: DEFAULT, identifier: "novu-default-layout", isDefault: true },
-      { _id: BRAND, identifier: "brand", isDefault: false },
+      {
+        _id: DEFAULT,
+        identifier: "novu-default-layout",
+        isDefault: true,
+        content: "<html>{{{body}}}</html>",
+      },
+      { _id: BRAND, identifier: "brand", isDefault: false, content: "<main>{{{body}}}</main>" },
     ];
     // The step as the dashboard made it: no layout chosen, so the default one.
     await fetch(`${handle.url}/v1/workflows/64f1c0ffee0000000000a001`, {

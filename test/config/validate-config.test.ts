@@ -21,12 +21,13 @@ describe("validateConfig", () => {
       branding: 0,
       topics: 1,
       tenants: 0,
+      layouts: 0,
       notificationGroups: 1,
       workflows: 1,
       overrides: 1,
     });
     expect(renderValidateText(result)).toEqual({
-      out: "2 files valid: 1 notification group, 1 topic, 0 tenants, 1 workflow, 1 workflow override\n",
+      out: "2 files valid: 1 notification group, 1 topic, 0 tenants, 0 layouts, 1 workflow, 1 workflow override\n",
       err: 'notiform.yaml:2:22  warning  include "none/*.yaml" matches no file\n',
     });
     expect(JSON.parse(renderValidateJson(result))).toEqual({
@@ -47,6 +48,7 @@ describe("validateConfig", () => {
         branding: 0,
         topics: 1,
         tenants: 0,
+        layouts: 0,
         notificationGroups: 1,
         workflows: 1,
         overrides: 1,
@@ -57,7 +59,7 @@ describe("validateConfig", () => {
   it("says '1 file' for a single file and prints nothing on stderr", async () => {
     const ws = await createWorkspace({ "notiform.yaml": "version: 1\n" });
     expect(renderValidateText(await validateConfig({ cwd: ws.dir, vars: {} }))).toEqual({
-      out: "1 file valid: 0 notification groups, 0 topics, 0 tenants, 0 workflows, 0 workflow overrides\n",
+      out: "1 file valid: 0 notification groups, 0 topics, 0 tenants, 0 layouts, 0 workflows, 0 workflow overrides\n",
       err: "",
     });
   });

@@ -17,8 +17,11 @@ interface ChangeView {
   change: { op: string; path: string[]; val?: unknown }[];
 }
 
+/** The listed changes, without the fresh organization's DefaultLayout one (its own test below). */
 async function pending(call: Call, promoted = false): Promise<ChangeView[]> {
-  return (await call("GET", `/v1/changes?promoted=${promoted}&page=0&limit=100`)).body.data;
+  const listed: ChangeView[] = (await call("GET", `/v1/changes?promoted=${promoted}&page=0&limit=100`)).body
+    .data;
+  return listed.filter((c) => c.type !== "DefaultLayout");
 }
 
 async function createGroupAndWorkflow(call: Call) {
@@ -36,6 +39,43 @@ async function createGroupAndWorkflow(call: Call) {
 }
 
 describe("recording changes", () => {
+  it("a fresh organization has one pending DefaultLayout change; Production has no layout until it is promoted", async () => {
+    const { call, handle } = await start({ flavor: "real" });
+    const listed = (await call("GET", "/v1/changes?promoted=false")).body;
+    const layout = handle.store().layouts?.[0];
+    expect(layout).toMatchObject({ identifier: "novu-default-layout", isDefault: true });
+    expect(listed.data.map((c: ChangeView) => [c.type, c._entityId, c.templateName])).toEqual([
+      ["DefaultLayout", layout?._id, "Default Layout"],
+    ]);
+    const prodKey = handle.productionApiKey;
+    expect((await call("GET", "/v1/layouts", undefined, prodKey)).body.totalCount).toBe(0);
+    // A workflow promoted before it points at no layout in Production (r3-q2-03).
+    const { workflow } = await createGroupAndWorkflow(call);
+    expect(workflow.steps[0].template._layoutId).toBe(layout?._id);
+    const change = (await pending(call)).find((c) => c._entityId === workflow._id);
+    await call("POST", `/v1/changes/${change?._id}/apply`);
+    const copy = handle.store("production").workflows.find((w) => w._parentId === workflow._id);
+    expect(copy?.steps[0]?.template?._layoutId).toBeNull();
+    // Promoted, it is Production's default layout, a copy of Development's.
+    await call("POST", `/v1/changes/${listed.data[0]._id}/apply`);
+    const copies = (await call("GET", "/v1/layouts", undefined, prodKey)).body.data;
+    expect(copies).toMatchObject([
+      { identifier: "novu-default-layout", isDefault: true, _parentId: layout?._id },
+    ]);
+  });
+
+  it("bulk apply promotes in the order the changes were made: a workflow finds its layout promoted", async () => {
+    const { call, handle } = await start({ flavor: "real" });
+    const { workflow } = await createGroupAndWorkflow(call);
+    const all = (await call("GET", "/v1/changes?promoted=false")).body.data as ChangeView[];
+    // Newest first, as listed: the workflow's change before the DefaultLayout one.
+    expect(all.map((c) => c.type)).toEqual(["NotificationTemplate", "NotificationGroup", "DefaultLayout"]);
+    await call("POST", "/v1/changes/bulk/apply", { changeIds: all.map((c) => c._id) });
+    const copy = handle.store("production").workflows.find((w) => w._parentId === workflow._id);
+    const layout = handle.store("production").layouts?.[0];
+    expect(copy?.steps[0]?.template?._layoutId).toBe(layout?._id);
+  });
+
   it("records group create and workflow create with a MessageTemplate child per step", async () => {
     const { call } = await start();
     const { group, workflow } = await createGroupAndWorkflow(call);
@@ -47,7 +87,8 @@ describe("recording changes", () => {
     ]);
     expect(changes[0]?.change).toContainEqual({ op: "add", path: ["name"], val: "Invoice ready" });
     expect(changes.every((c) => c.enabled === false)).toBe(true);
-    expect((await call("GET", "/v1/changes/count")).body).toEqual({ data: 2 });
+    // With the fresh organization's DefaultLayout change.
+    expect((await call("GET", "/v1/changes/count")).body).toEqual({ data: 3 });
   });
 
   it("keeps one pending change per entity: a later write rewrites its diff and keeps its id", async () => {
@@ -63,7 +104,7 @@ describe("recording changes", () => {
     expect(changes[0]?.change).toContainEqual({ op: "add", path: ["active"], val: false });
     const group = (await call("GET", "/v1/notification-groups")).body.data[0];
     await call("PATCH", `/v1/notification-groups/${group._id}`, { name: "Renamed group" });
-    expect((await call("GET", "/v1/changes/count")).body.data).toBe(2);
+    expect((await pending(call)).length).toBe(2);
   });
 
   it("records nothing for Production writes, and a Production key lists none", async () => {
@@ -85,8 +126,9 @@ describe("recording changes", () => {
     const { call } = await start();
     for (const name of ["A", "B", "C"]) await call("POST", "/v1/notification-groups", { name });
     const page = (await call("GET", "/v1/changes?promoted=false&page=1&limit=2")).body;
-    expect(page).toMatchObject({ totalCount: 3, page: 1, pageSize: 2 });
-    expect(page.data.map((c: ChangeView) => c.templateName)).toEqual(["A"]);
+    // C, B | A and the fresh organization's DefaultLayout change.
+    expect(page).toMatchObject({ totalCount: 4, page: 1, pageSize: 2 });
+    expect(page.data.map((c: ChangeView) => c.templateName)).toEqual(["A", "Default Layout"]);
     for (const query of ["limit=101", "page=-1", "promoted=maybe"])
       expect((await call("GET", `/v1/changes?${query}`)).status).toBe(400);
   });
@@ -158,9 +200,10 @@ describe("applying changes", () => {
       [devIds("A")],
     ]);
     const names = () => handle.store("production").notificationGroups.map((g) => g.name);
-    expect(names()).toEqual(["General", "B", "A"]);
+    // Sent newest first, applied in the order they were made.
+    expect(names()).toEqual(["General", "A", "B"]);
     expect((await call("POST", `/v1/changes/${ids[0]}/apply`)).status).toBe(201);
-    expect(names()).toEqual(["General", "B", "A"]);
+    expect(names()).toEqual(["General", "A", "B"]);
   });
 
   it("answers 404 'Parent Change not found' for unknown ids, a Production key, or a bulk naming one", async () => {
@@ -184,7 +227,7 @@ describe("applying changes", () => {
     });
     expect(bulk.status).toBe(404);
     // Nothing was applied.
-    expect((await call("GET", "/v1/changes/count")).body.data).toBe(1);
+    expect(await pending(call)).toHaveLength(1);
     expect((await call("POST", "/v1/changes/bulk/apply", { changeIds: [] })).status).toBe(400);
   });
 

@@ -47,6 +47,7 @@ export function desiredState(parts: {
     resources: {
       topic: (parts.topics ?? []).map(located),
       tenant: (parts.tenants ?? []).map(located),
+      layout: [],
       notificationGroup: (parts.notificationGroups ?? []).map(located),
       workflow: (parts.workflows ?? []).map(located),
       override: (parts.overrides ?? []).map(located),
@@ -123,6 +124,7 @@ export function liveSnapshot(parts: {
     kinds: {
       topic: new Map((parts.topics ?? []).map((t) => [t.key, t])),
       tenant: new Map((parts.tenants ?? []).map((t) => [t.identifier, t])),
+      layout: new Map(),
       override: {
         byPair: new Map(
           (parts.overrides ?? []).map((o) => [overrideLookupKey(o._workflowId, o._tenantId), o]),

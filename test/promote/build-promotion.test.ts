@@ -113,7 +113,7 @@ describe("buildPromotion", () => {
     expect(after).not.toBe(before);
   });
 
-  it("lists changes of other types (layouts, feeds) as unmanaged, never promoted without all", () => {
+  it("lists a layout the config does not declare as unmanaged, never promoted without all; a declared one is promoted", () => {
     const layout: Change = {
       ...groupChange,
       _id: "6b048b903f565f01deca9999",
@@ -122,6 +122,13 @@ describe("buildPromotion", () => {
     };
     const promotion = build(BOTH, { changes: [layout] });
     expect(promotion.entries).toEqual([]);
-    expect(promotion.unmanaged.map((e) => [e.kind, e.changeType])).toEqual([["other", "Layout"]]);
+    expect(promotion.unmanaged.map((e) => [e.kind, e.changeType])).toEqual([["layout", "Layout"]]);
+    const declared = build(
+      { ...BOTH, layouts: new Map([[layout._entityId, "brand"]]) },
+      { changes: [layout] },
+    );
+    expect(declared.entries.map((e) => [e.kind, e.key, e.managed])).toEqual([["layout", "brand", true]]);
+    const other = build(BOTH, { changes: [{ ...layout, type: "Feed" as Change["type"] }] });
+    expect(other.unmanaged.map((e) => e.kind)).toEqual(["other"]);
   });
 });

@@ -27,9 +27,11 @@ export const applyOneChange: Handler = (ctx) =>
   ok(applyChange(ctx.data, ctx.store.environmentId, ctx.params.id ?? "", ctx.now), 201, true);
 
 /**
- * Answers one array of applied changes per id, in the order given. Every id is looked up first:
- * an unknown one is 404 "Parent Change not found" with nothing applied (a choice: the data file
- * is saved only after a successful write).
+ * Applies the changes in the order they were made, whatever the order sent (as a real server
+ * does: a workflow sent before the layout it uses still finds that layout promoted), and answers
+ * one array of applied changes per id, in the order given. Every id is looked up first: an
+ * unknown one is 404 "Parent Change not found" with nothing applied (a choice: the data file is
+ * saved only after a successful write).
  */
 export const applyChangesInBulk: Handler = (ctx) => {
   const b = isObject(ctx.body) ? ctx.body : {};
@@ -40,6 +42,14 @@ export const applyChangesInBulk: Handler = (ctx) => {
   const known = new Set(listChanges(ctx.data, ctx.store.environmentId, false).map((c) => c._id));
   for (const c of listChanges(ctx.data, ctx.store.environmentId, true)) known.add(c._id);
   if (ids.some((id: string) => !known.has(id))) throw notFound("Parent Change not found");
-  const applied = ids.map((id: string) => applyChange(ctx.data, ctx.store.environmentId, id, ctx.now));
-  return ok(applied, 201, true);
+  const made = new Map(ctx.data.changes.map((c, index) => [c._id, index]));
+  const order = [...new Set(ids as string[])].sort((a, b) => (made.get(a) ?? 0) - (made.get(b) ?? 0));
+  const answers = new Map(
+    order.map((id) => [id, applyChange(ctx.data, ctx.store.environmentId, id, ctx.now)]),
+  );
+  return ok(
+    (ids as string[]).map((id) => answers.get(id)),
+    201,
+    true,
+  );
 };

@@ -8,6 +8,7 @@ import { recordChange } from "../changes.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import {
   checkContent,
+  layoutChangeType,
   layoutInUse,
   layoutsOf,
   makeDefault,
@@ -35,7 +36,8 @@ function find(ctx: HandlerContext): Layout {
 /** Development writes are recorded for promotion; Production's own layouts are not. */
 function recorded(ctx: HandlerContext, layouts: Layout[]): void {
   if (ctx.environment !== "development") return;
-  for (const layout of layouts) recordChange(ctx.data, "Layout", layout, ctx.now);
+  for (const layout of layouts)
+    recordChange(ctx.data, layoutChangeType(ctx.data, layout._id), layout, ctx.now);
 }
 
 function optionalString(body: Record<string, unknown>, field: string): string | undefined {

@@ -1,0 +1,147 @@
+// Layouts as a managed kind, end to end through the CLI against the emulator (real flavor, both
+// environments): validate refuses content without {{{body}}} and two defaults (file:line); a
+// layout with its content in a file applies in Development (POST answering the id only, then the
+// set-default route), plans to zero; Production's plan says it arrives by promotion and sends
+// nothing; promote; Production plans to zero. Export writes layouts with their content as files
+// and plans back to zero. Layouts the config does not name are listed, never deleted.
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { validatorOf } from "../../src/schemas.js";
+import { runCli } from "../helpers/cli.js";
+import { SEED } from "../helpers/cli-session.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+const HTML = "<html><body><main>{{{body}}}</main><footer>{{footer}}</footer></body></html>\n";
+
+const CONFIG = `version: 1
+organization: Acme Inc
+environments:
+  development:
+    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
+  production:
+    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
+layouts:
+  - identifier: brand
+    name: Brand
+    description: The brand frame
+    content: { file: layouts/brand.html }
+    variables:
+      - { name: footer, defaultValue: "Acme Inc" }
+    isDefault: true
+`;
+
+async function setUp(files: Record<string, string>) {
+  emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
+  const handle = emulator;
+  const workspace = await createWorkspace(files);
+  const env = {
+    NOTIFORM_API_KEY: handle.apiKey,
+    NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
+    NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
+  };
+  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+  return { handle, workspace, cli };
+}
+
+describe("layouts as code", () => {
+  it("validate refuses content without {{{body}}} and two defaults, at file:line", async () => {
+    const { workspace } = await setUp({
+      "notiform.yaml": `version: 1
+organization: Acme Inc
+layouts:
+  - identifier: one
+    content: "<p>{{body}}</p>"
+    isDefault: true
+  - identifier: two
+    content: "<p>{{{body}}}</p>"
+    isDefault: true
+`,
+    });
+    const result = await runCli(["validate"], { cwd: workspace.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("notiform.yaml:5:14");
+    expect(result.stderr).toContain("content must contain {{{body}}}");
+    expect(result.stderr).toMatch(/notiform\.yaml:9:\d+ .*two layouts are marked isDefault: true/);
+    expect(result.stderr).not.toContain("    at ");
+  });
+
+  it("applies in Development, plans to zero; Production: arrives by promotion, then zero", async () => {
+    const { handle, cli } = await setUp({ "notiform.yaml": CONFIG, "layouts/brand.html": HTML });
+    const json = await cli("plan", "--env", "development", "--output", "json");
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout);
+    const validate = validatorOf("plan");
+    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+    expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
+      ["layout/brand", "create"],
+    ]);
+    expect(
+      plan.unmanaged.filter((u: { kind: string }) => u.kind === "layout").map((u: { key: string }) => u.key),
+    ).toEqual(["novu-default-layout"]);
+    handle.clearRequests();
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    const writes = handle.requests
+      .filter((r) => r.method !== "GET")
+      .map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{24}/, "ID")}`);
+    expect(writes).toEqual(["POST /v1/layouts", "POST /v1/layouts/ID/default"]);
+    const layouts = handle.store("development").layouts ?? [];
+    const brand = layouts.find((l) => l.identifier === "brand");
+    expect(brand).toMatchObject({ content: HTML, isDefault: true, description: "The brand frame" });
+    expect(layouts.find((l) => l.identifier === "novu-default-layout")).toMatchObject({
+      isDefault: false,
+      deleted: false,
+    });
+    const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(zero.stdout, zero.stderr).toContain("No changes.");
+
+    const behind = JSON.parse((await cli("plan", "--env", "production", "--output", "json")).stdout);
+    const layoutActions = behind.actions.filter((a: { kind: string }) => a.kind === "layout");
+    expect(layoutActions.map((a: { op: string; requests: unknown[] }) => [a.op, a.requests])).toEqual([
+      ["not-applicable", []],
+    ]);
+    expect(layoutActions[0].reason).toContain("arrives by promotion");
+
+    const promoted = await cli("promote", "--env", "development", "--auto-approve");
+    expect(promoted.code, promoted.stderr).toBe(0);
+    expect(promoted.stdout + promoted.stderr).toContain("brand");
+    const copy = (handle.store("production").layouts ?? []).find((l) => l.identifier === "brand");
+    expect(copy).toMatchObject({ _parentId: brand?._id, content: HTML, isDefault: true });
+    const settled = await cli("plan", "--env", "production", "--detailed-exitcode");
+    expect(settled.stdout, settled.stderr).toContain("No changes.");
+  });
+
+  it("an edited content file is one PATCH of content; export writes content as files and plans back to zero", async () => {
+    const { handle, workspace, cli } = await setUp({ "notiform.yaml": CONFIG, "layouts/brand.html": HTML });
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    await workspace.write("layouts/brand.html", HTML.replace("<main>", '<main class="x">'));
+    const plan = JSON.parse((await cli("plan", "--env", "development", "--output", "json")).stdout);
+    expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
+      ["layout/brand", "update"],
+    ]);
+    expect(plan.actions[0].changes.map((c: { field: string }) => c.field)).toEqual(["content"]);
+    expect(plan.actions[0].requests[0].method).toBe("PATCH");
+    expect(Object.keys(plan.actions[0].requests[0].body)).toEqual(["content"]);
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    expect(
+      (handle.store("development").layouts ?? []).find((l) => l.identifier === "brand")?.content,
+    ).toContain('class="x"');
+
+    const exported = await cli("export", "--env", "development", "--dir", "exported");
+    expect(exported.code, exported.stderr).toBe(0);
+    const yaml = await workspace.read("exported/layouts.yaml");
+    expect(yaml).toContain("file: layouts/brand.html");
+    expect(await workspace.read("exported/layouts/brand.html")).toContain('class="x"');
+    const zero = await runCli(["plan", "--detailed-exitcode", "--api-url", handle.url], {
+      cwd: `${workspace.dir}/exported`,
+      env: { NOTIFORM_API_KEY: handle.apiKey },
+    });
+    expect(zero.stdout, zero.stderr).toContain("No changes.");
+  });
+});
