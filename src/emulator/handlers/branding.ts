@@ -2,7 +2,7 @@
 // GET /v1/organizations/me. As a real server (captures r3-q5-*): any subset of the fields is
 // accepted, and the PUT REPLACES the whole object (a field not sent is gone; an empty body leaves
 // the organization with no branding key at all); colours must be hex, `logo` an image URL.
-import type { Branding } from "../../api/types.js";
+import type { Branding } from "../../kinds/branding/wire.js";
 import { badRequest } from "../http-error.js";
 import { type Handler, isObject, ok } from "./context.js";
 
