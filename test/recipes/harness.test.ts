@@ -63,6 +63,7 @@ describe("expressions and filters", () => {
     expect(evaluate("steps.missing.outputs.x", { contexts })).toBe(null);
     expect(evaluate("steps.run.outcome != 'skipped' && 'yes' || 'no'", { contexts })).toBe("yes");
     expect(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, not a template.
       interpolate("pr-${{ github.event.pull_request.number }}-${{ steps.x.outputs.y }}", { contexts }),
     ).toBe("pr-7-");
     expect(() => evaluate("contains(github.event, 'x')", { contexts })).toThrow(/unsupported function/);
@@ -73,6 +74,7 @@ describe("expressions and filters", () => {
     expect(condition("always() && steps.run.outcome == 'success'", { contexts, status: "failure" })).toBe(
       true,
     );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, not a template.
     expect(condition("${{ !cancelled() }}", { contexts, status: "failure" })).toBe(true);
     expect(condition(undefined, { contexts, status: "failure" })).toBe(false);
   });
