@@ -134,8 +134,9 @@ export const layoutKind: KindModule<"layout"> = {
 
   async readLive(client, scope) {
     if (!scope.everything && scope.desired.resources.layout.length === 0) return { live: new Map() };
+    const ahead = scope.readAhead?.layout as Promise<Layout[]> | undefined;
     const layouts = await unlessUnsupported(
-      client.listAllLayouts(scope.signal ? { signal: scope.signal } : {}),
+      ahead ?? client.listAllLayouts(scope.signal ? { signal: scope.signal } : {}),
     );
     if (layouts === undefined) return { live: undefined };
     return {
@@ -144,6 +145,8 @@ export const layoutKind: KindModule<"layout"> = {
     };
   },
 
+  // While the config loads, once it holds a layout: the whole list, which readLive reads anyway.
+  readAhead: (client) => client.listAllLayouts(),
   execute: executeLayout,
 
   async reread(_actions, client) {

@@ -2,7 +2,7 @@
 // content-managed workflow by id (the list holds no content on real servers), its steps in the
 // planner's field model, the PUT's whole step list, creating a missing workflow in Development,
 // and "arrives by promotion" for every other environment.
-import type { NotificationApi, Workflow } from "../api/types.js";
+import type { Layout, NotificationApi, Workflow } from "../api/types.js";
 import type { DesiredState, WorkflowSpec } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import type { JsonObject } from "./canonical.js";
@@ -37,8 +37,10 @@ export class LiveWorkflows extends Map<string, Workflow> {
 export async function readLayouts(
   client: NotificationApi,
   signal: AbortSignal | undefined,
+  /** The whole list, read while the config loaded. */
+  ahead?: Promise<Layout[]>,
 ): Promise<{ ids: Map<string, string>; identifiers: Map<string, string> } | undefined> {
-  const layouts = await unlessUnsupported(client.listAllLayouts(signal ? { signal } : {}));
+  const layouts = await unlessUnsupported(ahead ?? client.listAllLayouts(signal ? { signal } : {}));
   if (layouts === undefined) return undefined;
   return {
     ids: new Map(layouts.map((l) => [l.identifier, l._id])),

@@ -6,7 +6,7 @@
 // neither knows is planned "unverified". The status call is not idempotent on real servers, so it
 // is planned only when `active` differs or is unknown (then a "must provide a different status"
 // 400 counts as done).
-import type { Workflow } from "../api/types.js";
+import type { Layout, Workflow } from "../api/types.js";
 import { CHANNELS, type DesiredState, type WorkflowSpec } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import type { FieldChange } from "../plan/model.js";
@@ -194,7 +194,12 @@ export const workflowKind: KindModule<"workflow"> = {
           spec.steps?.some((step) => step.template?.layout !== undefined),
         );
     if (layoutsNeeded) {
-      const layouts = await readLayouts(client, scope.signal);
+      // The layout kind's read, when the config's layouts started one while it loaded.
+      const layouts = await readLayouts(
+        client,
+        scope.signal,
+        scope.readAhead?.layout as Promise<Layout[]> | undefined,
+      );
       live.layoutIds = layouts?.ids;
       live.layoutIdentifiers = layouts?.identifiers;
     }
