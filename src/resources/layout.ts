@@ -90,14 +90,25 @@ export const layoutKind: KindModule<"layout"> = {
     if (op === "unverified") return { notApplicable: "the server does not list layouts (GET /v1/layouts)" };
     const { isDefault, ...fields } = item.fields;
     if (op === "create" || live === undefined) {
+      // The set-default route after the create, on the id the create answers (as the plan shows).
+      const action = `layout/${item.key}`;
       return {
         operations: [
           {
             type: "layout.create",
             identifier: item.key,
             body: { identifier: item.key, name: item.key, ...fields },
-            ...(isDefault === true ? { setDefault: true } : {}),
           },
+          ...(isDefault === true
+            ? [
+                {
+                  type: "layout.setDefault" as const,
+                  identifier: item.key,
+                  layoutId: "",
+                  layoutFromAction: action,
+                },
+              ]
+            : []),
         ],
       };
     }

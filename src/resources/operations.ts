@@ -17,15 +17,16 @@ export type TenantOperation =
   | { type: "tenant.update"; identifier: string; name?: string; data?: JsonObject };
 
 export type LayoutOperation =
-  | {
-      /** POST /v1/layouts (answers the id only), then the set-default route when `setDefault`. */
-      type: "layout.create";
-      identifier: string;
-      body: JsonObject;
-      setDefault?: boolean;
-    }
+  /** POST /v1/layouts (answers the id only). */
+  | { type: "layout.create"; identifier: string; body: JsonObject }
   | { type: "layout.update"; identifier: string; layoutId: string; fields: JsonObject }
-  | { type: "layout.setDefault"; identifier: string; layoutId: string };
+  | {
+      type: "layout.setDefault";
+      identifier: string;
+      layoutId: string;
+      /** After this action's create: the id it produced (`layout/IDENTIFIER`). */
+      layoutFromAction?: string;
+    };
 
 export type NotificationGroupOperation =
   | { type: "notificationGroup.create"; name: string }
@@ -142,8 +143,10 @@ export function requestOf(op: Operation): PlannedRequest {
       return { method: "POST", path: "/v1/layouts", body: { ...op.body } };
     case "layout.update":
       return { method: "PATCH", path: `/v1/layouts/${seg(op.layoutId)}`, body: { ...op.fields } };
-    case "layout.setDefault":
-      return { method: "POST", path: `/v1/layouts/${seg(op.layoutId)}/default`, body: {} };
+    case "layout.setDefault": {
+      const id = op.layoutFromAction !== undefined ? `<id of ${op.layoutFromAction}>` : seg(op.layoutId);
+      return { method: "POST", path: `/v1/layouts/${id}/default`, body: {} };
+    }
     case "notificationGroup.create":
       return { method: "POST", path: "/v1/notification-groups", body: { name: op.name } };
     case "notificationGroup.rename":

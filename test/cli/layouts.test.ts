@@ -81,6 +81,10 @@ layouts:
     expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
       ["layout/brand", "create"],
     ]);
+    // The set-default route on the id the create answers: shown in the plan as apply sends it.
+    expect(
+      plan.actions[0].requests.map((r: { method: string; path: string }) => `${r.method} ${r.path}`),
+    ).toEqual(["POST /v1/layouts", "POST /v1/layouts/<id of layout/brand>/default"]);
     expect(
       plan.unmanaged.filter((u: { kind: string }) => u.kind === "layout").map((u: { key: string }) => u.key),
     ).toEqual(["novu-default-layout"]);
