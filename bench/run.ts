@@ -20,7 +20,9 @@ const log = (text: string) => {
 };
 
 const loadBefore = loadavg();
-log("bench: plan of 10,000 topics + 5,000 overrides + 500 workflows + 1,000 tenants + 50 layouts (20 ms latency) ...");
+log(
+  "bench: plan of 10,000 topics + 5,000 overrides + 500 workflows + 1,000 tenants + 50 layouts (20 ms latency) ...",
+);
 const plan = await benchPlanScale();
 log("bench: plan of 1,000 workflows x 4 steps of content (20 ms latency) ...");
 const content = await benchContentScale();
