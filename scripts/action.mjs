@@ -47,7 +47,9 @@ function cliArgs(input) {
   if (input.environment) args.push("--env", input.environment);
   if (input.apiUrl) args.push("--api-url", input.apiUrl);
   if (input.command === "plan") args.push("--output", "markdown", "--detailed-exitcode");
-  if (input.command === "apply") args.push("--auto-approve");
+  // No TTY in a job: apply and promote would refuse to ask. The workflow's review (the pull
+  // request, a protected environment's approval) is the approval.
+  if (input.command === "apply" || input.command === "promote") args.push("--auto-approve");
   return [...args, ...input.args];
 }
 

@@ -1,7 +1,10 @@
 // Bundles the compiled CLI (dist/, from tsc) into dist/bundle/: one file for the commands and one
 // for the config-loading worker, with the runtime dependencies inside. Node loads a few large
 // modules much faster than a few hundred small ones: start-up is part of every command's time.
-// Modules loaded only on demand (diff, listr2, through createRequire) stay in node_modules.
+// Modules loaded only on demand (diff, listr2, through createRequire) are bundled on their own
+// into dist/bundle/vendor/, and the bundle requires them there: the CLI loads nothing from
+// node_modules, so a release (the Action's checkout of a tag, the packed tarball) runs as it is,
+// with no install, and package.json lists no run-time dependencies.
 // The JSON Schemas are compiled here (precompile-schemas.mjs): the bundle replaces
 // dist/schema-validators.js with them, so no run compiles a schema or loads Ajv.
 import { rm } from "node:fs/promises";
@@ -13,6 +16,10 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const out = `${root}dist/bundle`;
 const schemas = await import(pathToFileURL(`${root}dist/schemas.js`).href);
 const validators = precompiledSchemasModule(schemas);
+
+/** Modules the CLI loads on demand with createRequire, bundled into vendor/NAME.js. */
+const ON_DEMAND = ["diff", "listr2"];
+const onDemand = new RegExp(`(\\brequire(?:\\$\\d+)?\\()"(${ON_DEMAND.join("|")})"\\)`, "g");
 
 await rm(out, { recursive: true, force: true });
 await build({
@@ -26,12 +33,31 @@ await build({
         return id.replaceAll("\\", "/").endsWith("/dist/schema-validators.js") ? validators : null;
       },
     },
+    {
+      name: "vendored-on-demand",
+      renderChunk(code) {
+        return code.replace(onDemand, (_, call, name) => `${call}"./vendor/${name}.js")`);
+      },
+    },
   ],
   output: {
     dir: out,
     format: "esm",
     entryFileNames: "[name].js",
     chunkFileNames: "[name].js",
+    sourcemap: false,
+  },
+});
+
+await build({
+  input: Object.fromEntries(ON_DEMAND.map((name) => [name, name])),
+  platform: "node",
+  logLevel: "warn",
+  output: {
+    dir: `${out}/vendor`,
+    format: "esm",
+    entryFileNames: "[name].js",
+    chunkFileNames: "[name]-[hash].js",
     sourcemap: false,
   },
 });

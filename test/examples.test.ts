@@ -151,11 +151,15 @@ describe("GitHub Actions recipes", () => {
     expect(stepsOf("promote-production")).toContain(
       "notiform apply --config notiform/notiform.yaml --env production --auto-approve",
     );
-    // A protected main takes no direct push: each state file goes through its own branch.
-    const envOf = (job: string) =>
-      workflow.jobs[job].steps.flatMap((s: { env?: Record<string, string> }) =>
-        s.env?.BRANCH ? [s.env.BRANCH] : [],
-      );
+    // A protected main takes no direct push: each state file goes through its own branch (read
+    // first for the newest state, then written).
+    const envOf = (job: string) => [
+      ...new Set<string>(
+        workflow.jobs[job].steps.flatMap((s: { env?: Record<string, string> }) =>
+          s.env?.BRANCH ? [s.env.BRANCH] : [],
+        ),
+      ),
+    ];
     expect(envOf("apply-development")).toEqual(["notiform/state-development"]);
     expect(envOf("promote-production")).toEqual(["notiform/state-production"]);
     expect(text).not.toMatch(/git push(?! --force-with-lease="\$BRANCH:\$lease" origin "\$BRANCH")/);
@@ -212,7 +216,7 @@ describe("GitHub Actions recipes: safety", () => {
     const fork = steps.find((s) => s.if?.includes("head.repo.full_name != github.repository"));
     expect(fork?.run).toContain("::notice::");
     expect(fork?.run).toContain("fork");
-    const planStep = steps.find((s) => s.run?.includes("npx notiform plan"));
+    const planStep = steps.find((s) => s.run?.includes("npx --no notiform plan"));
     expect(planStep?.if).toContain("steps.fork.outputs.skip != 'true'");
   });
 
@@ -226,6 +230,16 @@ describe("GitHub Actions recipes: safety", () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, not a template.
       expect(step?.with?.["api-key"]).toBe("${{ secrets.NOTIFORM_API_KEY }}");
       expect(["plan", "apply"]).toContain(step?.with?.command);
+    },
+  );
+
+  it.each(RECIPES)(
+    "%s runs notiform only with `npx --no` (the name is not on the registry)",
+    async (name) => {
+      const runs = (await stepsOf(name)).map((s) => s.run ?? "").join("\n");
+      // Without --no, npx in CI installs a missing package by name: whoever claims "notiform".
+      expect(runs).not.toMatch(/\bnpx (?!--no )/);
+      expect(runs).not.toMatch(/npm (install|i) /);
     },
   );
 

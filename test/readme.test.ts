@@ -54,6 +54,20 @@ describe("README", () => {
     for (const flag of flags) expect(help, flag).toContain(flag);
   });
 
+  it("installs notiform from a release, never by the unpublished bare name", async () => {
+    const text = await readme();
+    // Whoever claims the name on the registry would run code in the user's CI.
+    expect(text).not.toMatch(/npx (?!--no )[^\n]*\bnotiform\b/);
+    expect(text).not.toMatch(/npm (install|i) (-[gD] )*notiform(@|\s|$)/m);
+    const version = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).version;
+    const installs = [...text.matchAll(/^npm install -D (\S+)/gm)].map((m) => m[1]);
+    expect(installs).toEqual([
+      `https://github.com/OWNER/notiform/releases/download/v${version}/notiform-${version}.tgz`,
+      `./notiform/notiform-${version}.tgz`,
+      `github:OWNER/notiform#v${version}`,
+    ]);
+  });
+
   it("names set-up commands that exist, and the test command CI runs", async () => {
     const text = await readme();
     expect(text).toContain("npm ci && npm run demo");

@@ -1,13 +1,13 @@
 // The GitHub Action's script (scripts/action.mjs) run as the composite action runs it, with a
 // fake GITHUB_* environment, a fake GitHub API and the emulator, all on 127.0.0.1.
-import { readFile } from "node:fs/promises";
+import { chmod, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
 import { runProcess } from "../helpers/cli.js";
 import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, type Workspace } from "../helpers/workspace.js";
+import { ACME_BASE, createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { ACTIONS_BOT, type FakeGitHub, startFakeGitHub } from "./fake-github.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -184,6 +184,40 @@ describe("the GitHub Action script", () => {
     expect(github.comments).toHaveLength(0);
   });
 
+  it("promote: promotes Development's pending changes without a prompt (no TTY in a job)", async () => {
+    const { workspace, emulator } = await setup();
+    await workspace.write(
+      "notiform.yaml",
+      `version: 1
+organization: Acme Inc
+environments:
+  development:
+    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
+workflows:
+  - identifier: order-shipped
+    name: Order shipped
+    tags: [orders, promoted]
+`,
+    );
+    const common = {
+      INPUT_ENVIRONMENT: "development",
+      INPUT_API_KEY_VARIABLE: "NOTIFORM_API_KEY_DEVELOPMENT",
+      INPUT_API_URL: emulator.url,
+      NOTIFORM_ACTION_API_KEY: emulator.apiKey,
+      INPUT_COMMENT: "false",
+    };
+    const applied = await runAction(workspace, { INPUT_COMMAND: "apply", ...common });
+    expect(applied.code, applied.stderr).toBe(0);
+    const tags = (env: "development" | "production") =>
+      emulator.store(env).workflows.find((w) => w.triggers[0]?.identifier === "order-shipped")?.tags;
+    expect(tags("production")).not.toEqual(["orders", "promoted"]);
+    const result = await runAction(workspace, { INPUT_COMMAND: "promote", ...common });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.summary).toContain("notiform promote (development) succeeded");
+    expect(tags("production")).toEqual(["orders", "promoted"]);
+    expect(result.summary + result.stderr).not.toContain(emulator.apiKey);
+  });
+
   it("a custom key variable and an environment reach notiform", async () => {
     const { workspace, emulator } = await setup();
     await workspace.write(
@@ -245,6 +279,33 @@ describe("the GitHub Action script", () => {
 });
 
 describe("action.yml", () => {
+  it("runs a release's built CLI as it is, and builds only a commit that carries none", async () => {
+    const action = parse(await readFile(join(ROOT, "action.yml"), "utf8"));
+    const install = (action.runs.steps as { run?: string }[])[0]?.run ?? "";
+    const workspace = await createWorkspace({
+      "bin/npm": '#!/bin/sh\necho "$*" >> "$(dirname "$0")/../npm-calls"\n',
+    });
+    await chmod(workspace.path("bin/npm"), 0o755);
+    const runInstall = () =>
+      runProcess("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", install], {
+        cwd: workspace.dir,
+        env: { PATH: `${workspace.path("bin")}:${process.env.PATH ?? ""}` },
+      });
+    const calls = () => workspace.read("npm-calls").catch(() => "");
+    await workspace.write("dist/bundle/main.js", "");
+    const release = await runInstall();
+    expect(release.code, release.stderr).toBe(0);
+    expect(await calls()).toBe("");
+    await rm(workspace.path("dist"), { recursive: true });
+    const commit = await runInstall();
+    expect(commit.code, commit.stderr).toBe(0);
+    expect(commit.stdout).toContain("::notice::");
+    expect((await calls()).split("\n").filter(Boolean)).toEqual([
+      "ci --no-audit --no-fund --loglevel=error",
+      "run build --silent",
+    ]);
+  });
+
   it("is a composite action with the documented inputs, the key only in env", async () => {
     const text = await readFile(join(ROOT, "action.yml"), "utf8");
     const action = parse(text);
@@ -266,5 +327,8 @@ describe("action.yml", () => {
     expect(steps.some((s) => s.env?.NOTIFORM_ACTION_API_KEY === fromInput)).toBe(true);
     // The key never appears in a command line, where `set -x` or an error would print it.
     expect(steps.every((s) => !(s.run ?? "").includes("inputs.api-key"))).toBe(true);
+    // Any action it uses is pinned by full commit SHA, like the recipes' (a tag can be moved).
+    for (const step of steps as { uses?: string }[])
+      if (step.uses !== undefined) expect(step.uses).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
   });
 });

@@ -45,7 +45,10 @@ export interface PtyRun {
   exited: Promise<number>;
 }
 
-export function runOnPty(args: string[], options: { cwd: string; env: Record<string, string> }): PtyRun {
+export function runOnPty(
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; bin?: string },
+): PtyRun {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: options.cwd,
@@ -53,7 +56,7 @@ export function runOnPty(args: string[], options: { cwd: string; env: Record<str
     NO_COLOR: "1",
     ...options.env,
   };
-  const child = spawn("python3", ["-c", RELAY, process.execPath, BIN, ...args], {
+  const child = spawn("python3", ["-c", RELAY, process.execPath, options.bin ?? BIN, ...args], {
     cwd: options.cwd,
     env,
     stdio: ["pipe", "pipe", "inherit"],

@@ -1,13 +1,16 @@
 // The package as users get it: `npm pack` on a clean checkout (no dist/) must build and ship the
-// CLI, and the tarball must install into an empty project and run there. The install is offline:
-// the project gets a lockfile derived from ours, so every dependency comes from npm's cache,
-// which `npm ci` filled. The checkout is copied so packing never rewrites the dist/ other tests run.
-import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+// CLI, and the tarball must install into an empty project and run there. It lists no run-time
+// dependencies: the bundle carries everything the CLI loads, even what it loads only on demand
+// (diff for --verbose, listr2 on a terminal), so the tarball installs alone, offline, and each of
+// those paths runs with nothing else in node_modules. The project gets a lockfile derived from
+// ours. The checkout is copied so packing never rewrites the dist/ other tests run.
+import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { type CliResult, runProcess } from "../helpers/cli.js";
+import { runOnPty } from "../helpers/pty.js";
 import { ACME_BASE } from "../helpers/workspace.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -61,12 +64,15 @@ async function lockFor(tarball: string) {
 let emulator: EmulatorHandle | undefined;
 let project = "";
 let packed: CliResult;
+let manifest: { version: string; dependencies?: Record<string, string> };
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), "notiform-pack-"));
   const checkout = join(dir, "checkout");
-  const manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
-  const shipped = (manifest.files as string[]).filter((name) => !name.startsWith("dist"));
+  manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+  const shipped = (manifest as unknown as { files: string[] }).files.filter(
+    (name) => !name.startsWith("dist"),
+  );
   for (const name of [...SOURCES, ...shipped])
     await cp(join(ROOT, name), join(checkout, name), { recursive: true });
   await symlink(join(ROOT, "node_modules"), join(checkout, "node_modules"), "dir");
@@ -81,7 +87,21 @@ beforeAll(async () => {
   await writeFile(join(project, "package-lock.json"), JSON.stringify(await lockFor(tarball), null, 2));
   const installed = await run("npm", ["ci", "--offline", "--no-audit", "--no-fund"], project);
   expect(installed.code, installed.stderr).toBe(0);
+  emulator = await startEmulator({ seedFile: join(ROOT, "examples", "emulator-seed.yaml"), port: 0 });
 }, 180_000);
+
+/** A config that creates a topic and renames one of the seed's (the plan shows that as a diff). */
+const RENAME = `version: 1
+organization: Acme Inc
+topics:
+  - key: order-updates
+    name: Order updates
+  - key: legacy-alerts
+    name: Legacy alerts, renamed
+`;
+
+const notiform = (args: string[], env: Record<string, string> = {}) =>
+  run("npx", ["--no", "--", "notiform", ...args], project, env);
 
 afterAll(async () => {
   await emulator?.close();
@@ -93,6 +113,9 @@ describe("the packed package", () => {
     const files = JSON.parse(packed.stdout)[0].files.map((f: { path: string }) => f.path);
     expect(files).toContain("dist/bundle/main.js");
     expect(files).toContain("dist/bundle/load-worker.js");
+    // What the CLI loads on demand is bundled too: nothing is left for node_modules.
+    expect(files).toContain("dist/bundle/vendor/diff.js");
+    expect(files).toContain("dist/bundle/vendor/listr2.js");
     // Only the bundle: tsc's per-module output is what the bundle is made from.
     expect(files.some((f: string) => f.startsWith("dist/") && !f.startsWith("dist/bundle/"))).toBe(false);
     expect(files).toContain("bin/notiform.js");
@@ -107,14 +130,48 @@ describe("the packed package", () => {
     expect(result.stdout).toContain("plan");
   });
 
-  it("installed into an empty project, `npx notiform plan` plans against the emulator", async () => {
-    emulator = await startEmulator({ seedFile: join(ROOT, "examples", "emulator-seed.yaml"), port: 0 });
-    await writeFile(join(project, "notiform.yaml"), ACME_BASE);
-    const result = await run("npx", ["--no", "--", "notiform", "plan", "--api-url", emulator.url], project, {
-      NOTIFORM_API_KEY: emulator.apiKey,
-    });
+  it("lists no run-time dependencies: notiform installs alone and `--version` runs", async () => {
+    expect(manifest.dependencies ?? {}).toEqual({});
+    const installed = (await readdir(join(project, "node_modules"))).filter((n) => !n.startsWith("."));
+    expect(installed).toEqual(["notiform"]);
+    const result = await notiform(["--version"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe(manifest.version);
+  });
+
+  it("validates a config with includes offline", async () => {
+    await writeFile(join(project, "notiform.yaml"), `${ACME_BASE}include: [teams/*.yaml]\n`);
+    await mkdir(join(project, "teams"), { recursive: true });
+    await writeFile(join(project, "teams", "a.yaml"), "topics:\n  - key: team-a\n    name: Team A\n");
+    const result = await notiform(["validate"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("3 topics");
+  });
+
+  it("plans against the emulator, --verbose with its unified diff", async () => {
+    const handle = emulator as EmulatorHandle;
+    await writeFile(join(project, "notiform.yaml"), RENAME);
+    const env = { NOTIFORM_API_KEY: handle.apiKey };
+    const result = await notiform(["plan", "--verbose", "--api-url", handle.url], env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("+ topic order-updates");
-    expect(result.stdout + result.stderr).not.toContain(emulator.apiKey);
+    expect(result.stdout).toContain("--- topic/legacy-alerts (live)");
+    expect(result.stdout + result.stderr).not.toContain(handle.apiKey);
+  });
+
+  it("applies on a terminal with its progress display", async () => {
+    const handle = emulator as EmulatorHandle;
+    await writeFile(join(project, "notiform.yaml"), RENAME);
+    const pty = runOnPty(["apply", "--auto-approve", "--api-url", handle.url], {
+      cwd: project,
+      env: { NOTIFORM_API_KEY: handle.apiKey },
+      bin: join(project, "node_modules", "notiform", "bin", "notiform.js"),
+    });
+    const code = await pty.exited;
+    expect(code, pty.output()).toBe(0);
+    // listr2 (loaded only on a terminal) drew the tasks.
+    expect(pty.output()).toContain("✔ topics: 2/2");
+    expect(pty.output()).toContain("Apply complete");
+    expect(handle.store().topics.find((t) => t.key === "legacy-alerts")?.name).toBe("Legacy alerts, renamed");
   });
 });

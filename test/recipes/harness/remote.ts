@@ -63,6 +63,28 @@ export interface Remote {
   mergeChange(branch: string, files: Record<string, string>, message: string): Promise<PushEvent>;
   /** Merge an existing remote branch into main with a merge commit (the branch is left behind). */
   mergeBranch(branch: string, message: string): Promise<PushEvent>;
+  /**
+   * Push a commit to a pull request's branch (made from main the first time) and let GitHub make
+   * its test merge, refs/pull/N/merge, which the pull_request workflows run at.
+   */
+  pushToPull(
+    number: number,
+    branch: string,
+    files: Record<string, string>,
+    message: string,
+  ): Promise<PullRequestEvent>;
+}
+
+/** What a push to a pull request hands the pull_request workflows. */
+export interface PullRequestEvent {
+  number: number;
+  head: string;
+  headSha: string;
+  baseSha: string;
+  mergeSha: string;
+  changed: string[];
+  /** From a fork: the run gets no secrets. */
+  fork?: boolean;
 }
 
 /** What a push to main hands the workflows: the commits' range and the files they changed. */
@@ -136,6 +158,25 @@ export async function createRemote(root: string, initial: Record<string, string>
       return merge(branch, `Merge pull request from acme/${branch}\n\n${message}`);
     },
     mergeBranch: (branch, message) => merge(branch, message),
+    pushToPull: async (number, branch, files, message) => {
+      await git(["fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*"], work, env);
+      const start = (await rev(`refs/heads/${branch}`)) ? `origin/${branch}` : "origin/main";
+      await git(["checkout", "-q", "-f", "-B", branch, start], work, env);
+      await writeFiles(files);
+      await git(["add", "-A"], work, env);
+      await git(["commit", "-q", "-m", message], work, env);
+      await git(["push", "-q", "origin", `${branch}:${branch}`], work, env);
+      const baseSha = await mainAt();
+      const headSha = (await rev(`refs/heads/${branch}`)) ?? "";
+      await git(["checkout", "-q", "-f", "--detach", "origin/main"], work, env);
+      await git(["merge", "-q", "--no-ff", "-m", `Merge ${headSha} into ${baseSha}`, branch], work, env);
+      await git(["push", "-q", "-f", "origin", `HEAD:refs/pull/${number}/merge`], work, env);
+      const mergeSha = (await rev(`refs/pull/${number}/merge`)) ?? "";
+      const changed = (await git(["diff", "--name-only", `${baseSha}...${headSha}`], bare, env))
+        .split("\n")
+        .filter(Boolean);
+      return { number, head: branch, headSha, baseSha, mergeSha, changed };
+    },
   };
 }
 

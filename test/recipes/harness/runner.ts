@@ -7,9 +7,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { type Contexts, condition, interpolate, type JobStatus, type Value } from "./expressions.js";
-import type { PushEvent } from "./remote.js";
+import type { PullRequestEvent, PushEvent } from "./remote.js";
 import { type JobScope, runStep, type Step, type StepRecord } from "./steps.js";
-import { pushTriggers } from "./triggers.js";
+import { eventTriggers } from "./triggers.js";
 import { REPOSITORY, type World } from "./world.js";
 
 interface Job {
@@ -66,6 +66,7 @@ async function runJob(
   github: Record<string, Value>,
   needs: Record<string, Value>,
   runDir: string,
+  secrets: Record<string, string>,
 ): Promise<JobRun> {
   const dir = join(runDir, name);
   const workspace = join(dir, "work", "notifications");
@@ -77,7 +78,7 @@ async function runJob(
   const jobGithub = { ...github, workspace, job: name };
   const base: Contexts = {
     github: jobGithub,
-    secrets: world.secrets,
+    secrets,
     needs,
     runner: { temp, os: "Linux" },
     vars: {},
@@ -107,7 +108,7 @@ async function runJob(
     GITHUB_SERVER_URL: "https://github.com",
     // Nothing in a recipe run may reach GitHub's API: the gh stand-in needs none, and a port-9
     // loopback address fails fast for anything that tries.
-    GITHUB_API_URL: "http://127.0.0.1:9",
+    GITHUB_API_URL: world.githubApiUrl ?? "http://127.0.0.1:9",
     RUNNER_TEMP: temp,
     RUNNER_OS: "Linux",
     GIT_CONFIG_NOSYSTEM: "1",
@@ -148,41 +149,104 @@ async function runJob(
   };
 }
 
+/** What GitHub hands a run: its event, the commit it runs at, and what decides whether it runs. */
+interface Trigger {
+  eventName: "push" | "pull_request";
+  payload: Record<string, Value>;
+  sha: string;
+  ref: string;
+  /** The branch the filters look at (the pushed branch, or the pull request's base). */
+  branch: string;
+  changed: string[];
+  /** Secrets the run gets: none for a pull request from a fork. */
+  secrets: Record<string, string>;
+  extra?: Record<string, Value>;
+}
+
 /** Run the workflow `path` of the repository for a push to main, if its trigger selects it. */
-export async function runPush(
+export function runPush(world: World, path: string, push: PushEvent, options: RunOptions = {}) {
+  return runWorkflow(
+    world,
+    path,
+    {
+      eventName: "push",
+      payload: {
+        ref: "refs/heads/main",
+        before: push.before,
+        after: push.after,
+        repository: { full_name: REPOSITORY, default_branch: "main" },
+      },
+      sha: push.after,
+      ref: "refs/heads/main",
+      branch: "main",
+      changed: push.changed,
+      secrets: world.secrets,
+      extra: { ref_name: "main" },
+    },
+    options,
+  );
+}
+
+/** Run the workflow `path` for a pull request's push (opened or synchronize), at its merge commit. */
+export function runPullRequest(world: World, path: string, pull: PullRequestEvent, options: RunOptions = {}) {
+  const headRepo = pull.fork ? "someone/notifications" : REPOSITORY;
+  return runWorkflow(
+    world,
+    path,
+    {
+      eventName: "pull_request",
+      payload: {
+        action: "synchronize",
+        number: pull.number,
+        pull_request: {
+          number: pull.number,
+          head: { ref: pull.head, sha: pull.headSha, repo: { full_name: headRepo } },
+          base: { ref: "main", sha: pull.baseSha, repo: { full_name: REPOSITORY } },
+        },
+        repository: { full_name: REPOSITORY, default_branch: "main" },
+      },
+      sha: pull.mergeSha,
+      ref: `refs/pull/${pull.number}/merge`,
+      branch: "main",
+      changed: pull.changed,
+      // GitHub passes no secrets to a workflow run for a pull request from a fork.
+      secrets: pull.fork ? {} : world.secrets,
+      extra: { head_ref: pull.head, base_ref: "main" },
+    },
+    options,
+  );
+}
+
+async function runWorkflow(
   world: World,
   path: string,
-  push: PushEvent,
-  options: RunOptions = {},
+  trigger: Trigger,
+  options: RunOptions,
 ): Promise<WorkflowRun> {
-  const workflow = parse(await world.remote.show(push.after, path)) as Workflow;
+  const workflow = parse(await world.remote.show(trigger.sha, path)) as Workflow;
   const runs: Record<string, JobRun> = {};
   const log = () =>
     Object.entries(runs)
       .map(([job, run]) =>
         [
           `== job ${job}: ${run.result}`,
-          ...run.steps.map((s) => `-- ${s.name}: ${s.outcome}\n${s.output}`),
+          ...run.steps.map((s) => `-- ${s.name}: ${s.outcome} (${s.ms} ms)\n${s.output}`),
         ].join("\n"),
       )
       .join("\n");
-  if (!pushTriggers(workflow.on, "main", push.changed)) return { triggered: false, jobs: runs, log };
+  if (!eventTriggers(workflow.on, trigger.eventName, trigger.branch, trigger.changed))
+    return { triggered: false, jobs: runs, log };
   const runId = world.nextRunId();
   const github: Record<string, Value> = {
-    event_name: "push",
-    event: {
-      ref: "refs/heads/main",
-      before: push.before,
-      after: push.after,
-      repository: { full_name: REPOSITORY, default_branch: "main" },
-    },
+    event_name: trigger.eventName,
+    event: trigger.payload,
     repository: REPOSITORY,
-    sha: push.after,
-    ref: "refs/heads/main",
-    ref_name: "main",
+    sha: trigger.sha,
+    ref: trigger.ref,
     run_id: String(runId),
     token: "ghs_runner_token_for_this_run",
     server_url: "https://github.com",
+    ...trigger.extra,
   };
   const runDir = join(world.root, "runs", String(runId));
   const pending = Object.keys(workflow.jobs);
@@ -196,7 +260,7 @@ export async function runPush(
         needsOf(job).map((n) => [n, { result: runs[n]?.result ?? null, outputs: runs[n]?.outputs ?? {} }]),
       );
       const allSucceeded = needsOf(job).every((n) => runs[n]?.result === "success");
-      const contexts = { github, needs, vars: {}, secrets: world.secrets } as Contexts;
+      const contexts = { github, needs, vars: {}, secrets: trigger.secrets } as Contexts;
       const environment = typeof job.environment === "object" ? job.environment.name : job.environment;
       const skipped: JobRun = { result: "skipped", steps: [], outputs: {}, summary: "", workspace: "" };
       if (!condition(job.if, { contexts, status: allSucceeded ? "success" : "failure" })) {
@@ -204,7 +268,7 @@ export async function runPush(
       } else if (environment !== undefined && !(options.approve?.(environment, name) ?? false)) {
         runs[name] = { ...skipped, environment };
       } else {
-        const run = await runJob(world, name, job, workflow, github, needs, runDir);
+        const run = await runJob(world, name, job, workflow, github, needs, runDir, trigger.secrets);
         runs[name] = environment === undefined ? run : { ...run, environment };
       }
     }

@@ -18,6 +18,8 @@ export const PINS: Record<string, string> = {
   "actions/github-script": "60a0d83039c74a4aee543508d2ffcb1c3799cdea", // v7.0.1
 };
 
+const GITHUB_SCRIPT = join(import.meta.dirname, "github-script.mjs");
+
 /** Longest a single step may run: a hung step fails the test instead of hanging it. */
 const STEP_TIMEOUT_MS = 60_000;
 
@@ -39,6 +41,7 @@ export interface StepRecord {
   outcome: "success" | "failure" | "skipped";
   output: string;
   outputs: Record<string, string>;
+  ms: number;
 }
 
 /** What a job's steps share: the runner's directories, environment and the contexts so far. */
@@ -144,9 +147,11 @@ async function checkout(scope: JobScope, inputs: Record<string, string>) {
   await mkdir(dir, { recursive: true });
   await run(["init", "-q"]);
   await run(["remote", "add", "origin", scope.world.remote.url]);
-  const into = String(github.ref).startsWith("refs/heads/")
+  // A pull request's merge commit goes where actions/checkout puts it: refs/remotes/pull/N/merge.
+  const ref = String(github.ref);
+  const into = ref.startsWith("refs/heads/")
     ? `refs/remotes/origin/${branch}`
-    : String(github.ref);
+    : ref.replace(/^refs\//, "refs/remotes/");
   await run([
     "fetch",
     "-q",
@@ -221,6 +226,16 @@ async function runUses(scope: JobScope, step: Step, env: Record<string, string>)
       });
     return { ok: true, output: "", outputs: {} };
   }
+  if (name === "actions/github-script") {
+    const file = join(scope.temp, `github-script-${++scope.counter.n}.js`);
+    await writeFile(file, inputs.script ?? "");
+    const token = inputs["github-token"] || String((scope.contexts.github as Record<string, Value>).token);
+    const result = await runProcess(process.execPath, [GITHUB_SCRIPT, file], scope.workspace, {
+      ...env,
+      INPUT_GITHUB_TOKEN: token,
+    });
+    return { ok: result.code === 0, output: result.output, outputs: {} };
+  }
   throw new Error(`the harness has no stand-in for ${name}`);
 }
 
@@ -240,8 +255,9 @@ export async function runStep(
   };
   const local = { ...scope, contexts };
   let record: StepRecord;
+  const started = performance.now();
   if (!condition(step.if, { contexts, status })) {
-    record = { name, outcome: "skipped", output: "", outputs: {} };
+    record = { name, outcome: "skipped", output: "", outputs: {}, ms: 0 };
   } else {
     const env = { ...baseEnv, ...scope.addedEnv, ...stepEnv };
     const dir = step["working-directory"]
@@ -256,6 +272,7 @@ export async function runStep(
       outcome: result.ok ? "success" : "failure",
       output: result.output,
       outputs: result.outputs,
+      ms: Math.round(performance.now() - started),
     };
   }
   if (step.id !== undefined)

@@ -31,17 +31,20 @@ export function pathSelected(file: string, patterns: string[]): boolean {
   return selected;
 }
 
-interface PushFilter {
+interface EventFilter {
   branches?: string[];
   paths?: string[];
   "paths-ignore"?: string[];
 }
 
-/** Whether a workflow's `on:` starts it for a push of `changed` files to `branch`. */
-export function pushTriggers(on: unknown, branch: string, changed: string[]): boolean {
-  if (on === "push" || (Array.isArray(on) && on.includes("push"))) return true;
-  if (on === null || typeof on !== "object" || !("push" in on)) return false;
-  const filter = ((on as { push: PushFilter | null }).push ?? {}) as PushFilter;
+/**
+ * Whether a workflow's `on:` starts it for `event` (push: to `branch`; pull_request: into
+ * `branch`) changing `changed` files.
+ */
+export function eventTriggers(on: unknown, event: string, branch: string, changed: string[]): boolean {
+  if (on === event || (Array.isArray(on) && on.includes(event))) return true;
+  if (on === null || typeof on !== "object" || !(event in on)) return false;
+  const filter = ((on as Record<string, EventFilter | null>)[event] ?? {}) as EventFilter;
   if (filter.branches && !filter.branches.some((b) => patternToRegExp(b).test(branch))) return false;
   if (filter.paths) return changed.some((file) => pathSelected(file, filter.paths ?? []));
   if (filter["paths-ignore"])

@@ -29,6 +29,8 @@ export interface World {
   secrets: Record<string, string>;
   /** Variables every runner has (what a real run would get from the config or the organization). */
   runnerEnv: Record<string, string>;
+  /** GitHub's REST API for the runs (a fake on 127.0.0.1), when a test has one. */
+  githubApiUrl?: string;
   pulls(): Promise<PullRequest[]>;
   /** GitHub's merge button: merge the pull request's head into main (the branch stays). */
   mergePull(number: number): Promise<PushEvent>;

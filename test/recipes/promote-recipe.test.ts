@@ -1,0 +1,155 @@
+// The promote recipe run for real, twice, on a protected main: each merge applies Development,
+// previews the promotion into the job summary, waits at the protected environment "production"
+// for the approval (the test is the reviewer, and looks at Production while the job waits), then
+// promotes, applies the kinds promotion never carries (topics, tenants) to Production with its
+// key, and records each environment's state through its own branch and pull request. After each
+// run both environments plan to nothing from their state branches.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { runCli } from "../helpers/cli.js";
+import { SEED } from "../helpers/cli-session.js";
+import { git, gitEnv } from "./harness/remote.js";
+import { userRepository } from "./harness/repository.js";
+import { runPush, type WorkflowRun } from "./harness/runner.js";
+import { createWorld, type World } from "./harness/world.js";
+
+const WORKFLOW = ".github/workflows/notiform-promote.yml";
+
+const config = (url: string, change: { tags: string; topics: string; tenants: string }) => `version: 1
+organization: Acme Inc
+environments:
+  development:
+    apiUrl: ${url}
+    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
+    serverEnvironment: Development
+  production:
+    apiUrl: ${url}
+    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
+    serverEnvironment: Production
+topics:
+${change.topics}tenants:
+${change.tenants}workflows:
+  - identifier: order-shipped
+    name: Order shipped
+    tags: [${change.tags}]
+`;
+const FIRST = {
+  tags: "orders",
+  topics: "  - key: order-updates\n    name: Order updates\n",
+  tenants: "  - identifier: acme-eu\n    name: Acme Europe\n",
+};
+const SECOND = {
+  tags: "orders, shipping",
+  topics: `${FIRST.topics}  - key: returns\n    name: Returns\n`,
+  tenants: `${FIRST.tenants}  - identifier: acme-us\n    name: Acme US\n    data: { plan: pro }\n`,
+};
+
+let emulator: EmulatorHandle | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+function expectSucceeded(run: WorkflowRun) {
+  expect(run.triggered).toBe(true);
+  expect(Object.keys(run.jobs)).toEqual(["apply-development", "promote-production"]);
+  for (const job of Object.values(run.jobs)) {
+    expect(job.result, run.log()).toBe("success");
+    for (const step of job.steps) expect(step.outcome, `${step.name}\n${run.log()}`).not.toBe("failure");
+  }
+}
+
+/**
+ * Each environment's state branch holds the state its job wrote: rebuilt on the newest main with
+ * one open pull request when that state is new, or left alone when main already has it. Both
+ * environments then plan to nothing from a checkout of their state branch.
+ */
+async function expectSettled(world: World, handle: EmulatorHandle, run: WorkflowRun, n: number) {
+  const env = {
+    NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
+    NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
+  };
+  const jobs = { development: "apply-development", production: "promote-production" };
+  const open = (await world.pulls()).filter((p) => p.state === "OPEN").map((p) => p.headRefName);
+  for (const [name, job] of Object.entries(jobs)) {
+    const branch = `notiform/state-${name}`;
+    const file = `notiform/notiform.${name}.state.json`;
+    const written = await readFile(join(run.jobs[job]?.workspace ?? "", file), "utf8");
+    expect(await world.remote.show(`refs/heads/${branch}`, file), `${n} ${name}`).toBe(written);
+    const onMain = await world.remote.show("refs/heads/main", file).catch(() => "");
+    if (onMain !== written) {
+      const head = (await world.remote.rev(`refs/heads/${branch}`)) ?? "";
+      expect(await world.remote.parents(head), `${n} ${name}`).toEqual([
+        await world.remote.rev("refs/heads/main"),
+      ]);
+      expect(
+        open.filter((b) => b === branch),
+        `${n} ${name}`,
+      ).toHaveLength(1);
+    } else {
+      expect(open, `${n} ${name}`).not.toContain(branch);
+    }
+    const dir = join(world.root, `check-${name}-${n}`);
+    await git(["clone", "-q", "--branch", branch, world.remote.url, dir], world.root, gitEnv(world.root));
+    const args = ["plan", "--config", "notiform/notiform.yaml", "--env", name, "--detailed-exitcode"];
+    const plan = await runCli(args, { cwd: dir, env });
+    expect(plan.code, `${name}: ${plan.stdout}${plan.stderr}`).toBe(0);
+  }
+  expect(open.length).toBeGreaterThan(0);
+}
+
+describe("notiform-promote.yml on a protected main", () => {
+  it("applies Development, promotes after the approval, and Production then plans to nothing, twice", async () => {
+    emulator = await startEmulator({ seedFile: SEED, port: 0 });
+    const handle = emulator;
+    const world = await createWorld(await userRepository(["notiform-promote.yml"]), {
+      NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
+      NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
+    });
+    const shipped = (environment: "development" | "production") =>
+      handle.store(environment).workflows.find((w) => w.triggers[0]?.identifier === "order-shipped");
+    const approvals: { environment: string; tags: unknown }[] = [];
+    const approve = (environment: string) => {
+      approvals.push({ environment, tags: shipped("production")?.tags });
+      return true;
+    };
+
+    for (const [n, change] of [FIRST, SECOND].entries()) {
+      const push = await world.remote.mergeChange(
+        `change-${n}`,
+        { "notiform/notiform.yaml": config(handle.url, change) },
+        `Change ${n}`,
+      );
+      const run = await runPush(world, WORKFLOW, push, { approve });
+      expectSucceeded(run);
+      const tags = change.tags.split(", ");
+      // The approver saw the preview, and Production had not received the change yet.
+      expect(run.jobs["apply-development"]?.summary).toContain("<!-- notiform-promote -->");
+      expect(approvals[n]?.environment).toBe("production");
+      expect(approvals[n]?.tags).not.toEqual(tags);
+      expect(shipped("development")?.tags).toEqual(tags);
+      expect(shipped("production")?.tags).toEqual(tags);
+      // Topics and tenants are never promoted: the Production apply made them there.
+      for (const environment of ["development", "production"] as const) {
+        const store = handle.store(environment);
+        for (const key of change.topics.matchAll(/key: (\S+)/g))
+          expect(store.topics.filter((t) => t.key === key[1])).toHaveLength(1);
+        for (const id of change.tenants.matchAll(/identifier: (\S+)/g))
+          expect(store.tenants.filter((t) => t.identifier === id[1])).toHaveLength(1);
+      }
+      await expectSettled(world, handle, run, n);
+      // Before the second merge, Development's state pull request is merged (its branch stays) and
+      // Production's is left open: the second run starts from each environment's newest state.
+      if (n === 0) {
+        const pulls = await world.pulls();
+        const development = pulls.find((p) => p.headRefName === "notiform/state-development");
+        expect(pulls.find((p) => p.headRefName === "notiform/state-production")?.state).toBe("OPEN");
+        const merged = await world.mergePull(development?.number ?? 0);
+        expect((await runPush(world, WORKFLOW, merged)).triggered).toBe(false);
+      }
+    }
+    expect(approvals).toHaveLength(2);
+  });
+});
