@@ -3,10 +3,12 @@
 // and peak RSS of this process as JSON on stdout. A separate process so RSS is its own.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Topic, Workflow, WorkflowOverride } from "../src/api/types.js";
-import { loadConfig } from "../src/config/index.js";
+import type { LiveSnapshot } from "../src/kinds/kind.js";
+import type { WorkflowOverride } from "../src/kinds/override/wire.js";
+import type { Topic } from "../src/kinds/topic/wire.js";
+import type { Workflow } from "../src/kinds/workflow/wire.js";
+import { loadConfig } from "../src/loader/index.js";
 import { planChanges } from "../src/plan/plan-changes.js";
-import type { LiveSnapshot } from "../src/resources/kind.js";
 import { emptyState } from "../src/state/model.js";
 import { configFor } from "./fixtures.js";
 

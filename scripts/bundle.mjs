@@ -23,7 +23,7 @@ const onDemand = new RegExp(`(\\brequire(?:\\$\\d+)?\\()"(${ON_DEMAND.join("|")}
 
 await rm(out, { recursive: true, force: true });
 await build({
-  input: { main: `${root}dist/cli/main.js`, "load-worker": `${root}dist/config/load-worker.js` },
+  input: { main: `${root}dist/cli/main.js`, "load-worker": `${root}dist/loader/load-worker.js` },
   platform: "node",
   logLevel: "warn",
   plugins: [

@@ -2,6 +2,7 @@
 // the spec does not list). Any answer from the route teaches "supported"; a missing route
 // ("Cannot <METHOD> ...", 405, 501) teaches "unsupported", remembered with the answer that
 // taught it, so later calls fail fast with API_UNSUPPORTED without a request.
+
 import { ApiError } from "./errors.js";
 import type { Capability, Extension } from "./types.js";
 

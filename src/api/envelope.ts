@@ -1,5 +1,5 @@
 // Unwrapping and light shape checks of responses. The client accepts the spec's envelopes and
-// the real server's (a blueprint with or without `data`; override lists nested or flat) and
+// the real server's (an answer with or without `data`; lists nested or flat) and
 // checks the fields notiform relies on, so a surprising answer is a clear API_BAD_RESPONSE naming
 // the endpoint and the field, never a crash deeper in the planner.
 import { badResponse } from "./errors.js";
@@ -14,7 +14,7 @@ export interface ResponseContext {
   attempts: number;
 }
 
-type FieldType = "string" | "boolean" | "number" | "array" | "object";
+export type FieldType = "string" | "boolean" | "number" | "array" | "object";
 
 export function fail(ctx: ResponseContext, problem: string): never {
   throw badResponse(ctx, problem);
@@ -87,26 +87,3 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   return `a ${typeof value}`;
 }
-
-// The fields each resource must have for notiform to work with it.
-export const TOPIC = { _id: "string", key: "string", name: "string" } as const;
-export const CREATED_TOPIC = { _id: "string", key: "string" } as const;
-export const ORGANIZATION = { name: "string" } as const;
-export const GROUP = { _id: "string", name: "string" } as const;
-export const OVERRIDE = {
-  _id: "string",
-  _workflowId: "string",
-  _tenantId: "string",
-  active: "boolean",
-  preferenceSettings: "object",
-} as const;
-export const WORKFLOW = { _id: "string", name: "string", active: "boolean" } as const;
-export const ENVIRONMENT = { _id: "string", name: "string" } as const;
-export const TENANT = { _id: "string", identifier: "string" } as const;
-export const CHANGE = {
-  _id: "string",
-  type: "string",
-  _entityId: "string",
-  enabled: "boolean",
-  change: "array",
-} as const;

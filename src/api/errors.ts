@@ -11,7 +11,7 @@ export interface ApiErrorFacts {
   method: string;
   /** Path without the query string (queries may carry identifiers, never secrets; kept short). */
   path: string;
-  /** The NotificationApi method that made the call, e.g. "updateWorkflowStatus". */
+  /** The client method that made the call, e.g. "getCurrentOrganization". */
   endpoint: string;
   status: number;
   /** The server's message; an array of validation messages joined with "; ". */
@@ -204,7 +204,7 @@ function hintFor(code: ErrorCode, facts: ApiErrorFacts): { hint?: string } {
   switch (code) {
     case "API_DEV_ONLY":
       return {
-        hint: "This change needs a Development environment key: Production receives workflow status and override changes by promotion from Development.",
+        hint: "This change needs a Development environment key: Production receives such changes by promotion from Development.",
       };
     case "API_AUTH":
       return {
@@ -221,19 +221,4 @@ function hintFor(code: ErrorCode, facts: ApiErrorFacts): { hint?: string } {
     default:
       return {};
   }
-}
-
-/**
- * PUT /v1/workflows/{id}/status answered 400 because the workflow already has that status (real
- * servers refuse an unchanged status). Structural: the status endpoint, 400, and not a body
- * validation failure (those come as an array of messages). The client validates the id shape
- * before sending, so a well-formed request's plain 400 can only mean "already so".
- */
-export function isUnchangedStatusError(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    error.endpoint === "updateWorkflowStatus" &&
-    error.status === 400 &&
-    !error.validation
-  );
 }

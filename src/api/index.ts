@@ -1,20 +1,20 @@
-// The API client's public face: createClient(options) -> ApiClient. Everything else in src/api
-// is internal. The base URL must be HTTPS unless it is loopback (the emulator) or the user
+// The transport's public face: openConnection(options) -> Connection, the Requester every
+// endpoint group sends through (the typed client is composed in src/kinds/client.ts). Everything
+// else in src/api is internal. The base URL must be HTTPS unless it is loopback (the emulator) or the user
 // passed --insecure-http: the key travels in a header. The key is handed to the transport and
 // kept nowhere else.
+
 import { Masker } from "../mask.js";
 import { VERSION } from "../version.js";
 import { timerSleep } from "./abortable.js";
 import { checkBaseUrl } from "./base-url.js";
-import { buildApi } from "./client.js";
 import type { ClientLogEvent, ClientStats, PageProgress } from "./log-events.js";
 import { Requester } from "./requester.js";
 import { DEFAULT_RETRY } from "./retry-policy.js";
 import { Transport } from "./transport.js";
-import type { NotificationApi } from "./types.js";
 
 export { isInsecureUrl, isLoopbackHost } from "./base-url.js";
-export { ApiError, isUnchangedStatusError, NetworkError } from "./errors.js";
+export { ApiError, NetworkError } from "./errors.js";
 export type { ClientLogEvent, ClientStats, PageProgress } from "./log-events.js";
 export { formatClientEvent } from "./log-events.js";
 export { REDACTED, redactForLog } from "./redaction.js";
@@ -60,13 +60,16 @@ export interface ClientOptions {
   masker?: Masker;
 }
 
-export interface ApiClient extends NotificationApi {
+/** One server, one key: the requester the endpoints send through, and the bounds of whole-list reads. */
+export interface Connection {
   readonly baseUrl: string;
+  readonly requester: Requester;
+  readonly bounds: { maxPages: number; onPage?: (progress: PageProgress) => void };
   stats(): ClientStats;
   close(): Promise<void>;
 }
 
-export function createClient(options: ClientOptions): ApiClient {
+export function openConnection(options: ClientOptions): Connection {
   const baseUrl = checkBaseUrl(options.baseUrl, options.insecureHttp === true);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8) || 1);
   const maxWaitMs = Math.max(0, options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
@@ -100,13 +103,13 @@ export function createClient(options: ClientOptions): ApiClient {
     maxWaitMs,
     masker: (options.masker ?? new Masker()).addCredential(options.apiKey),
   });
-  const api = buildApi(new Requester(transport), {
-    maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
-    ...(options.onPage !== undefined ? { onPage: options.onPage } : {}),
-  });
   return {
-    ...api,
     baseUrl,
+    requester: new Requester(transport),
+    bounds: {
+      maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
+      ...(options.onPage !== undefined ? { onPage: options.onPage } : {}),
+    },
     stats: () => structuredClone(transport.stats),
     close: () => transport.close(),
   };

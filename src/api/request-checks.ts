@@ -1,22 +1,12 @@
-// Checks made before sending, for requests a real server would answer with a 500 (a topic key
-// with a space, an empty name) or refuse in a less helpful way (an id that is not 24 hex).
+// Checks made before sending, for requests a real server would answer with a 500 (an empty
+// name; each kind adds its own) or refuse in a less helpful way (an id that is not 24 hex).
 // They throw REQUEST_INVALID and never reach the network.
 import { NotiformError } from "../errors.js";
 
-/** The keys the config schema accepts too (schemas/notiform.schema.json). */
-export const TOPIC_KEY = /^[A-Za-z0-9_.:@+/-]+$/;
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
 export function invalidRequest(message: string): NotiformError {
   return new NotiformError("REQUEST_INVALID", message);
-}
-
-export function checkTopicKey(key: string): void {
-  if (typeof key !== "string" || !TOPIC_KEY.test(key)) {
-    throw invalidRequest(
-      `topic key ${JSON.stringify(key)} may only hold letters, digits, "-", "_", ".", ":", "@", "+" and "/"`,
-    );
-  }
 }
 
 export function checkName(what: string, name: string): void {

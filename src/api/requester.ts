@@ -2,6 +2,7 @@
 // make extension calls learn (and fail fast once the server is known to lack them), and hand
 // back the parsed JSON with the context shape checks need to name the endpoint. It validates
 // nothing itself: request checks are in request-checks.ts, response checks in envelope.ts.
+
 import { Capabilities } from "./capabilities.js";
 import { fail, type ResponseContext } from "./envelope.js";
 import { rememberedUnsupported } from "./errors.js";
@@ -56,7 +57,7 @@ export class Requester {
     return answer;
   }
 
-  /** Send a call whose success has no body (204), such as setting the default layout. */
+  /** Send a call whose success has no body (a 204). */
   async requestEmpty(call: EndpointCall, options: SendOptions = {}): Promise<void> {
     await this.send(call, options);
   }

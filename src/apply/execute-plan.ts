@@ -3,14 +3,15 @@
 // the operations the plan recorded, through its kind's module. It never prints: progress goes
 // out as events, the outcome as an ApplyReport.
 import { ApiError, NetworkError } from "../api/errors.js";
-import type { NotificationApi } from "../api/types.js";
+import { type JsonObject, sameValue } from "../canonical.js";
 import { isNotiformError } from "../errors.js";
-import type { Plan, PlanAction } from "../plan/model.js";
-import { type JsonObject, sameValue } from "../resources/canonical.js";
-import type { KindModule } from "../resources/kind.js";
-import type { Kind } from "../resources/kinds.js";
-import { isCreate } from "../resources/operations.js";
-import { registry } from "../resources/registry.js";
+import type { KindModule } from "../kinds/kind.js";
+import type { Kind } from "../kinds/kinds.js";
+import type { NotificationApi } from "../kinds/notification-api.js";
+import type { PlanAction } from "../kinds/plan-action.js";
+import { registry } from "../kinds/registry.js";
+import { isCreate } from "../kinds/requests.js";
+import type { Plan } from "../plan/model.js";
 import type { ActionResult, ApplyEvent, ApplyReport } from "./model.js";
 import { APPLY_RESULT_FORMAT_VERSION } from "./model.js";
 import type { StateRecorder } from "./state-recorder.js";

@@ -1,6 +1,7 @@
 // The outcome of an apply, as data: what the report renderers and `--output json` show.
 import type { ErrorCode } from "../errors.js";
-import type { ActionOp, Kind } from "../plan/model.js";
+import type { ActionOp } from "../kinds/plan-action.js";
+import type { Kind } from "../plan/model.js";
 
 export const APPLY_RESULT_FORMAT_VERSION = 1;
 

@@ -4,7 +4,8 @@
 // draw them.
 import { createRequire } from "node:module";
 import type { ListrTask } from "listr2";
-import { KINDS, type Kind, type Plan } from "../plan/model.js";
+import { KINDS } from "../kinds/registry.js";
+import type { Kind, Plan } from "../plan/model.js";
 import { describeKind } from "../plan/render-common.js";
 import type { ApplyEvent } from "./model.js";
 import { describeResult } from "./render-report.js";

@@ -2,8 +2,8 @@
 // with its reason, and verification warnings. Text for people, JSON for machines. Messages
 // carry server text: the text forms make its control characters visible.
 
+import { sortKeysDeep } from "../canonical.js";
 import { describeKind } from "../plan/render-common.js";
-import { sortKeysDeep } from "../resources/canonical.js";
 import { visibleText as v } from "../sanitize.js";
 import type { ActionResult, ApplyReport } from "./model.js";
 

@@ -3,20 +3,22 @@
 // organization or environment, was made from another config, or when any live object it was
 // computed from has moved since: those are re-read (only those) and planned again, and the
 // fresh actions must be the saved ones.
-import type { NotificationApi } from "../api/types.js";
+
 import { readBoundedFile } from "../bounded-file.js";
+import { canonicalJson } from "../canonical.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
+import type { LiveSnapshot } from "../kinds/kind.js";
+import type { NotificationApi } from "../kinds/notification-api.js";
+import { KINDS, type Kind, registry } from "../kinds/registry.js";
+import { requestOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
+import { keyPlanDigests } from "../plan/key-plan-digests.js";
 import { maskAction } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
 import { planChanges } from "../plan/plan-changes.js";
-import { canonicalJson } from "../resources/canonical.js";
-import type { LiveSnapshot } from "../resources/kind.js";
-import { requestOf } from "../resources/operations.js";
-import { KINDS, type Kind, registry } from "../resources/registry.js";
 import { validatorOf } from "../schemas.js";
-import { KEY_CHECK_TEXT, type KeyedDigest, keyPlanDigests, type Protect } from "../secrets/keyed-digest.js";
+import { KEY_CHECK_TEXT, type KeyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
 

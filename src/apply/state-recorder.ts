@@ -5,10 +5,10 @@
 // (STATE_WRITE_FAILED) naming the file, and the recorder remembers which changes the server
 // holds but the file does not, so the apply can report them and exit 3 instead of 1.
 import { existsSync } from "node:fs";
+import type { JsonObject } from "../canonical.js";
 import { NotiformError } from "../errors.js";
+import type { StateChange } from "../kinds/kind.js";
 import type { Plan } from "../plan/model.js";
-import type { JsonObject } from "../resources/canonical.js";
-import type { StateChange } from "../resources/kind.js";
 import { type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { type CreateIntent, ownRecord, type StateFile, withNullPrototypes } from "../state/model.js";
 import { serializeState, writeFileAtomic } from "../state/state-store.js";

@@ -1,6 +1,6 @@
 // A look at a config file's text before it is parsed: how many entries each top-level list
 // section holds, counted from the lines alone, so the live reads can start while the file is
-// parsed and validated (src/resources/read-live.ts). Never more than the parse will find in a
+// parsed and validated (src/kinds/read-live.ts). Never more than the parse will find in a
 // valid file: only block lists are counted, by the lines that open an entry at the list's own
 // indentation (the lines inside an entry are indented deeper, block scalars included); any
 // other form of a section (a flow list, an anchor, a tag, an alias) is not counted at all. The

@@ -4,7 +4,8 @@
 // state into Production (a new record with `_parentId` = the Development id the first time, an
 // update of that record afterwards). Changes live in the Development environment only, so a
 // Production key sees none. Never touches the network or the clock: `now` comes in.
-import type { NotificationGroup, Step, Workflow } from "../api/types.js";
+import type { NotificationGroup } from "../kinds/notification-group/wire.js";
+import type { Step, Workflow } from "../kinds/workflow/wire.js";
 import { notFound } from "./http-error.js";
 import { promoteLayout } from "./promote-layout.js";
 import {

@@ -1,7 +1,7 @@
 // Turn a checked seed into the emulator's data: the organization, the key -> environment map,
 // and per environment its records with the fields a real server adds. Ids come from the data's
 // counter and timestamps from the injected clock, so the same seed gives the same data.
-import type { SubscriberPreference } from "../api/types.js";
+import type { SubscriberPreference } from "../kinds/endpoints/wire.js";
 import {
   generatedTenantId,
   generatedTopicKey,

@@ -4,10 +4,11 @@
 // seed and the field. Turning a seed into data is seed-data.ts's job. Never prints a key.
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { parseDocument } from "yaml";
-import type { Branding, PartnerConfiguration } from "../api/types.js";
 import { readBoundedFile } from "../bounded-file.js";
 import { excessiveAlias, MAX_ALIAS_EXPANSION } from "../config/alias-budget.js";
 import { NotiformError } from "../errors.js";
+import type { Branding } from "../kinds/branding/wire.js";
+import type { PartnerConfiguration } from "../kinds/endpoints/wire.js";
 import { validatorOf } from "../schemas.js";
 import type { EnvironmentName } from "./store.js";
 

@@ -8,7 +8,7 @@
 // `feedId`; the read-side `_layoutId`/`_feedId` in a body are ignored, so an email template sent
 // without `layoutId` gets the environment's default layout, like on a real server. Filters and
 // variables get fresh sub-ids on every write (why an identical PUT still changes the record).
-import type { Step, Workflow } from "../api/types.js";
+import type { Step, Workflow } from "../kinds/workflow/wire.js";
 import { type HandlerContext, isObject } from "./handlers/context.js";
 import { CREATOR_ID, type EmulatorStore, nextId } from "./store.js";
 

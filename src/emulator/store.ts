@@ -1,17 +1,18 @@
 // The emulator's data: one organization, and per environment (development, production) its
 // topics, notification groups, workflows, tenants, overrides, blueprints, execution details and
 // subscribers. Ids are 24 hex characters from a counter, so runs are repeatable.
+
+import type { Branding } from "../kinds/branding/wire.js";
 import type {
   Blueprint,
-  Branding,
   ExecutionDetail,
-  NotificationGroup,
   Organization,
   SubscriberPreference,
-  Topic,
-  Workflow,
-  WorkflowOverride,
-} from "../api/types.js";
+} from "../kinds/endpoints/wire.js";
+import type { NotificationGroup } from "../kinds/notification-group/wire.js";
+import type { WorkflowOverride } from "../kinds/override/wire.js";
+import type { Topic } from "../kinds/topic/wire.js";
+import type { Workflow } from "../kinds/workflow/wire.js";
 
 export type EnvironmentName = "development" | "production";
 

@@ -2,8 +2,10 @@
 // a field whose new value is or contains a secret has its old value masked too: the old value
 // is usually the previous secret (a rotated value read back from the server), which the masker
 // cannot know. The planner stays pure and unmasked; only what is shown or saved is masked.
+
+import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { MASK, type Masker, maskDeep } from "../mask.js";
-import type { FieldChange, Plan, PlanAction } from "./model.js";
+import type { Plan } from "./model.js";
 
 export function maskPlan(plan: Plan, masker: Masker): Plan {
   if (masker.size === 0) return plan;

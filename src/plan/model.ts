@@ -1,13 +1,18 @@
 // The plan: a versioned, serializable value. `plan` renders it, `--out` saves it, and `apply`
 // executes it and nothing else. Shapes here are mirrored by schemas/plan.schema.json (a test
 // keeps the two in step); bump PLAN_FORMAT_VERSION on any incompatible change.
-import type { Position } from "../errors.js";
-import type { JsonValue } from "../resources/canonical.js";
-import type { Kind } from "../resources/kinds.js";
-import type { Operation, PlannedRequest } from "../resources/operations.js";
+import type { Kind } from "../kinds/kinds.js";
+import type { PlanAction, PlanWarning, UnmanagedResource } from "../kinds/plan-action.js";
 
-export { KINDS, type Kind } from "../resources/kinds.js";
-export type { Operation, PlannedRequest } from "../resources/operations.js";
+export type { Kind } from "../kinds/kinds.js";
+export type { Operation, PlannedRequest } from "../kinds/operations.js";
+export type {
+  ActionOp,
+  FieldChange,
+  PlanAction,
+  PlanWarning,
+  UnmanagedResource,
+} from "../kinds/plan-action.js";
 
 /**
  * 2: actions carry typed `operations`; `requests` are rendered from them.
@@ -15,61 +20,6 @@ export type { Operation, PlannedRequest } from "../resources/operations.js";
  * cannot be told from one for a same-named organization, so it is refused, not trusted).
  */
 export const PLAN_FORMAT_VERSION = 3;
-
-/**
- * uncertain: an earlier run's create of this resource was interrupted in flight and the server
- * cannot show whether it happened; apply refuses it until `notiform resolve` says which.
- */
-export type ActionOp = "create" | "update" | "unverified" | "not-applicable" | "uncertain";
-
-export interface FieldChange {
-  /** Flat field path, e.g. "name" or "preferenceSettings.sms". */
-  field: string;
-  /** The live value; absent when the resource does not exist yet or the value is unknown. */
-  old?: JsonValue;
-  new: JsonValue;
-  /** True when notiform cannot know the live value (no read endpoint, no state record). */
-  unknown?: boolean;
-}
-
-export interface PlanAction {
-  /** `${kind}/${key}`: unique within a plan; dependencies name these. */
-  id: string;
-  kind: Kind;
-  key: string;
-  op: ActionOp;
-  changes: FieldChange[];
-  /** The writes apply makes, in order (empty for not-applicable). */
-  operations: Operation[];
-  /** Exactly the requests apply sends, rendered from `operations` (requestOf). */
-  requests: PlannedRequest[];
-  /** Actions of this plan that must succeed first. */
-  dependsOn: string[];
-  /** What the action was computed from: apply re-reads it and refuses when it moved. */
-  live: {
-    origin: "api" | "state" | "none";
-    digest: string;
-    serverId?: string;
-    /** Per managed field, its live value's digest (keyed when saved): names the field that moved. */
-    fields?: Record<string, string>;
-  };
-  /** Why the op is unverified or not applicable. */
-  reason?: string;
-  /** Where the resource is defined in the config. */
-  source?: Position;
-}
-
-export interface UnmanagedResource {
-  kind: Kind;
-  key: string;
-  name?: string;
-}
-
-export interface PlanWarning {
-  code: string;
-  message: string;
-  source?: Position;
-}
 
 export interface PlanSummary {
   create: number;

@@ -1,25 +1,17 @@
 // The planner: a pure function (desired, live, state) -> Plan. No I/O, no clock, no logging.
-// Both sides arrive in one canonical flat field model (src/resources/), so comparing is a field
+// Both sides arrive in one canonical flat field model (src/kinds/), so comparing is a field
 // by field equality of canonical JSON: an unchanged resource can never show as a change.
+
+import { digestOf, sameValue } from "../canonical.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
-import { digestOf, sameValue } from "../resources/canonical.js";
-import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../resources/kind.js";
-import { requestOf } from "../resources/operations.js";
-import { describeKind, registry } from "../resources/registry.js";
+import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../kinds/kind.js";
+import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../kinds/plan-action.js";
+import { describeKind, KINDS, registry } from "../kinds/registry.js";
+import { requestOf } from "../kinds/requests.js";
 import { type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
-import {
-  type FieldChange,
-  KINDS,
-  type Kind,
-  PLAN_FORMAT_VERSION,
-  type Plan,
-  type PlanAction,
-  type PlanTarget,
-  type PlanWarning,
-  type UnmanagedResource,
-} from "./model.js";
+import { type Kind, PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "./model.js";
 import { resolveGroupIds } from "./resolve-groups.js";
 
 export interface PlanInput {

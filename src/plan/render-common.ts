@@ -1,6 +1,8 @@
 // Wording shared by the plan renderers, so text and markdown say the same thing.
-import { describeKind } from "../resources/registry.js";
-import type { Plan, PlanAction } from "./model.js";
+
+import type { PlanAction } from "../kinds/plan-action.js";
+import { describeKind } from "../kinds/registry.js";
+import type { Plan } from "./model.js";
 
 export { describeKind };
 

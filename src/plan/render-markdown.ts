@@ -5,8 +5,11 @@
 // before creates, and what is cut is counted ("N more"). A small plan is shown expanded.
 // Values from the server or the environment are escaped (src/sanitize.ts): text never turns into
 // HTML or markup, code spans show values exactly.
+
+import type { ActionOp, PlanAction } from "../kinds/plan-action.js";
+import { KINDS } from "../kinds/registry.js";
 import { markdownCode, markdownText } from "../sanitize.js";
-import { type ActionOp, KINDS, type Plan, type PlanAction } from "./model.js";
+import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 import { renderStepChange } from "./render-steps.js";
 import { formatChange, formatValue } from "./render-text.js";

@@ -3,10 +3,10 @@
 // and long text (a template's HTML) as a unified diff from the `diff` package instead of two
 // walls of JSON. Renderers only format: the changes themselves come from the plan.
 import { createRequire } from "node:module";
-import type { JsonValue } from "../resources/canonical.js";
-import { parseStepField, STEPS_FIELD } from "../resources/workflow-steps-canonical.js";
+import type { JsonValue } from "../canonical.js";
+import type { FieldChange } from "../kinds/plan-action.js";
+import { parseStepField, STEPS_FIELD } from "../kinds/workflow/steps-canonical.js";
 import { visibleText as v } from "../sanitize.js";
-import type { FieldChange } from "./model.js";
 
 /** Text longer than this, or on more than one line, is shown as a diff. */
 const LONG_TEXT = 80;

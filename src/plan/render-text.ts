@@ -3,9 +3,10 @@
 // unified diff per changed resource. Renderers only format: they never decide anything.
 // Every embedded value passes through visibleText: names and values may come from the server.
 import { createRequire } from "node:module";
-import { canonicalJson, type JsonValue } from "../resources/canonical.js";
+import { canonicalJson, type JsonValue } from "../canonical.js";
+import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { visibleText as v } from "../sanitize.js";
-import type { FieldChange, Plan, PlanAction } from "./model.js";
+import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 import { renderStepChange } from "./render-steps.js";
 

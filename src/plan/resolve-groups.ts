@@ -2,9 +2,9 @@
 // otherwise, where the server lists groups, one group of the same name is adopted. Two groups
 // of one name cannot be told apart (the server allows duplicates), so that case is a warning.
 import type { DesiredState } from "../config/model.js";
-import type { LiveSnapshot } from "../resources/kind.js";
+import type { LiveSnapshot } from "../kinds/kind.js";
+import type { PlanWarning } from "../kinds/plan-action.js";
 import { ownRecord, type StateFile } from "../state/model.js";
-import type { PlanWarning } from "./model.js";
 
 export function resolveGroupIds(
   desired: DesiredState,

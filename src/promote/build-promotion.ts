@@ -2,8 +2,9 @@
 // no clock: the caller passes the target, the creator and how to mask values that came from
 // the environment. Changes of entities the config does not manage are listed as unmanaged and
 // left out of what is applied, unless `all`.
-import type { Change, ChangeOp } from "../api/types.js";
-import { digestOf } from "../resources/canonical.js";
+
+import { digestOf } from "../canonical.js";
+import type { Change, ChangeOp } from "../kinds/endpoints/wire.js";
 import {
   PROMOTION_FORMAT_VERSION,
   type PromotedField,

@@ -3,8 +3,9 @@
 // when the workflow is copied), a few at a time within a phase under the client's shared limiter
 // and retry rules. A workflow whose group failed here is skipped. A change that 404s is looked up
 // among the promoted ones: promoted meanwhile (e.g. in the dashboard) is not a failure.
-import type { NotificationApi } from "../api/types.js";
+
 import { isNotiformError } from "../errors.js";
+import type { NotificationApi } from "../kinds/notification-api.js";
 import {
   labelOf,
   PROMOTION_FORMAT_VERSION,

@@ -3,9 +3,10 @@
 // Notification groups: through the state file (group key -> id), as apply recorded them.
 // Trigger identifiers are looked up only to name workflows; a server without the workflow list
 // extension leaves them unnamed rather than failing.
-import type { NotificationApi } from "../api/types.js";
+
 import type { DesiredState } from "../config/model.js";
 import { isNotiformError } from "../errors.js";
+import type { NotificationApi } from "../kinds/notification-api.js";
 import type { StateFile } from "../state/model.js";
 import type { ManagedEntities } from "./build-promotion.js";
 

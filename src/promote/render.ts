@@ -1,7 +1,7 @@
 // Renderers of a promotion and of its outcome: text for people, JSON for machines
 // (schemas/promotion.schema.json, schemas/promotion-result.schema.json), markdown for a pull
 // request, a release comment or a job summary. Renderers only format: they decide nothing.
-import { sortKeysDeep } from "../resources/canonical.js";
+import { sortKeysDeep } from "../canonical.js";
 import {
   labelOf,
   type PromotedField,

@@ -3,9 +3,10 @@
 // URL, organization or environment, or when any change it carries moved since: rewritten (its
 // digest differs) or gone. A change promoted meanwhile (found among the promoted ones) is not a
 // reason to refuse: it is reported as already promoted and not sent again.
-import type { Change } from "../api/types.js";
+
 import { readBoundedFile } from "../bounded-file.js";
 import { NotiformError } from "../errors.js";
+import type { Change } from "../kinds/endpoints/wire.js";
 import { validatorOf } from "../schemas.js";
 import { normalizeUrl } from "../state/state-store.js";
 import { digestOfChange, type ManagedEntities } from "./build-promotion.js";

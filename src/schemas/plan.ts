@@ -506,7 +506,7 @@ export const planSchema = {
         },
         {
           type: "object",
-          description: "Create a layout (POST /v1/layouts), then make it the default when setDefault.",
+          description: "Create a layout (POST /v1/layouts; the answer is its id only).",
           additionalProperties: false,
           required: ["type", "identifier", "body"],
           properties: {

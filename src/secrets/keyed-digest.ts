@@ -4,8 +4,7 @@
 // six-digit value falls in seconds), and the same key gives the same digest, so plans converge.
 // A new API key makes earlier digests unreadable: those fields plan as unverified once.
 import { createHmac, hkdfSync } from "node:crypto";
-import type { Plan } from "../plan/model.js";
-import { canonicalJson, type JsonValue } from "../resources/canonical.js";
+import { canonicalJson, type JsonValue } from "../canonical.js";
 
 export const KEYED_PREFIX = "hmac-sha256:";
 
@@ -42,33 +41,6 @@ export function protector(sensitive: readonly string[], keyed: KeyedDigest | und
 
 /** What a plan's keyCheck is the keyed digest of: the same text for every plan and key. */
 export const KEY_CHECK_TEXT = "notiform:api-key-check";
-
-/**
- * A plan as it leaves the process: every digest it carries (the config's, each live object's) is
- * keyed, so a saved plan says nothing a reader could test guesses of a masked value against.
- */
-export function keyPlanDigests(plan: Plan, keyed: KeyedDigest): Plan {
-  return {
-    ...plan,
-    configDigest: keyed(plan.configDigest),
-    keyCheck: keyed(KEY_CHECK_TEXT),
-    ...(plan.configShapeDigest !== undefined ? { configShapeDigest: keyed(plan.configShapeDigest) } : {}),
-    actions: plan.actions.map((action) => ({
-      ...action,
-      live: {
-        ...action.live,
-        digest: keyed(action.live.digest),
-        ...(action.live.fields !== undefined
-          ? {
-              fields: Object.fromEntries(
-                Object.entries(action.live.fields).map(([field, digest]) => [field, keyed(digest)]),
-              ),
-            }
-          : {}),
-      },
-    })),
-  };
-}
 
 /** No secrets to protect (tests of the pure core, offline commands). */
 export const unprotected: Protect = (value) => value;

@@ -1,8 +1,8 @@
 // The state file's shape: what notiform remembers of resources the API cannot read back
 // everywhere (notification groups, workflows). Values come from the API's responses, never
 // from the config alone, and never include a secret. schemas/state.schema.json mirrors it.
-import type { JsonObject } from "../resources/canonical.js";
-import type { Kind } from "../resources/kinds.js";
+import type { JsonObject } from "../canonical.js";
+import type { Kind } from "../kinds/kinds.js";
 
 export const STATE_FORMAT_VERSION = 1;
 

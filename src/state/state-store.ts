@@ -5,8 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { open, readFile, readlink, realpath, rename, unlink } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join } from "node:path";
+import { sortKeysDeep } from "../canonical.js";
 import { NotiformError } from "../errors.js";
-import { sortKeysDeep } from "../resources/canonical.js";
 import { emptyState, STATE_FORMAT_VERSION, type StateFile, withNullPrototypes } from "./model.js";
 import { checkStateShape } from "./state-schema.js";
 

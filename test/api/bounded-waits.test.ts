@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { timerSleep } from "../../src/api/abortable.js";
-import { createClient } from "../../src/api/index.js";
+import { createClient } from "../../src/kinds/client.js";
 import { fixture, type Recorded } from "./helpers/fake-server.js";
 import { closeAll, failure, harness, KEY, W } from "./helpers/harness.js";
 

@@ -4,7 +4,7 @@
 // never sends a write.
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/index.js";
-import type { Extension } from "../../src/api/types.js";
+import type { Extension } from "../../src/kinds/notification-api.js";
 import { fixture, type Reply } from "./helpers/fake-server.js";
 import { closeAll, failure, harness, T, W } from "./helpers/harness.js";
 

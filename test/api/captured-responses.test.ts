@@ -2,8 +2,10 @@
 // makes that request: successes come back unwrapped and shape-checked, failures as the typed
 // error the rest of notiform relies on, with the real server's message in the text.
 import { afterEach, describe, expect, it } from "vitest";
-import { type ApiClient, ApiError, isUnchangedStatusError } from "../../src/api/index.js";
-import type { PreferenceLevel } from "../../src/api/types.js";
+import { ApiError } from "../../src/api/index.js";
+import type { ApiClient } from "../../src/kinds/client.js";
+import type { PreferenceLevel } from "../../src/kinds/endpoints/wire.js";
+import { isUnchangedStatusError } from "../../src/kinds/workflow/api.js";
 import { fixtureNames, readFixture } from "./helpers/fake-server.js";
 import { closeAll, failure, harness, T, W } from "./helpers/harness.js";
 

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, createClient } from "../../src/api/index.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { type ApiClient, createClient } from "../../src/kinds/client.js";
 
 const SCHEMAS = join(import.meta.dirname, "..", "..", "schemas", "resources");
 const ajv = new Ajv2020({ allErrors: true });

@@ -3,8 +3,8 @@
 // API_DEV_ONLY, a spec-only server's missing routes as API_UNSUPPORTED (remembered, and found by
 // a probe that changes nothing), and an apply whose answer was lost retried to one copy.
 import { afterEach, describe, expect, it } from "vitest";
-import { type ApiClient, createClient } from "../../src/api/index.js";
 import { type EmulatorHandle, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
+import { type ApiClient, createClient } from "../../src/kinds/client.js";
 
 const open: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 // Every endpoint method against real captured responses (test/fixtures/real-responses): the
 // request it sends (method, path, headers, body) and what it returns from the real body.
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient } from "../../src/api/index.js";
+import { createClient } from "../../src/kinds/client.js";
 import { type FakeServer, fixture, type Reply, startFakeServer } from "./helpers/fake-server.js";
 
 const KEY = "nf_test_key_0123456789";

@@ -2,8 +2,8 @@
 // it gives back, in the real shapes (a layout create answers its id only; a tenant PATCH replaces
 // `data` whole; setting the default layout answers 204 with no body).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, createClient } from "../../src/api/index.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { type ApiClient, createClient } from "../../src/kinds/client.js";
 
 const CONTENT = "<html><body>{{{body}}}<footer>{{footer}}</footer></body></html>";
 

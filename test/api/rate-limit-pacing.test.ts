@@ -3,9 +3,9 @@
 // budget is below what may be in flight), and a spent budget waits for one token, not for the
 // whole bucket. Against the emulator's token bucket, a run of concurrent calls meets no 429.
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient } from "../../src/api/index.js";
 import { parseRateLimitPolicy } from "../../src/api/limiter.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { createClient } from "../../src/kinds/client.js";
 import { fixture } from "./helpers/fake-server.js";
 import { closeAll, harness } from "./helpers/harness.js";
 

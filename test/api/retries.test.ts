@@ -2,7 +2,8 @@
 // errors, 429, 502, 503, 504; a POST only on 429 or when it could not connect, always with the
 // same Idempotency-Key; Retry-After honoured; attempts and elapsed time bounded.
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, NetworkError } from "../../src/api/index.js";
+import { NetworkError } from "../../src/api/index.js";
+import { createClient } from "../../src/kinds/client.js";
 import { dataOf, fixture, type Reply, startFakeServer } from "./helpers/fake-server.js";
 import { closeAll, failure, harness, KEY, W } from "./helpers/harness.js";
 

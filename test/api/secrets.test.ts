@@ -2,13 +2,8 @@
 // hint, stack, fields, cause) or a log event, whatever fails; partner access tokens are redacted
 // in logged bodies; plain http is refused to anything but loopback.
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClientLogEvent,
-  createClient,
-  formatClientEvent,
-  isInsecureUrl,
-  REDACTED,
-} from "../../src/api/index.js";
+import { type ClientLogEvent, formatClientEvent, isInsecureUrl, REDACTED } from "../../src/api/index.js";
+import { createClient } from "../../src/kinds/client.js";
 import { VERSION } from "../../src/version.js";
 import { fixture, type Reply } from "./helpers/fake-server.js";
 import { closeAll, failure, harness, KEY, W } from "./helpers/harness.js";

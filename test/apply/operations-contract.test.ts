@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/canonical.js";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { canonicalJson } from "../../src/resources/canonical.js";
 import { startCliSession } from "../helpers/cli-session.js";
 import { TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
 

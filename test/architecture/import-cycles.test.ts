@@ -1,48 +1,11 @@
 // No import cycles among src/ files, type-only imports included: a cycle makes load order
-// matter and tangles modules that should stand alone. A small parser of import/export-from
-// statements is enough for this code base (no dynamic specifiers to relative files).
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+// matter and tangles modules that should stand alone.
 import { describe, expect, it } from "vitest";
-
-const ROOT = resolve(import.meta.dirname, "..", "..");
-const SRC = join(ROOT, "src");
+import { graph, importsOf } from "./imports.js";
 
 // Cycles tolerated, each as the sorted list of its files: none. An entry here needs a reason
 // beside it; the resource registry is layered so that plan and resources need none.
 const ALLOWED_CYCLES: string[][] = [];
-
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) for (const file of sourceFiles(path)) files.push(file);
-    else if (entry.name.endsWith(".ts")) files.push(path);
-  }
-  return files;
-}
-
-// `import … from "x"`, `import "x"`, `export … from "x"`, `import("x")`, across lines.
-const SPECIFIER =
-  /(?:^|[;\s])(?:import|export)\s(?:[^;"'`]*?\sfrom\s*)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
-
-function importsOf(text: string): string[] {
-  const withoutComments = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-  return [...withoutComments.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2] ?? "").filter(Boolean);
-}
-
-function graph(): Map<string, string[]> {
-  const edges = new Map<string, string[]>();
-  for (const file of sourceFiles(SRC)) {
-    const targets = importsOf(readFileSync(file, "utf8"))
-      .filter((s) => s.startsWith("."))
-      .map((s) => resolve(dirname(file), s.replace(/\.js$/, ".ts")));
-    edges.set(rel(file), targets.map(rel));
-  }
-  return edges;
-}
-
-const rel = (path: string) => relative(ROOT, path).split("\\").join("/");
 
 /** Strongly connected components with more than one file (or a self-import): the cycles. */
 function cycles(edges: Map<string, string[]>): string[][] {

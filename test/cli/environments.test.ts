@@ -185,6 +185,14 @@ describe("one config, Development and Production", () => {
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     expect(writes(handle)).toEqual([]);
     expect(await readFile(workspace.path("notiform.development.state.json"), "utf8")).toBe(before);
+    // The guard is known by its code, not its wording.
+    const json = await cli(["apply", "--env", "development", "--auto-approve", "--output", "json"], {
+      KEY_DEVELOPMENT: handle.productionApiKey ?? "",
+    });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).error.code).toBe("STATE_FOREIGN");
+    expect(writes(handle)).toEqual([]);
+    expect(await readFile(workspace.path("notiform.development.state.json"), "utf8")).toBe(before);
   });
 
   it("refuses a key that reaches another environment than the config's guard, and whoami says which", async () => {
@@ -193,6 +201,14 @@ describe("one config, Development and Production", () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("reaches the Development environment");
     expect(wrong.stderr).toContain("is for Production");
+    for (const args of [["plan"], ["apply", "--auto-approve"]]) {
+      const json = await cli([...args, "--env", "production", "--output", "json"], {
+        KEY_PRODUCTION: handle.apiKey,
+      });
+      expect(json.code, json.stdout).toBe(1);
+      expect(JSON.parse(json.stdout).error.code).toBe("ENVIRONMENT_MISMATCH");
+    }
+    expect(writes(handle)).toEqual([]);
     const whoami = await cli(["whoami", "--env", "production"], { KEY_PRODUCTION: handle.apiKey });
     expect(whoami.code).toBe(0);
     expect(whoami.stdout).toMatch(/Environment: +Development \(/);

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { topicKind } from "../../src/resources/topic.js";
+import { topicKind } from "../../src/kinds/topic/index.js";
 import { caller, start } from "../emulator/harness.js";
 import { topic } from "../helpers/builders.js";
 import { runCli } from "../helpers/cli.js";

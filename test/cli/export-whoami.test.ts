@@ -3,6 +3,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
 import {
@@ -85,8 +86,56 @@ describe.each([
     const plan = await cli("plan", "--config", "config/notiform.yaml", "--detailed-exitcode");
     expect(plan.stdout).toContain("No changes.");
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+
+    // Zero changes must come from a config that holds the server, not from an empty one: every
+    // exported entry plans as unchanged, and the whole lists show nothing left unmanaged.
+    const entries = Object.values(files).reduce((sum, text) => sum + entriesIn(text), 0);
+    expect(entries).toBeGreaterThanOrEqual(strictSpec ? 5 : 7);
+    const json = await cli(
+      "plan",
+      "--config",
+      "config/notiform.yaml",
+      "--list-unmanaged",
+      "--output",
+      "json",
+      "--detailed-exitcode",
+    );
+    expect(json.code, json.stderr).toBe(0);
+    const summary = JSON.parse(json.stdout).summary;
+    expect(summary).toMatchObject({ create: 0, update: 0, unverified: 0, unmanaged: 0 });
+    expect(summary.unchanged).toBe(entries);
+  });
+
+  it("writes the state file the exported config needs: group ids by key, for this server", async () => {
+    const { target, cli, url } = await populated({ strictSpec });
+    expect((await cli("export", "--dir", "config")).code).toBe(0);
+    const state = JSON.parse(await readFile(target.path("config/notiform.state.json"), "utf8"));
+    expect(state.target).toEqual({ apiUrl: url, organization: "Acme Inc", environment: null });
+    // A spec-only server cannot list groups: none exported, none recorded.
+    const groups: { key: string; name: string }[] = strictSpec
+      ? []
+      : parse(await readFile(target.path("config/notification-groups.yaml"), "utf8")).notificationGroups;
+    const keys = groups.map((g) => g.key);
+    if (!strictSpec) expect(keys).toContain("billing");
+    expect(Object.keys(state.notificationGroups).sort()).toEqual([...keys].sort());
+    for (const group of groups) {
+      expect(state.notificationGroups[group.key]).toMatchObject({ name: group.name });
+      expect(state.notificationGroups[group.key].id).toMatch(/^[0-9a-f]{24}$/);
+    }
+    expect(state.intents ?? {}).toEqual({});
   });
 });
+
+/** Entries a section file holds: a list's length, or 1 for a single mapping (branding). */
+function entriesIn(text: string): number {
+  const document = parse(text) as Record<string, unknown>;
+  let count = 0;
+  for (const [section, value] of Object.entries(document)) {
+    if (["version", "organization", "include", "serverEnvironment"].includes(section)) continue;
+    count += Array.isArray(value) ? value.length : 1;
+  }
+  return count;
+}
 
 describe("notiform export safety and determinism", () => {
   it("refuses to overwrite existing files unless --force, and re-exports byte for byte", async () => {

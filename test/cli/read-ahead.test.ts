@@ -1,5 +1,5 @@
 // A plan loads its config on a worker thread while the live reads start (src/config/load-beside.ts,
-// src/resources/read-live.ts startReadAhead). As processes over HTTP against the emulator: what
+// src/kinds/read-live.ts startReadAhead). As processes over HTTP against the emulator: what
 // crosses back from the worker is what the same load on the main thread gives (problems with
 // their file, line and field; values from the environment masked), and the reads started before
 // the config is known obey what the config would: Development-only kinds are not read with a

@@ -5,8 +5,8 @@
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/index.js";
 import { ConfigError } from "../../src/errors.js";
+import { loadConfig } from "../../src/loader/index.js";
 import { runCli } from "../helpers/cli.js";
 import { createWorkspace } from "../helpers/workspace.js";
 

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/index.js";
 import { ConfigError } from "../../src/errors.js";
+import { loadConfig } from "../../src/loader/index.js";
 
 const ROOT = join(import.meta.dirname, "..", "fixtures", "invalid");
 

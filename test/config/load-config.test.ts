@@ -2,7 +2,7 @@
 // file, environment overlays field by field, ${VAR} interpolation with masking, a digest that
 // ignores formatting and file layout, and warnings that do not fail the load.
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/index.js";
+import { loadConfig } from "../../src/loader/index.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
 const W1 = "64f1c0ffee0000000000a001";

@@ -4,8 +4,8 @@
 import { writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { closest, didYouMean } from "../../src/config/did-you-mean.js";
-import { loadConfig } from "../../src/config/index.js";
 import { ConfigError } from "../../src/errors.js";
+import { loadConfig } from "../../src/loader/index.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
 async function problemsOf(promise: Promise<unknown>): Promise<string[]> {

@@ -3,9 +3,9 @@
 // fields the schema requires are checked after layering, naming the environment; `validate`
 // without --env checks the base and every environment layered over it.
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/index.js";
-import { validateConfig } from "../../src/config/validate-config.js";
 import { ConfigError } from "../../src/errors.js";
+import { loadConfig } from "../../src/loader/index.js";
+import { validateConfig } from "../../src/loader/validate-config.js";
 import { runCli } from "../helpers/cli.js";
 import { createWorkspace } from "../helpers/workspace.js";
 

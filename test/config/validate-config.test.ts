@@ -1,7 +1,7 @@
 // `notiform validate` as data and as text: what validateConfig returns for valid and invalid
 // configs, and exactly what the command prints from it (stdout, stderr, JSON), masked.
 import { describe, expect, it } from "vitest";
-import { renderValidateJson, renderValidateText, validateConfig } from "../../src/config/validate-config.js";
+import { renderValidateJson, renderValidateText, validateConfig } from "../../src/loader/validate-config.js";
 import { Masker } from "../../src/mask.js";
 import { createWorkspace } from "../helpers/workspace.js";
 

@@ -4,8 +4,8 @@
 // delay metadata, editor content, unknown fields (with a suggestion), files present and inside.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/index.js";
 import { ConfigError } from "../../src/errors.js";
+import { loadConfig } from "../../src/loader/index.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
 async function problemsOf(files: Record<string, string>): Promise<string[]> {

@@ -1,25 +1,21 @@
 // Small builders for planner tests: a desired state, a live snapshot and a state file from
 // plain literals, with positions filled in so assertions can name them.
-import type {
-  Branding,
-  NotificationGroup,
-  Tenant,
-  Topic,
-  Workflow,
-  WorkflowOverride,
-} from "../../src/api/types.js";
-import type {
-  BrandingSpec,
-  Desired,
-  DesiredState,
-  NotificationGroupSpec,
-  OverrideSpec,
-  TenantSpec,
-  TopicSpec,
-  WorkflowSpec,
-} from "../../src/config/model.js";
-import type { LiveSnapshot } from "../../src/resources/kind.js";
-import { overrideLookupKey } from "../../src/resources/workflow-override.js";
+
+import type { Desired, DesiredState } from "../../src/config/model.js";
+import type { BrandingSpec } from "../../src/kinds/branding/types.js";
+import type { Branding } from "../../src/kinds/branding/wire.js";
+import type { LiveSnapshot } from "../../src/kinds/kind.js";
+import type { NotificationGroupSpec } from "../../src/kinds/notification-group/types.js";
+import type { NotificationGroup } from "../../src/kinds/notification-group/wire.js";
+import { overrideLookupKey } from "../../src/kinds/override/index.js";
+import type { OverrideSpec } from "../../src/kinds/override/types.js";
+import type { WorkflowOverride } from "../../src/kinds/override/wire.js";
+import type { TenantSpec } from "../../src/kinds/tenant/types.js";
+import type { Tenant } from "../../src/kinds/tenant/wire.js";
+import type { TopicSpec } from "../../src/kinds/topic/types.js";
+import type { Topic } from "../../src/kinds/topic/wire.js";
+import type { WorkflowSpec } from "../../src/kinds/workflow/types.js";
+import type { Workflow } from "../../src/kinds/workflow/wire.js";
 import { emptyState, type StateFile } from "../../src/state/model.js";
 
 const ORG = "6b02c104d413275d06fb31c1";

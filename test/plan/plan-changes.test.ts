@@ -87,6 +87,21 @@ describe("planChanges", () => {
     ]);
   });
 
+  it("sends no status when active already matches and another field changes", () => {
+    // A real server answers 400 to an unchanged PUT /status: the plan itself must leave it out.
+    for (const active of [true, false]) {
+      const result = plan(
+        desiredState({ workflows: [{ key: "shipped", id: WF1, name: "Shipped!", active }] }),
+        liveSnapshot({ workflows: [workflow(WF1, { name: "Shipped", active })] }),
+      );
+      expect(result.actions[0]?.changes).toEqual([{ field: "name", old: "Shipped", new: "Shipped!" }]);
+      expect(result.actions[0]?.requests).toEqual([
+        { method: "PUT", path: `/v1/workflows/${WF1}`, body: { name: "Shipped!" } },
+      ]);
+      expect(result.actions[0]?.operations.map((operation) => operation.type)).toEqual(["workflow.update"]);
+    }
+  });
+
   it("plans a workflow it cannot read as unverified and tolerates an unchanged status", () => {
     const result = plan(
       desiredState({ workflows: [{ key: "shipped", id: WF1, active: true }] }),

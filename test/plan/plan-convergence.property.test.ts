@@ -3,11 +3,15 @@
 // model of the server's documented write semantics, written here independently of the planner.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Topic, Workflow, WorkflowOverride } from "../../src/api/types.js";
-import type { OverrideSpec, TopicSpec, WorkflowSpec } from "../../src/config/model.js";
+import type { LiveSnapshot } from "../../src/kinds/kind.js";
+import type { OverrideSpec } from "../../src/kinds/override/types.js";
+import type { WorkflowOverride } from "../../src/kinds/override/wire.js";
+import type { TopicSpec } from "../../src/kinds/topic/types.js";
+import type { Topic } from "../../src/kinds/topic/wire.js";
+import type { WorkflowSpec } from "../../src/kinds/workflow/types.js";
+import type { Workflow } from "../../src/kinds/workflow/wire.js";
 import type { Plan } from "../../src/plan/model.js";
 import { planChanges } from "../../src/plan/plan-changes.js";
-import type { LiveSnapshot } from "../../src/resources/kind.js";
 import {
   desiredState,
   liveSnapshot,

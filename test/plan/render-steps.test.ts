@@ -2,10 +2,11 @@
 // old -> new`, the step list as what was added, removed or reordered, long text as a unified
 // diff in text, and in markdown as a diff block cut at DIFF_LINES lines under the table.
 import { describe, expect, it } from "vitest";
-import { PLAN_FORMAT_VERSION, type Plan, type PlanAction } from "../../src/plan/model.js";
+import type { PlanAction } from "../../src/kinds/plan-action.js";
+import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
 import { DIFF_LINES, renderPlanMarkdown } from "../../src/plan/render-markdown.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
-import { stepField } from "../../src/resources/workflow-steps-canonical.js";
 
 function planWith(changes: PlanAction["changes"]): Plan {
   return {

@@ -6,18 +6,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Step } from "../../src/api/types.js";
-import type { StepSpec } from "../../src/config/step-spec.js";
-import type { JsonObject } from "../../src/resources/canonical.js";
-import { sameValue } from "../../src/resources/canonical.js";
-import { stepsBody, UnknownLayoutError } from "../../src/resources/workflow-steps-body.js";
+import type { JsonObject } from "../../src/canonical.js";
+import { sameValue } from "../../src/canonical.js";
+import type { StepSpec } from "../../src/kinds/workflow/step-spec.js";
+import { stepsBody, UnknownLayoutError } from "../../src/kinds/workflow/steps-body.js";
 import {
   desiredStepFields,
   liveStepFields,
   parseStepField,
   stepField,
-} from "../../src/resources/workflow-steps-canonical.js";
-import { exportSteps } from "../../src/resources/workflow-steps-export.js";
+} from "../../src/kinds/workflow/steps-canonical.js";
+import { exportSteps } from "../../src/kinds/workflow/steps-export.js";
+import type { Step } from "../../src/kinds/workflow/wire.js";
 
 const DIR = join(import.meta.dirname, "..", "fixtures", "real-responses", "workflow-content");
 const stepsOf = (name: string): Step[] =>

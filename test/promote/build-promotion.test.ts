@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Change } from "../../src/api/types.js";
+import type { Change } from "../../src/kinds/endpoints/wire.js";
 import { buildPromotion, type ManagedEntities } from "../../src/promote/build-promotion.js";
 import { renderPromotionText } from "../../src/promote/render.js";
 

@@ -2,10 +2,10 @@
 // workflows, a change that no longer exists is a failure naming the change and its entity, a
 // workflow whose group failed is skipped, and nothing is sent after a stop.
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApiClient } from "../../src/api/index.js";
-import { createClient } from "../../src/api/index.js";
-import type { Change } from "../../src/api/types.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import type { ApiClient } from "../../src/kinds/client.js";
+import { createClient } from "../../src/kinds/client.js";
+import type { Change } from "../../src/kinds/endpoints/wire.js";
 import { buildPromotion } from "../../src/promote/build-promotion.js";
 import { executePromotion } from "../../src/promote/execute-promotion.js";
 import type { Promotion, PromotionEntry } from "../../src/promote/model.js";

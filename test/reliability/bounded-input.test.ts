@@ -6,9 +6,9 @@
 import { execFileSync } from "node:child_process";
 import { open } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/index.js";
 import { loadSeedFile } from "../../src/emulator/index.js";
 import { ConfigError } from "../../src/errors.js";
+import { loadConfig } from "../../src/loader/index.js";
 import { runCli } from "../helpers/cli.js";
 import { createWorkspace } from "../helpers/workspace.js";
 

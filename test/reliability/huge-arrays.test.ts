@@ -2,9 +2,9 @@
 // functions that used to spread them into push(...): each would throw "Maximum call stack size
 // exceeded" if a spread came back.
 import { describe, expect, it } from "vitest";
-import { emptyResources } from "../../src/config/collect.js";
-import { layer } from "../../src/config/merge.js";
 import { dataFromSeed } from "../../src/emulator/seed-data.js";
+import { emptyResources } from "../../src/loader/collect.js";
+import { layer } from "../../src/loader/merge.js";
 import { Masker } from "../../src/mask.js";
 
 const HUGE = 200_000;

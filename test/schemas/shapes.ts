@@ -22,19 +22,17 @@
 //   later) while the model names ErrorCode: that one field is widened to string before comparing.
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { ActionResult, ApplyReport } from "../../src/apply/model.js";
+import type { JsonValue } from "../../src/canonical.js";
 import type { ErrorReport } from "../../src/cli/error-report.js";
-import type {
-  BrandingSpec,
-  NotificationGroupSpec,
-  OverrideSpec,
-  TopicSpec,
-  WorkflowSpec,
-} from "../../src/config/model.js";
-import type { WrittenStepSpec } from "../../src/config/step-spec.js";
 import type { Seed } from "../../src/emulator/seed.js";
+import type { BrandingSpec } from "../../src/kinds/branding/types.js";
+import type { NotificationGroupSpec } from "../../src/kinds/notification-group/types.js";
+import type { OverrideSpec } from "../../src/kinds/override/types.js";
+import type { TopicSpec } from "../../src/kinds/topic/types.js";
+import type { WrittenStepSpec } from "../../src/kinds/workflow/step-spec.js";
+import type { WorkflowSpec } from "../../src/kinds/workflow/types.js";
 import type { Plan } from "../../src/plan/model.js";
 import type { Promotion, PromotionReport } from "../../src/promote/model.js";
-import type { JsonValue } from "../../src/resources/canonical.js";
 import type { applyResultSchema } from "../../src/schemas/apply-result.js";
 import type { errorSchema } from "../../src/schemas/error.js";
 import type { notiformSchema } from "../../src/schemas/notiform.js";

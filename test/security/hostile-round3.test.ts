@@ -2,8 +2,8 @@
 // real CLI against the in-process emulator over loopback.
 import { mkdir, readdir, readlink, symlink } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "../../src/api/index.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { createClient } from "../../src/kinds/client.js";
 import { Masker, maskDeep } from "../../src/mask.js";
 import { acquireStateLock } from "../../src/state/lock.js";
 import { BIN, runCli, runProcess } from "../helpers/cli.js";

@@ -21,6 +21,16 @@ import {
 import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
 import { InternalError, NotiformError, type Problem } from "../../errors.js";
+import { preparePlan, resolveSession, withIdentifiers } from "../../pipeline/prepare-plan.js";
+import {
+  describeMalformedKey,
+  loadDesired,
+  openSession,
+  organizationOf,
+  planTargetOf,
+  resolveApiUrl,
+  type Session,
+} from "../../pipeline/session.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges, type Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
@@ -35,16 +45,7 @@ import { confirmOrRefuse } from "../confirm.js";
 import { parseDuration } from "../duration.js";
 import { EXIT } from "../exit-codes.js";
 import { withStopSignals } from "../interrupts.js";
-import { preparePlan, resolveSession, withIdentifiers } from "../prepare-plan.js";
-import {
-  describeMalformedKey,
-  loadDesired,
-  openSession,
-  organizationOf,
-  planTargetOf,
-  resolveApiUrl,
-  type Session,
-} from "../session.js";
+import { runContext } from "../run-context.js";
 
 const builder = (yargs: Argv) =>
   yargs
@@ -121,7 +122,7 @@ export const applyCommand = defineCommand({
         await early.lock.release();
       }
     }
-    const loaded = await loadDesired(args, context);
+    const loaded = await loadDesired(args, runContext(context, args));
     const statePath = args.state ?? defaultStatePath(loaded.desired.rootFile, loaded.desired.environment);
     return withStateLock(statePath, lockOptions, () => applyLocked(args, context, statePath, loaded));
   },
@@ -159,7 +160,7 @@ async function applyLocked(
   const prepared =
     args.plan === undefined
       ? await planNow(args, context, lockedPath, loaded)
-      : await loadSaved(args, context, loaded ?? (await loadDesired(args, context)));
+      : await loadSaved(args, context, loaded ?? (await loadDesired(args, runContext(context, args))));
   if (prepared === undefined) return EXIT.ok;
   const { session, plan, state } = prepared;
   try {
@@ -218,7 +219,7 @@ async function planNow(
   lockedPath: string,
   loaded: Loaded | undefined,
 ): Promise<Prepared | undefined> {
-  const { session, plan, state } = await preparePlan(args, context, loaded);
+  const { session, plan, state } = await preparePlan(args, runContext(context, args), loaded);
   try {
     if (session.statePath !== lockedPath) {
       throw new InternalError(
@@ -270,7 +271,7 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
     };
     checkPlanBeforeConnecting(saved, run, desired, keyedDigest(key));
   }
-  const session = await openSession(args, context, loaded);
+  const session = await openSession(args, runContext(context, args), loaded);
   try {
     // The organization and environment the key reaches, read before any write.
     checkPlanTarget(saved, planTargetOf(session));

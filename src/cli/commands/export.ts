@@ -1,25 +1,11 @@
 // `notiform export`: write the live state as config files, to adopt notiform on an existing
-// organization. Refuses to overwrite any file unless --force, checking all before writing one.
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
-import { stringify } from "yaml";
-import { StateRecorder } from "../../apply/state-recorder.js";
-import { NotiformError } from "../../errors.js";
-import { type KnownSecrets, scrubExport, variablesOf } from "../../export-secrets.js";
-import { exportDocuments, exportHeader } from "../../resources/export-live.js";
-import { readLive } from "../../resources/read-live.js";
-import { describeKind, KINDS } from "../../resources/registry.js";
-import { protector } from "../../secrets/keyed-digest.js";
-import { withStateLock } from "../../state/lock.js";
-import { emptyState } from "../../state/model.js";
-import { defaultStatePath, writeFileAtomic } from "../../state/state-store.js";
-import { type CommandContext, defineCommand } from "../command.js";
+// organization (src/pipeline/export.ts). Refuses to overwrite any file unless --force.
+import { runExport } from "../../pipeline/export.js";
+import { defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import { environmentOption } from "../prepare-plan.js";
+import { runContext } from "../run-context.js";
 import { schemaReference } from "../schema-reference.js";
-import { openSessionOptionalConfig, organizationOf, type Session } from "../session.js";
 
 export const exportCommand = defineCommand({
   command: "export",
@@ -42,104 +28,8 @@ export const exportCommand = defineCommand({
       })
       .option("force", { type: "boolean", default: false, describe: "Overwrite files that already exist" }),
   run: async (args, context) => {
-    const session = await openSessionOptionalConfig(args, context);
-    try {
-      const live = await readLive(session.client, session.desired, organizationOf(session), {
-        everything: true,
-        ...environmentOption(session),
-      });
-      const exported = exportDocuments(live);
-      const { notExported, counts } = exported;
-      const { files, warnings, references } = scrubExport(exported.files, knownSecrets(session, context));
-      for (const warning of [...exported.leftOut, ...warnings]) context.terminal.err(`warning: ${warning}\n`);
-      const dir = resolve(context.cwd, args.dir);
-      // The state file the exported config needs (group ids by key): without it, a group renamed
-      // right after export would plan as a second group.
-      const statePath = defaultStatePath(join(dir, "notiform.yaml"), session.desired.environment);
-      const textFiles = scrubTextFiles(exported.textFiles, knownSecrets(session, context), context);
-      const existing = [...files.keys(), ...textFiles.keys(), basename(statePath)].filter((name) =>
-        existsSync(join(dir, name)),
-      );
-      if (existing.length > 0 && !args.force) {
-        throw new NotiformError(
-          "FILE_EXISTS",
-          `refusing to overwrite ${existing.join(", ")} in ${args.dir}`,
-          {
-            hint: "Choose another --dir, or pass --force to overwrite.",
-          },
-        );
-      }
-      await mkdir(dir, { recursive: true });
-      const header = exportHeader(schemaReference(dir));
-      // Templates first: a YAML file is never written naming a text file that is not there yet.
-      for (const [name, text] of textFiles) {
-        await mkdir(dirname(join(dir, name)), { recursive: true });
-        await writeFileAtomic(join(dir, name), text);
-      }
-      for (const [name, document] of files) {
-        await writeFileAtomic(join(dir, name), `${header}${stringify(document, { lineWidth: 0 })}`);
-      }
-      await withStateLock(statePath, { command: "notiform export" }, async () => {
-        const secrets = [
-          ...session.desired.sensitive,
-          ...knownSecrets(session, context).credentials.map((c) => c.value),
-        ];
-        const recorder = new StateRecorder(
-          emptyState(session.target),
-          statePath,
-          protector(secrets, session.keyed),
-        );
-        for (const change of exported.state) await recorder.record(change);
-        await recorder.persist();
-      });
-      const summary = KINDS.filter((kind) => counts[kind] > 0)
-        .map((kind) => `${counts[kind]} ${describeKind(kind, counts[kind])}`)
-        .join(", ");
-      context.terminal.err(
-        (references > 0
-          ? `Wrote ${references} value(s) that came from the environment back as their \${VAR} references.\n`
-          : "") +
-          `Exported ${summary || "nothing"} to ${args.dir}: ${[...files.keys(), basename(statePath)].join(", ")}${textFiles.size > 0 ? ` and ${textFiles.size} template file${textFiles.size === 1 ? "" : "s"}` : ""}\n` +
-          (notExported.length > 0 ? `Not exported: ${notExported.join("; ")}.\n` : ""),
-      );
-      return EXIT.ok;
-    } finally {
-      await session.close();
-    }
+    const summary = await runExport(args, runContext(context, args), schemaReference);
+    context.terminal.err(summary);
+    return EXIT.ok;
   },
 });
-
-/** The secrets export must not write: the key, partner tokens, and the config's interpolated values. */
-function knownSecrets(session: Session, context: CommandContext): KnownSecrets {
-  const apiKey = context.env[session.desired.apiKeyEnv] ?? "";
-  const tokens = (session.organization.partnerConfigurations ?? []).map((p) => p.accessToken);
-  return {
-    credentials: [
-      { label: `the API key (${session.desired.apiKeyEnv})`, value: apiKey },
-      ...tokens.map((value) => ({ label: "a partner access token", value })),
-    ],
-    variables: variablesOf(session.desired.sensitive, context.env),
-  };
-}
-
-/**
- * Template text holding a credential (the key, a partner token) is not written: its text in the
- * file is replaced and the user is told which file, never the value.
- */
-function scrubTextFiles(
-  files: ReadonlyMap<string, string>,
-  secrets: KnownSecrets,
-  context: CommandContext,
-): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [name, text] of files) {
-    let clean = text;
-    for (const { label, value } of secrets.credentials) {
-      if (value.length < 4 || !clean.includes(value)) continue;
-      clean = clean.split(value).join("(removed by notiform export)");
-      context.terminal.err(`warning: ${name} held ${label}; it was removed from the file\n`);
-    }
-    out.set(name, clean);
-  }
-  return out;
-}

@@ -3,6 +3,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { NotiformError } from "../../errors.js";
+import { preparePlan } from "../../pipeline/prepare-plan.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
@@ -13,7 +14,7 @@ import { defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
 import { checkPlanOut, managedFiles } from "../plan-out.js";
-import { preparePlan } from "../prepare-plan.js";
+import { runContext } from "../run-context.js";
 
 export const planCommand = defineCommand({
   command: "plan",
@@ -58,7 +59,7 @@ export const planCommand = defineCommand({
         args.state !== undefined ? resolve(context.cwd, args.state) : defaultStatePath(config, args.env);
       await checkPlanOut(out, args.out, managedFiles(config, state), args.force);
     }
-    const { session, plan } = await preparePlan(args, context);
+    const { session, plan } = await preparePlan(args, runContext(context, args));
     try {
       if (args.out !== undefined)
         await writeFileAtomic(resolve(context.cwd, args.out), renderPlanJson(plan, context.masker));

@@ -4,13 +4,11 @@
 // it takes no apply lock. With --detailed-exitcode or --out it only previews.
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import type { ApiClient } from "../../api/index.js";
-import type { Change, Environment } from "../../api/types.js";
-import { isNotiformError, NotiformError } from "../../errors.js";
+import { NotiformError } from "../../errors.js";
 import { maskDeep } from "../../mask.js";
-import { buildPromotion } from "../../promote/build-promotion.js";
+import { preparePromotion, promotionTarget, refreshSavedPromotion } from "../../pipeline/promote.js";
+import { openSession, type Session } from "../../pipeline/session.js";
 import { executePromotion } from "../../promote/execute-promotion.js";
-import { resolveManagedEntities } from "../../promote/managed.js";
 import {
   labelOf,
   PROMOTION_FORMAT_VERSION,
@@ -25,21 +23,14 @@ import {
   renderPromotionReportText,
   renderPromotionText,
 } from "../../promote/render.js";
-import {
-  checkPromotionFresh,
-  checkPromotionManaged,
-  checkPromotionTarget,
-  readSavedPromotion,
-} from "../../promote/saved-promotion.js";
-import { readState, writeFileAtomic } from "../../state/state-store.js";
-import { VERSION } from "../../version.js";
+import { checkPromotionTarget, readSavedPromotion } from "../../promote/saved-promotion.js";
+import { writeFileAtomic } from "../../state/state-store.js";
 import { type ArgsOf, type CommandContext, defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { confirmOrRefuse } from "../confirm.js";
 import { EXIT } from "../exit-codes.js";
 import { withStopSignals } from "../interrupts.js";
-import { resolveSession } from "../prepare-plan.js";
-import { openSession, type Session } from "../session.js";
+import { runContext } from "../run-context.js";
 
 const builder = (yargs: Argv) =>
   yargs
@@ -103,7 +94,7 @@ export const promoteCommand = defineCommand({
   describe: "Promote Development's pending changes of what the config manages to Production (real servers)",
   builder,
   run: async (args, context) => {
-    const session = await openSession(args, context);
+    const session = await openSession(args, runContext(context, args));
     try {
       const target = await promotionTarget(session);
       if (args.promotion !== undefined) return await promoteSaved(args, context, session, target);
@@ -125,62 +116,13 @@ export const promoteCommand = defineCommand({
   },
 });
 
-/** The Development environment the key reaches; a Production key or a spec-only server is refused. */
-async function promotionTarget(session: Session): Promise<PromotionTarget> {
-  let environment: Environment;
-  try {
-    environment = await session.client.getCurrentEnvironment();
-  } catch (error) {
-    throw unsupported(error);
-  }
-  if (environment.name.toLowerCase() === "production") {
-    throw new NotiformError(
-      "WRONG_ENVIRONMENT",
-      "promote needs the Development environment's key: this key reaches Production, which receives promotions and has none pending",
-      {
-        hint: "Run promote with the Development key (e.g. --env development); check Production afterwards with `plan --env production`.",
-      },
-    );
-  }
-  return { ...session.target, environmentId: environment._id };
-}
-
-function unsupported(error: unknown): unknown {
-  if (isNotiformError(error) && error.code === "API_UNSUPPORTED")
-    return new NotiformError(
-      "API_UNSUPPORTED",
-      "this server has no promotion (no environments or changes routes: it serves the spec alone); nothing to promote",
-    );
-  return error;
-}
-
-async function listPending(client: ApiClient): Promise<Change[]> {
-  return client.listAllChanges({ promoted: false }).catch((error: unknown) => {
-    throw unsupported(error);
-  });
-}
-
 async function previewNow(
   args: PromoteArgs,
   context: CommandContext,
   session: Session,
   target: PromotionTarget,
 ): Promise<Promotion> {
-  const state = await readState(session.statePath, session.target);
-  await resolveSession(session, state);
-  // Read everything before showing anything: an incomplete preview is never shown or applied.
-  const [managed, changes] = await Promise.all([
-    resolveManagedEntities(session.desired, state, session.client),
-    listPending(session.client),
-  ]);
-  const promotion = buildPromotion({
-    changes,
-    managed,
-    all: args.all,
-    target,
-    createdBy: `notiform ${VERSION}`,
-    mask: (value) => maskDeep(value, context.masker),
-  });
+  const promotion = await preparePromotion(session, target, { all: args.all, masker: context.masker });
   // Values were masked as they were read; the config's own handles (keys) are masked here too.
   if (args.out !== undefined)
     await writeFileAtomic(
@@ -212,19 +154,7 @@ async function promoteSaved(
 ): Promise<number> {
   const saved = await readSavedPromotion(resolve(context.cwd, args.promotion ?? ""));
   checkPromotionTarget(saved, target);
-  if (!saved.all) {
-    // The file's own "managed" flags are not trusted: an edited file could add any change.
-    const state = await readState(session.statePath, session.target);
-    await resolveSession(session, state);
-    checkPromotionManaged(saved, await resolveManagedEntities(session.desired, state, session.client));
-  }
-  const pending = await listPending(session.client);
-  const pendingIds = new Set(pending.map((c) => c._id));
-  const gone = saved.entries.some((e) => !pendingIds.has(e.changeId));
-  const promotedIds = gone
-    ? new Set((await session.client.listAllChanges({ promoted: true })).map((c) => c._id))
-    : new Set<string>();
-  const fresh = checkPromotionFresh(saved, pending, promotedIds, (value) => maskDeep(value, context.masker));
+  const fresh = await refreshSavedPromotion(session, saved, context.masker);
   const promotion: Promotion = { ...saved, entries: fresh.current };
   show(args, context, saved);
   const report = await runPromotion(args, context, session, promotion);

@@ -2,18 +2,12 @@
 // interrupted apply left in flight (an "uncertain" action in the plan). With --id the resource
 // exists and is bound to that server id; with --not-created it does not, and the next apply may
 // create it. Offline: it only edits the state file, under the apply lock, atomically.
-import { resolve as resolvePath } from "node:path";
-import { StateRecorder } from "../../apply/state-recorder.js";
 import { NotiformError } from "../../errors.js";
-import { describeKind, KINDS, registry } from "../../resources/registry.js";
-import { keyedDigest, protector } from "../../secrets/keyed-digest.js";
-import { withStateLock } from "../../state/lock.js";
-import { ownRecord } from "../../state/model.js";
-import { defaultStatePath, readState } from "../../state/state-store.js";
+import { resolveInterruptedCreate } from "../../pipeline/resolve.js";
 import { defineCommand } from "../command.js";
 import { CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import { loadDesired } from "../session.js";
+import { runContext } from "../run-context.js";
 
 export const resolveCommand = defineCommand({
   command: "resolve <resource>",
@@ -43,53 +37,7 @@ export const resolveCommand = defineCommand({
         return true;
       }),
   run: async (args, context) => {
-    const { desired } = await loadDesired(args, context);
-    const statePath =
-      args.state !== undefined
-        ? resolvePath(context.cwd, args.state)
-        : defaultStatePath(desired.rootFile, desired.environment);
-    const [kind, ...rest] = args.resource.split("/");
-    const key = rest.join("/");
-    if (!KINDS.includes(kind as (typeof KINDS)[number]) || key === "") {
-      throw new NotiformError("USAGE", `${args.resource}: expected KIND/KEY, as the plan names it`, {
-        hint: `KIND is one of ${KINDS.join(", ")}.`,
-      });
-    }
-    return withStateLock(statePath, { command: "notiform resolve" }, async () => {
-      const state = await readState(statePath, undefined);
-      const intent = ownRecord(state.intents ?? {}, args.resource);
-      if (intent === undefined) {
-        throw new NotiformError(
-          "USAGE",
-          `${args.resource}: the state file records no interrupted create of it`,
-          {
-            hint: "Only resources the plan shows as uncertain need resolving.",
-          },
-        );
-      }
-      // Offline: with the key at hand a secret-bearing name is kept as its keyed digest; without
-      // it, nothing of it is kept (the next plan renames, harmlessly, to the configured name).
-      const apiKey = context.env[desired.apiKeyEnv];
-      const keyed = apiKey === undefined || apiKey === "" ? undefined : keyedDigest(apiKey);
-      const recorder = new StateRecorder(state, statePath, protector(desired.sensitive, keyed));
-      if (args.id !== undefined) {
-        const binding = registry[intent.kind].stateBinding?.(key, args.id, desired);
-        if (binding === undefined) {
-          throw new NotiformError(
-            "USAGE",
-            `${args.resource}: a ${describeKind(intent.kind)} is found on the server by its identity; there is no id to bind`,
-            { hint: "Use --not-created, or re-run plan: it finds the resource if it exists." },
-          );
-        }
-        await recorder.record(binding);
-      }
-      await recorder.clearIntent(args.resource);
-      context.terminal.err(
-        args.id !== undefined
-          ? `Recorded ${args.resource} as server id ${args.id}; the next plan treats it as existing.\n`
-          : `Recorded that ${args.resource} was not created (interrupted ${intent.startedAt}); the next apply creates it.\n`,
-      );
-      return EXIT.ok;
-    });
+    context.terminal.err(await resolveInterruptedCreate(args, runContext(context, args)));
+    return EXIT.ok;
   },
 });

@@ -1,12 +1,13 @@
 // `notiform validate`: offline check of the files, schema, references and interpolation.
 // Exit 0 when valid (warnings allowed), 1 otherwise; every problem as `file:line:col  message`.
+
+import { ConfigError } from "../../errors.js";
 import {
   renderValidateJson,
   renderValidateText,
   validateConfig,
   validateJsonDocument,
-} from "../../config/validate-config.js";
-import { ConfigError } from "../../errors.js";
+} from "../../loader/validate-config.js";
 import { maskDeep } from "../../mask.js";
 import { defineCommand } from "../command.js";
 import { CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";

@@ -1,9 +1,11 @@
 // `notiform whoami`: which API URL, organization and environment the key reaches.
+
+import { openSessionOptionalConfig } from "../../pipeline/session.js";
 import { visibleText } from "../../sanitize.js";
 import { defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import { openSessionOptionalConfig } from "../session.js";
+import { runContext } from "../run-context.js";
 
 export const whoamiCommand = defineCommand({
   command: "whoami",
@@ -20,7 +22,7 @@ export const whoamiCommand = defineCommand({
         describe: "Output format",
       }),
   run: async (args, context) => {
-    const session = await openSessionOptionalConfig(args, context);
+    const session = await openSessionOptionalConfig(args, runContext(context, args));
     try {
       const facts = {
         apiUrl: session.target.apiUrl,

@@ -1,6 +1,6 @@
 // PUT /v1/organizations/branding (extension): the organization's branding, shown afterwards by
 // GET /v1/organizations/me. `logo` must be an image URL like a real server checks it.
-import type { Branding } from "../../api/types.js";
+import type { Branding } from "../../kinds/branding/wire.js";
 import { badRequest } from "../http-error.js";
 import { type Handler, isObject, ok } from "./context.js";
 

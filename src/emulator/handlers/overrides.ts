@@ -2,7 +2,7 @@
 // a real server. POST is create-only: a second POST for the same workflow and tenant is 409
 // (a real server hits a unique index and most likely answers 500). Omitted channels default to
 // on and an omitted `active` to false; the update extension merges channels.
-import type { WorkflowOverride } from "../../api/types.js";
+import type { WorkflowOverride } from "../../kinds/override/wire.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import { nextId } from "../store.js";
 import { CHANNELS, type Handler, type HandlerContext, isObject, OBJECT_ID, ok } from "./context.js";

@@ -3,7 +3,7 @@
 // `identifier`); every step gets a message template whose id is also the step's `_id` and
 // `_templateId`; the creation is recorded as a pending change (with a MessageTemplate child per
 // step) for promotion.
-import type { Workflow } from "../../api/types.js";
+import type { Workflow } from "../../kinds/workflow/wire.js";
 import { recordWorkflowChange } from "../changes.js";
 import { badRequest, notFound } from "../http-error.js";
 import { CREATOR_ID, slug } from "../seed-data.js";

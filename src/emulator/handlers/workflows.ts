@@ -2,7 +2,7 @@
 // list/get extensions), following the real server where the spec is silent: every PUT field
 // optional, tags/preferenceSettings/steps/data replaced, an empty body refused, `active`
 // ignored; the status call refuses an unchanged status; the same group name twice makes two.
-import type { Workflow } from "../../api/types.js";
+import type { Workflow } from "../../kinds/workflow/wire.js";
 import { recordChange, recordWorkflowChange } from "../changes.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import { buildSteps, checkSteps, triggerVariables } from "../steps.js";

@@ -1,12 +1,8 @@
 // A client wired to a scripted fake server, with every sleep, log event and error captured, and
 // an instant injected sleep (a clock that advances by what was slept), so retries and pacing
 // run without waiting. closeAll() in afterEach closes every client and server made.
-import {
-  type ApiClient,
-  type ClientLogEvent,
-  type ClientOptions,
-  createClient,
-} from "../../../src/api/index.js";
+import type { ClientLogEvent, ClientOptions } from "../../../src/api/index.js";
+import { type ApiClient, createClient } from "../../../src/kinds/client.js";
 import { type FakeServer, inOrder, type Reply, type Script, startFakeServer } from "./fake-server.js";
 
 export const KEY = "nf_test_key_SECRET_0123456789";

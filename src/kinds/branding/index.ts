@@ -1,0 +1,127 @@
+// Organization branding: one per organization, so its identity is the organization itself.
+// Only the fields the config sets are managed. Read from GET /v1/organizations/me; written with
+// the observed extension PUT /v1/organizations/branding (one call carrying every field: the
+// managed ones as desired, the rest as they are, so nothing unmanaged is cleared). A server that
+// serves the spec alone has no such route: there a change is planned as not applicable.
+
+import { digestOf, type JsonObject, managedFields } from "../../canonical.js";
+import type { DesiredState } from "../../config/model.js";
+import type { DesiredItem, ExecuteContext, ExecuteResult, KindModule, ReadScope } from "../kind.js";
+import type { LiveByKind } from "../kinds.js";
+import type { NotificationApi } from "../notification-api.js";
+import type { PlanAction } from "../plan-action.js";
+import { unlessUnsupported } from "../unsupported.js";
+import { brandingApi } from "./api.js";
+import { brandingRequest } from "./requests.js";
+import type { BrandingOperation } from "./types.js";
+import type { Branding } from "./wire.js";
+
+export const BRANDING_FIELDS = [
+  "color",
+  "fontColor",
+  "contentBackground",
+  "fontFamily",
+  "logo",
+  "direction",
+] as const;
+const KEY = "organization";
+/** What a real server requires in every branding write (direction is optional). */
+const REQUIRED = ["color", "fontColor", "contentBackground", "fontFamily", "logo"] as const;
+
+function fieldsOf(branding: Branding | Record<string, unknown>): JsonObject {
+  const out: JsonObject = {};
+  for (const field of BRANDING_FIELDS) {
+    const value = (branding as Record<string, unknown>)[field];
+    if (typeof value === "string") out[field] = value;
+  }
+  return out;
+}
+
+const NOT_SERVED =
+  "the server serves the spec alone (no PUT /v1/organizations/branding): change branding in the dashboard";
+
+/**
+ * Whether the server can write branding, found with reads only: a server that has the observed
+ * extensions (the notification group list among them) serves the branding route too; one that
+ * serves the spec alone has none of them. An earlier 404 route answer settles it.
+ */
+async function notWritable(client: NotificationApi, signal?: AbortSignal): Promise<string | undefined> {
+  if (client.capability("updateOrganizationBranding") === "unsupported") return NOT_SERVED;
+  if (client.capability("updateOrganizationBranding") === "supported") return undefined;
+  const known = client.capability("listNotificationGroups");
+  if (known !== "unknown") return known === "supported" ? undefined : NOT_SERVED;
+  const groups = await unlessUnsupported(client.listNotificationGroups(signal ? { signal } : {}));
+  return groups === undefined ? NOT_SERVED : undefined;
+}
+
+async function readBranding(client: NotificationApi, scope: ReadScope): Promise<LiveByKind["branding"]> {
+  const wanted = scope.everything || scope.desired.resources.branding.length > 0;
+  if (!wanted) return { current: {} };
+  const options = scope.signal ? { signal: scope.signal } : {};
+  const [organization, why] = await Promise.all([
+    client.getCurrentOrganization(options),
+    notWritable(client, scope.signal),
+  ]);
+  return { current: organization.branding ?? {}, ...(why !== undefined ? { notWritable: why } : {}) };
+}
+
+async function executeBranding(
+  _action: PlanAction,
+  op: BrandingOperation,
+  { client, signal }: ExecuteContext,
+): Promise<ExecuteResult> {
+  const stored = await client.updateOrganizationBranding(op.branding as Branding, signal ? { signal } : {});
+  return { fields: fieldsOf(stored) };
+}
+
+export const brandingKind: KindModule<"branding"> = {
+  kind: "branding",
+  section: { name: "branding", shape: "single", identityFields: [] },
+  label: { one: "branding", many: "branding" },
+  api: brandingApi,
+  requestOf: brandingRequest,
+  creates: [],
+  identity: () => KEY,
+
+  desiredItems(desired: DesiredState): DesiredItem[] {
+    return desired.resources.branding.map(({ spec, source }) => ({
+      key: KEY,
+      fields: fieldsOf(spec as Record<string, unknown>),
+      source,
+      dependsOn: [],
+      ids: {},
+    }));
+  },
+
+  lookupLive(item, context) {
+    const fields = fieldsOf(context.live.kinds.branding.current);
+    const covered = managedFields(fields, Object.keys(item.fields));
+    return { status: "found", item: { origin: "api", fields, digest: digestOf(covered) } };
+  },
+
+  operationsFor(_op, item, live, _changes, context) {
+    const why = context.live.kinds.branding.notWritable;
+    if (why !== undefined) return { notApplicable: why };
+    const branding = { ...live?.fields, ...item.fields };
+    const missing = REQUIRED.filter((field) => branding[field] === undefined);
+    if (missing.length > 0) {
+      return {
+        notApplicable: `the server takes branding in one write with all of ${REQUIRED.join(", ")}; the organization has no ${missing.join(", ")} yet, so add ${missing.length === 1 ? "it" : "them"} under branding:`,
+      };
+    }
+    return { operations: [{ type: "branding.update", branding }] };
+  },
+
+  unmanaged: () => [],
+  readLive: async (client, scope) => ({ live: await readBranding(client, scope) }),
+  execute: executeBranding,
+  reread: (actions, client, scope) =>
+    actions.length === 0
+      ? Promise.resolve({ current: {} })
+      : readBranding(client, { ...scope, everything: true }),
+
+  exportSection(live) {
+    const fields = fieldsOf(live.current);
+    return Object.keys(fields).length === 0 ? undefined : { file: "branding.yaml", value: fields };
+  },
+};

@@ -1,0 +1,91 @@
+// Executing layout operations, and the layouts' part of an export. A create answers with the id
+// only; one that meets 409 or whose answer was lost is found again by identifier in the list (the
+// server refuses a second layout with the identifier), never posted blindly twice.
+
+import { InternalError, NotiformError } from "../../errors.js";
+import type { ExecuteContext, ExecuteResult, ExportSection } from "../kind.js";
+import type { LiveByKind } from "../kinds.js";
+import type { NotificationApi } from "../notification-api.js";
+import type { PlanAction } from "../plan-action.js";
+import { mayHaveBeenApplied, statusOf } from "../write-outcomes.js";
+import { canonicalLayout } from "./canonical.js";
+import type { LayoutOperation } from "./types.js";
+import type { CreateLayoutBody, Layout } from "./wire.js";
+
+async function findLayout(client: NotificationApi, identifier: string): Promise<Layout | undefined> {
+  return (await client.listAllLayouts()).find((layout) => layout.identifier === identifier);
+}
+
+export async function executeLayout(
+  _action: PlanAction,
+  op: LayoutOperation,
+  { client, signal, createdIds }: ExecuteContext,
+): Promise<ExecuteResult> {
+  const options = signal ? { signal } : {};
+  if (op.type === "layout.setDefault") {
+    const layoutId = op.layoutFromAction === undefined ? op.layoutId : createdIds.get(op.layoutFromAction);
+    if (layoutId === undefined) throw new InternalError(`${op.layoutFromAction} produced no layout id`);
+    await client.setDefaultLayout(layoutId, options);
+    return { serverId: layoutId };
+  }
+  if (op.type === "layout.update") {
+    const updated = await client.updateLayout(op.layoutId, op.fields as Partial<CreateLayoutBody>, options);
+    return { serverId: updated._id };
+  }
+  let id: string;
+  let note: string | undefined;
+  try {
+    id = (await client.createLayout(op.body as unknown as CreateLayoutBody, options))._id;
+  } catch (error) {
+    const conflict = statusOf(error) === 409;
+    if (!conflict && !mayHaveBeenApplied(error)) throw error;
+    const existing = await findLayout(client, op.identifier);
+    if (existing === undefined) {
+      if (conflict)
+        throw new NotiformError(
+          "API_ERROR",
+          `layout ${op.identifier}: the server answered 409 but lists no such layout`,
+          {
+            cause: error,
+          },
+        );
+      id = (await client.createLayout(op.body as unknown as CreateLayoutBody, options))._id;
+      note = "response lost; not created; sent again";
+    } else {
+      id = existing._id;
+      note = conflict ? "already existed (409); read back" : "response lost; read back: created";
+    }
+  }
+  return { serverId: id, ...(note !== undefined ? { note } : {}) };
+}
+
+/** A file name for a layout's content: its identifier, made safe for a path. */
+function contentFile(identifier: string): string {
+  return `layouts/${identifier.replace(/[^A-Za-z0-9_.-]/g, "_")}.html`;
+}
+
+export function exportLayouts(live: LiveByKind["layout"]): ExportSection {
+  if (live === undefined) return { notExported: "the server does not list layouts (GET /v1/layouts)" };
+  if (live.size === 0) return undefined;
+  const sorted = [...live.values()].sort((a, b) =>
+    a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
+  );
+  const textFiles = new Map<string, string>();
+  const layouts = sorted.map((layout) => {
+    const fields = canonicalLayout(layout);
+    const file = contentFile(layout.identifier);
+    textFiles.set(file, String(fields.content));
+    return {
+      identifier: layout.identifier,
+      name: fields.name,
+      ...(fields.description !== "" ? { description: fields.description } : {}),
+      content: { file },
+      contentType: fields.contentType,
+      ...(Array.isArray(fields.variables) && fields.variables.length > 0
+        ? { variables: fields.variables }
+        : {}),
+      isDefault: fields.isDefault,
+    };
+  });
+  return { file: "layouts.yaml", value: layouts, textFiles };
+}

@@ -1,0 +1,177 @@
+// Layouts: the e-mail frame a step's content is wrapped in. Identity is the identifier (the same
+// in every environment). Authored in Development (POST, PATCH, the set-default route) and brought
+// to Production by promotion: with another environment's key a missing or different layout
+// "arrives by promotion" and nothing is sent. Managed fields are those the config gives; the
+// layout list holds every field, so a plan reads no layout by id. Never deleted.
+
+import { digestOf, type JsonObject, type JsonValue } from "../../canonical.js";
+import type { DesiredState } from "../../config/model.js";
+import { duplicatesOf } from "../duplicates.js";
+import {
+  type DesiredItem,
+  isDevelopmentOnlyBlocked,
+  type KindModule,
+  type LiveItem,
+  type LiveLookup,
+  type PlanContext,
+} from "../kind.js";
+import type { NotificationApi } from "../notification-api.js";
+import { unlessUnsupported } from "../unsupported.js";
+import { layoutApi } from "./api.js";
+import { canonicalLayout } from "./canonical.js";
+import { checkLayouts } from "./checks.js";
+import { executeLayout, exportLayouts } from "./execute.js";
+import { layoutRequest } from "./requests.js";
+import type { Layout } from "./wire.js";
+
+export const ARRIVES_BY_PROMOTION =
+  "layouts are authored in Development: this arrives by promotion (notiform promote)";
+
+const FIELDS = ["name", "description", "content", "contentType", "variables", "isDefault"] as const;
+
+function liveLayoutItem(layout: Layout): LiveItem {
+  const fields = canonicalLayout(layout);
+  return {
+    origin: "api",
+    serverId: layout._id,
+    fields,
+    get digest() {
+      return digestOf({ identifier: layout.identifier, ...fields });
+    },
+  };
+}
+
+/**
+ * The environment's layouts by identifier -> id, or undefined where the server does not list
+ * layouts: what a step's `template.layout` resolves through.
+ */
+export async function layoutIdsByIdentifier(
+  client: NotificationApi,
+  signal?: AbortSignal,
+): Promise<Map<string, string> | undefined> {
+  const layouts = await unlessUnsupported(client.listAllLayouts(signal ? { signal } : {}));
+  return layouts === undefined ? undefined : new Map(layouts.map((l) => [l.identifier, l._id]));
+}
+
+export const layoutKind: KindModule<"layout"> = {
+  kind: "layout",
+  section: { name: "layouts", shape: "list", identityFields: ["identifier"] },
+  label: { one: "layout", many: "layouts" },
+  textFileFields: [["content"]],
+  identity: (spec) => spec.identifier,
+  api: layoutApi,
+  requestOf: layoutRequest,
+  // The server refuses a second layout with the identifier (409): a lost create is found again by it.
+  creates: [],
+  checkReferences: checkLayouts,
+
+  desiredItems(desired: DesiredState): DesiredItem[] {
+    return desired.resources.layout.map(({ spec, source }) => {
+      const fields: JsonObject = {};
+      for (const field of FIELDS) {
+        const value = spec[field];
+        if (value === undefined) continue;
+        fields[field] =
+          field === "variables"
+            ? (spec.variables ?? []).map((v) => ({
+                name: v.name,
+                type: v.type ?? "String",
+                required: v.required === true,
+                defaultValue: (v.defaultValue ?? "") as JsonValue,
+              }))
+            : (value as JsonValue);
+      }
+      return { key: spec.identifier, fields, source, dependsOn: [], ids: {} };
+    });
+  },
+
+  lookupLive(item: DesiredItem, context: PlanContext): LiveLookup {
+    const live = context.live.kinds.layout;
+    if (live === undefined)
+      return { status: "unknown", reason: "the server does not list layouts (GET /v1/layouts)" };
+    const layout = live.get(item.key);
+    return layout ? { status: "found", item: liveLayoutItem(layout) } : { status: "absent" };
+  },
+
+  operationsFor(op, item, live, changes, context) {
+    if (isDevelopmentOnlyBlocked(context.live.environment)) return { notApplicable: ARRIVES_BY_PROMOTION };
+    if (op === "unverified") return { notApplicable: "the server does not list layouts (GET /v1/layouts)" };
+    const { isDefault, ...fields } = item.fields;
+    if (op === "create" || live === undefined) {
+      // The set-default route after the create, on the id the create answers (as the plan shows).
+      const action = `layout/${item.key}`;
+      return {
+        operations: [
+          {
+            type: "layout.create",
+            identifier: item.key,
+            body: { identifier: item.key, name: item.key, ...fields },
+          },
+          ...(isDefault === true
+            ? [
+                {
+                  type: "layout.setDefault" as const,
+                  identifier: item.key,
+                  layoutId: "",
+                  layoutFromAction: action,
+                },
+              ]
+            : []),
+        ],
+      };
+    }
+    const changed: JsonObject = {};
+    for (const change of changes)
+      if (change.field !== "isDefault") changed[change.field] = fields[change.field] ?? null;
+    const layoutId = live.serverId ?? "";
+    const defaultChange = changes.find((change) => change.field === "isDefault");
+    if (defaultChange !== undefined && isDefault !== true)
+      return {
+        notApplicable:
+          "a layout stops being the default only when another becomes it: mark the new default `isDefault: true`",
+      };
+    return {
+      operations: [
+        ...(Object.keys(changed).length > 0
+          ? [{ type: "layout.update" as const, identifier: item.key, layoutId, fields: changed }]
+          : []),
+        ...(defaultChange !== undefined
+          ? [{ type: "layout.setDefault" as const, identifier: item.key, layoutId }]
+          : []),
+      ],
+    };
+  },
+
+  unmanaged(context, managedKeys) {
+    const out = [];
+    for (const layout of context.live.kinds.layout?.values() ?? []) {
+      if (!managedKeys.has(layout.identifier))
+        out.push({ kind: "layout" as const, key: layout.identifier, name: layout.name ?? layout.identifier });
+    }
+    return out;
+  },
+
+  async readLive(client, scope) {
+    if (!scope.everything && scope.desired.resources.layout.length === 0) return { live: new Map() };
+    const ahead = scope.readAhead?.layout as Promise<Layout[]> | undefined;
+    const layouts = await unlessUnsupported(
+      ahead ?? client.listAllLayouts(scope.signal ? { signal: scope.signal } : {}),
+    );
+    if (layouts === undefined) return { live: undefined };
+    return {
+      live: new Map(layouts.map((layout) => [layout.identifier, layout])),
+      duplicates: duplicatesOf(layouts, (layout) => layout.identifier),
+    };
+  },
+
+  // While the config loads, once it holds a layout: the whole list, which readLive reads anyway.
+  readAhead: (client) => client.listAllLayouts(),
+  execute: executeLayout,
+
+  async reread(_actions, client) {
+    const layouts = await unlessUnsupported(client.listAllLayouts());
+    return layouts === undefined ? undefined : new Map(layouts.map((layout) => [layout.identifier, layout]));
+  },
+
+  exportSection: exportLayouts,
+};

@@ -1,0 +1,42 @@
+// A workflow step as the config describes it (workflows[].steps[]): its identity is its name
+// inside the workflow. Long text may be written as `{ file: PATH }` (WrittenStepSpec); after
+// loading it is the file's text (StepSpec), so nothing past the loader sees a reference.
+import type { TextFileRef } from "../../config/text-file-ref.js";
+
+export const STEP_TYPES = ["email", "in_app", "sms", "chat", "push", "digest", "delay"] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export interface StepVariableSpec {
+  name: string;
+  type?: "String" | "Array" | "Boolean";
+  required?: boolean;
+  defaultValue?: unknown;
+}
+
+export interface StepTemplateSpec<Text = string> {
+  subject?: string;
+  /** Text (HTML for email customHtml), or for email with contentType editor the server's block list. */
+  content?: Text | Record<string, unknown>[];
+  contentType?: "editor" | "customHtml";
+  preheader?: Text;
+  senderName?: string;
+  title?: string;
+  cta?: Record<string, unknown>;
+  /** A layout identifier, resolved to the layout's id in each environment. */
+  layout?: string;
+  variables?: StepVariableSpec[];
+}
+
+export interface StepSpec<Text = string> {
+  name: string;
+  type: StepType;
+  active?: boolean;
+  shouldStopOnFail?: boolean;
+  filters?: Record<string, unknown>[];
+  metadata?: Record<string, unknown>;
+  replyCallback?: { active?: boolean; url?: string };
+  template?: StepTemplateSpec<Text>;
+}
+
+/** A step as written in a file, before `{ file: PATH }` references are read. */
+export type WrittenStepSpec = StepSpec<string | TextFileRef>;

@@ -1,0 +1,235 @@
+import { dirname, resolve } from "node:path";
+import { glob } from "tinyglobby";
+import { isMap, isScalar, isSeq, visit } from "yaml";
+import { checkIncludePattern, distinctIncludeMatches } from "../config/include-scope.js";
+import { interpolateFile } from "../config/interpolate.js";
+import type { LoadOptions } from "../config/model.js";
+import { STEPS_COUNT } from "../config/section-scan.js";
+import { resolveTextFileRefs } from "../config/text-file-ref.js";
+import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "../config/yaml-file.js";
+import type { Problem } from "../errors.js";
+import { collectResources, type FileResources } from "./collect.js";
+import { checkSchema } from "./schema-check.js";
+import { textFileFields } from "./text-file-fields.js";
+
+const MAX_ALIAS_COUNT = 1000;
+
+export interface LoadedFile {
+  file: YamlFile;
+  data: Record<string, unknown> | undefined;
+  resources: FileResources | undefined;
+}
+
+export interface Loader {
+  cwd: string;
+  onParsed: LoadOptions["onParsed"];
+  vars: LoadOptions["vars"];
+  problems: Problem[];
+  sensitive: Set<string>;
+  loaded: Map<string, LoadedFile>;
+  /** Includes must stay inside this directory (the root file's, symlinks resolved) unless allowed. */
+  project: string | undefined;
+  /** Loading an environment's overlay files (see checkSchema). */
+  overlay: boolean;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Load a file and, depth first, what it includes. `chain`: the files that included it, root first. */
+export async function loadTree(loader: Loader, path: string, chain: string[]): Promise<LoadedFile[]> {
+  // A file reached again by another route (two globs, two parents) is loaded once; only a
+  // file reached again through its own includes is a cycle (reported by loadIncludes).
+  if (loader.loaded.has(path)) return [];
+  const isRoot = chain.length === 0;
+  const file = await readYamlFile(path, loader.cwd, loader.problems);
+  const entry: LoadedFile = { file, data: undefined, resources: undefined };
+  loader.loaded.set(path, entry);
+  if (file.doc === undefined) {
+    if (isRoot && file.empty) {
+      loader.problems.push({
+        severity: "error",
+        rule: "schema",
+        message: `${file.rel} is empty: the root file needs at least "version: 1"`,
+        pos: { file: file.rel, line: 1, col: 1 },
+      });
+    }
+    return [entry];
+  }
+  if (loader.onParsed !== undefined) loader.onParsed(sectionCounts(file.doc.contents), path);
+  interpolateFile(file, loader.vars, loader.sensitive, loader.problems);
+  const contents = file.doc.contents;
+  if (contents !== null && !isMap(contents)) {
+    loader.problems.push({
+      severity: "error",
+      rule: "schema",
+      message: `${file.rel} must be a mapping of sections (version, topics, workflows, ...), not ${isSeq(contents) ? "a list" : "a single value"}`,
+      pos: positionAt(file, []),
+    });
+    return [entry];
+  }
+  let data: Record<string, unknown>;
+  try {
+    data = (file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown> | null) ?? {};
+  } catch {
+    // toJS throws only when the parser's alias limit trips: a few lines of anchors and aliases can expand into billions of
+    // values (an "alias bomb"); the limit holds and the file is refused.
+    loader.problems.push({
+      severity: "error",
+      rule: "yaml-syntax",
+      message: `YAML: the aliases in this file expand into too many values (more than ${MAX_ALIAS_COUNT} per alias); refusing to load it`,
+      pos: firstAliasPosition(file),
+    });
+    return [entry];
+  }
+  entry.data = data;
+  checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
+  await resolveTextFileRefs(
+    { file, project: loader.project, cwd: loader.cwd },
+    data,
+    textFileFields(),
+    loader.problems,
+  );
+  checkRootOnly(file, data, isRoot, loader.problems);
+  // Collected even when the schema failed, so duplicates are reported too; any error means
+  // no result, so nothing of an invalid file can reach the desired state.
+  entry.resources = collectResources(file, data);
+
+  // Includes are followed even when this file has schema problems: the user sees every file's
+  // problems at once (globsOf ignores an include value of the wrong type, already reported).
+  const included = await loadIncludes(
+    loader,
+    dirname(path),
+    globsOf(data.include),
+    (index) => positionAt(file, typeof data.include === "string" ? ["include"] : ["include", index]),
+    [...chain, path],
+  );
+  // Positions are in the collected resources now; the tree is the biggest thing in memory.
+  if (!isRoot) file.doc = undefined;
+  return [entry, ...included];
+}
+
+/** Top-level section name -> entries (a list's length; 1 for a mapping). */
+function sectionCounts(contents: unknown): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (!isMap(contents)) return counts;
+  for (const pair of contents.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    if (key === undefined) continue;
+    counts.set(key, isSeq(pair.value) ? pair.value.items.length : isMap(pair.value) ? 1 : 0);
+    if (key === "workflows" && isSeq(pair.value))
+      counts.set(STEPS_COUNT, pair.value.items.filter((item) => isMap(item) && item.has("steps")).length);
+  }
+  return counts;
+}
+
+function firstAliasPosition(file: YamlFile): Problem["pos"] {
+  let found: Problem["pos"] | undefined;
+  if (file.doc !== undefined) {
+    visit(file.doc, {
+      Alias(_key, node) {
+        found = positionOfNode(file, node);
+        return visit.BREAK;
+      },
+    });
+  }
+  return found ?? positionAt(file, []);
+}
+
+export async function loadIncludes(
+  loader: Loader,
+  base: string,
+  patterns: string[],
+  position: (index: number) => Problem["pos"],
+  chain: string[],
+): Promise<LoadedFile[]> {
+  const out: LoadedFile[] = [];
+  for (const [index, pattern] of patterns.entries()) {
+    const refused = checkIncludePattern(pattern, base, loader.project);
+    if (refused !== undefined) {
+      loader.problems.push({
+        severity: "error",
+        rule: "include-outside",
+        message: refused,
+        pos: position(index),
+      });
+      continue;
+    }
+    const globbed = (await glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: false }))
+      .map((m) => resolve(m))
+      .sort();
+    const { matches, problems } = distinctIncludeMatches(pattern, globbed, loader.project, loader.cwd);
+    for (const message of problems)
+      loader.problems.push({ severity: "error", rule: "include-outside", message, pos: position(index) });
+    if (globbed.length === 0) {
+      loader.problems.push({
+        severity: "warning",
+        rule: "include-empty",
+        message: `include "${pattern}" matches no file`,
+        pos: position(index),
+      });
+    }
+    for (const match of matches) {
+      const cycleStart = chain.indexOf(match);
+      if (cycleStart >= 0) {
+        const loop = [...chain.slice(cycleStart), match].map((p) => displayPath(p, loader.cwd));
+        loader.problems.push({
+          severity: "error",
+          rule: "include-cycle",
+          message:
+            loop.length === 2
+              ? `include cycle: ${loop[0]} includes itself`
+              : `include cycle: ${loop.join(" -> ")}`,
+          pos: position(index),
+        });
+        continue;
+      }
+      // Not push(...): an included file may hold more items than the call stack has room for.
+      for (const loaded of await loadTree(loader, match, chain)) out.push(loaded);
+    }
+  }
+  return out;
+}
+
+export function checkRootOnly(
+  file: YamlFile,
+  data: Record<string, unknown>,
+  isRoot: boolean,
+  problems: Problem[],
+): void {
+  if (isRoot) {
+    if (data.version === undefined) {
+      problems.push({
+        severity: "error",
+        rule: "schema",
+        message: 'the root file needs the config format version: add "version: 1"',
+        pos: positionAt(file, []),
+      });
+    }
+    return;
+  }
+  for (const key of ["organization", "environments"]) {
+    if (key in data) {
+      problems.push({
+        severity: "error",
+        rule: "root-only",
+        message: `"${key}" is only allowed in the root file, not in an included file`,
+        pos: positionAt(file, [key], true),
+      });
+    }
+  }
+}
+
+export function resourcesOf(files: LoadedFile[]): FileResources[] {
+  return files.flatMap((f) => (f.resources ? [f.resources] : []));
+}
+
+export function globsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+export function stringOf(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}

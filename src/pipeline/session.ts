@@ -1,0 +1,265 @@
+// Wiring shared by every command that talks to the API: load the config, decide the API URL
+// and key, build the client, and check the organization guard before anything read is used
+// (plan may start its reads early, while the config loads: they are GETs, and are dropped when
+// the guard fails).
+
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { DesiredState, LoadOptions } from "../config/model.js";
+import { ConfigError, NotiformError, type Problem } from "../errors.js";
+import type { ApiClient } from "../kinds/client.js";
+import { createClient } from "../kinds/client.js";
+import type { Organization } from "../kinds/endpoints/wire.js";
+import type { ServerEnvironment } from "../kinds/kind.js";
+import { unlessUnsupported } from "../kinds/unsupported.js";
+import { emptyResources } from "../loader/collect.js";
+import { DEFAULT_API_KEY_ENV, loadConfig } from "../loader/index.js";
+import { loadConfigBeside } from "../loader/load-beside.js";
+import type { PlanTarget } from "../plan/model.js";
+import { visibleText } from "../sanitize.js";
+import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
+import type { StateFile } from "../state/model.js";
+import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
+import type { RunArgs, RunContext } from "./context.js";
+
+export const DEFAULT_API_URL = "https://api.novu.co";
+export const DEFAULT_CONFIG = "notiform.yaml";
+
+/** The flags of a run that talks to the API. */
+export type SessionArgs = RunArgs;
+
+export interface Session {
+  desired: DesiredState;
+  configWarnings: Problem[];
+  client: ApiClient;
+  organization: Organization;
+  /** The server environment the key reaches; undefined where the server does not say. */
+  serverEnvironment?: ServerEnvironment;
+  /** API URL, organization name and --env: what the state file records (plans add more: planTargetOf). */
+  target: StateFile["target"];
+  statePath: string;
+  /** Keyed digests under this run's API key: what plans and the state file keep of secrets. */
+  keyed: KeyedDigest;
+  /** What the state file keeps of a value (its keyed digest when it holds an interpolated value). */
+  protect: Protect;
+  close(): Promise<void>;
+}
+
+/** What is wrong with a key that cannot be sent as a header value, or undefined when nothing is. */
+export function describeMalformedKey(key: string): string | undefined {
+  if (/[\r\n]$/.test(key)) return "ends with a line break (as read from a file?)";
+  if (/^\s|\s$/.test(key)) return "starts or ends with whitespace";
+  if (/\s/.test(key)) return "contains whitespace";
+  // Control characters, and anything outside printable ASCII (a header cannot carry it as is).
+  if (/[^\x21-\x7e]/.test(key)) return "contains control or non-ASCII characters";
+  return undefined;
+}
+
+/** Which URL a run talks to: --api-url, else the environment's apiUrl, else NOTIFORM_API_URL, else the hosted US API. */
+export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: RunContext["env"]): string {
+  return normalizeUrl(args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL ?? DEFAULT_API_URL);
+}
+
+/** The flags that say where the config is (every command that reads one). */
+export type ConfigArgs = Pick<SessionArgs, "config" | "env" | "allow-include-outside">;
+
+export async function loadDesired(args: ConfigArgs, context: RunContext, onParsed?: LoadOptions["onParsed"]) {
+  const options = {
+    configPath: args.config,
+    ...(args.env !== undefined ? { env: args.env } : {}),
+    vars: context.env,
+    cwd: context.cwd,
+    allowIncludeOutside: args["allow-include-outside"] === true,
+  };
+  const loading = onParsed !== undefined ? loadConfigBeside({ ...options, onParsed }) : loadConfig(options);
+  const result = await loading.catch((error: unknown) => {
+    if (error instanceof ConfigError) context.masker.addAll(error.sensitive);
+    throw error;
+  });
+  context.masker.addAll(result.desired.sensitive);
+  return result;
+}
+
+export function connect(args: SessionArgs, desired: DesiredState, context: RunContext): ApiClient {
+  const apiKey = context.env[desired.apiKeyEnv];
+  if (apiKey === undefined || apiKey.trim() === "") {
+    // Set but empty is its own mistake (often a CI secret that does not exist, or a typo in
+    // its name): saying "not set" would send people looking in the wrong place.
+    const state = apiKey === undefined ? "is not set" : "is set but empty";
+    throw new NotiformError("API_KEY_MISSING", `no API key: the variable ${desired.apiKeyEnv} ${state}`, {
+      hint:
+        apiKey === undefined
+          ? `Export ${desired.apiKeyEnv}=<your API key>. notiform never takes a key from a flag or a file.`
+          : `Check where ${desired.apiKeyEnv} gets its value (in CI: that the secret exists under that name and is available to this job).`,
+    });
+  }
+  context.masker.addCredential(apiKey);
+  const malformed = describeMalformedKey(apiKey);
+  if (malformed !== undefined) {
+    // Caught here, before any request: the HTTP layer would refuse the header, which reads as a
+    // network failure and is retried. Name the variable, never the value.
+    throw new NotiformError(
+      "API_KEY_MALFORMED",
+      `the API key in ${desired.apiKeyEnv} is malformed: it ${malformed}`,
+      {
+        hint: `Set ${desired.apiKeyEnv} to the key alone, e.g. export ${desired.apiKeyEnv}="$(tr -d '[:space:]' < keyfile)".`,
+      },
+    );
+  }
+  const baseUrl = resolveApiUrl(args, desired, context.env);
+  return createClient({
+    baseUrl,
+    apiKey,
+    apiKeyEnv: desired.apiKeyEnv,
+    concurrency: args.concurrency,
+    ...(args["max-wait"] !== undefined ? { maxWaitMs: args["max-wait"] * 1000 } : {}),
+    insecureHttp: args["insecure-http"],
+    masker: context.masker,
+    ...(context.log !== undefined ? { log: context.log } : {}),
+    ...(context.onPage !== undefined ? { onPage: context.onPage } : {}),
+  });
+}
+
+/** A client connected, and the organization and environment asked for, before the config has loaded. */
+export interface EarlyConnection {
+  client: ApiClient;
+  organization: Promise<Organization>;
+  environment: Promise<ServerEnvironment | undefined>;
+}
+
+/**
+ * Without --env the API URL and key do not depend on the config (only an environment sets
+ * `apiUrl` or `apiKeyEnv`): connect and ask which organization and environment the key reaches
+ * while the config loads (the environment says whether Development-only kinds may be read ahead).
+ * Undefined when that is not so, or when the key is missing (the normal path reports it, after
+ * any config error).
+ */
+export function connectEarly(args: SessionArgs, context: RunContext): EarlyConnection | undefined {
+  if (args.env !== undefined) return undefined;
+  const apiKeyEnv = DEFAULT_API_KEY_ENV;
+  const key = context.env[apiKeyEnv];
+  if (key === undefined || key === "") return undefined;
+  const client = connect(args, { apiKeyEnv } as DesiredState, context);
+  const organization = client.getCurrentOrganization();
+  const environment = currentEnvironment(client);
+  // Awaited (and their failure reported) by openSession; never an unhandled rejection meanwhile.
+  organization.catch(() => undefined);
+  environment.catch(() => undefined);
+  return { client, organization, environment };
+}
+
+export async function openSession(
+  args: SessionArgs,
+  context: RunContext,
+  loaded?: { desired: DesiredState; warnings: Problem[] },
+  options: { guard: boolean } = { guard: true },
+  early?: EarlyConnection,
+): Promise<Session> {
+  const { desired, warnings } = loaded ?? (await loadDesired(args, context));
+  // The early connection was made for the URL and key this config resolves to (no environment).
+  const usable = early !== undefined && desired.environment === undefined && desired.apiUrl === undefined;
+  if (early !== undefined && !usable) await early.client.close();
+  const client = usable ? early.client : connect(args, desired, context);
+  const keyed = keyedDigest(context.env[desired.apiKeyEnv] ?? "");
+  // Both asked at once: neither answer depends on the other.
+  const asked = usable
+    ? early
+    : { organization: client.getCurrentOrganization(), environment: currentEnvironment(client) };
+  // Awaited below, the environment after the organization guard; never unhandled meanwhile.
+  asked.environment.catch(() => undefined);
+  try {
+    const organization = await asked.organization;
+    for (const partner of organization.partnerConfigurations ?? [])
+      context.masker.addCredential(partner.accessToken);
+    if (options.guard && desired.organization !== undefined && organization.name !== desired.organization) {
+      throw new NotiformError(
+        "ORG_MISMATCH",
+        `the API key reaches organization "${visibleText(organization.name)}", but the config is for "${visibleText(desired.organization)}"`,
+        {
+          hint: "Check the key (and --env), or the config's organization guard. Nothing was planned or changed.",
+        },
+      );
+    }
+    const serverEnvironment = await asked.environment;
+    const guard = desired.serverEnvironment;
+    if (
+      options.guard &&
+      guard !== undefined &&
+      serverEnvironment !== undefined &&
+      serverEnvironment.name !== guard
+    ) {
+      throw new NotiformError(
+        "ENVIRONMENT_MISMATCH",
+        `the API key reaches the ${serverEnvironment.name} environment, but the config${desired.environment !== undefined ? `'s environment ${desired.environment}` : ""} is for ${guard}`,
+        {
+          hint: "Check the key (and --env), or the config's serverEnvironment guard. Nothing was planned or changed.",
+        },
+      );
+    }
+    const apiUrl = resolveApiUrl(args, desired, context.env);
+    return {
+      desired,
+      configWarnings: warnings,
+      client,
+      organization,
+      ...(serverEnvironment !== undefined ? { serverEnvironment } : {}),
+      target: { apiUrl, organization: organization.name, environment: desired.environment ?? null },
+      statePath: args.state ?? defaultStatePath(desired.rootFile, desired.environment),
+      keyed,
+      protect: protector(desired.sensitive, keyed),
+      close: () => client.close(),
+    };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/** GET /v1/environments/me where the server serves it (an extension; spec-only servers do not). */
+async function currentEnvironment(client: ApiClient): Promise<ServerEnvironment | undefined> {
+  const environment = await unlessUnsupported(client.getCurrentEnvironment());
+  return environment === undefined ? undefined : { id: environment._id, name: environment.name };
+}
+
+/**
+ * For commands that work without a config (whoami, export): when the default root file does not
+ * exist, run on defaults (key from NOTIFORM_API_KEY, URL from --api-url / NOTIFORM_API_URL).
+ * These commands report the organization rather than guard it.
+ */
+export async function openSessionOptionalConfig(args: SessionArgs, context: RunContext): Promise<Session> {
+  const rootFile = resolve(context.cwd, args.config);
+  if (args.config === DEFAULT_CONFIG && !existsSync(rootFile)) {
+    const desired: DesiredState = {
+      apiKeyEnv: "NOTIFORM_API_KEY",
+      resources: emptyResources(),
+      rootFile,
+      files: [],
+      digest: "",
+      sensitive: [],
+    };
+    return openSession(args, context, { desired, warnings: [] }, { guard: false });
+  }
+  return openSession(args, context, undefined, { guard: false });
+}
+
+/**
+ * Where a plan made in this session applies: the session's target (as the state file records it)
+ * with the organization's id and the server environment, where the server tells them.
+ */
+export function planTargetOf(session: Session): PlanTarget {
+  return {
+    ...session.target,
+    ...(session.organization._id ? { organizationId: session.organization._id } : {}),
+    ...(session.serverEnvironment !== undefined
+      ? { serverEnvironment: { id: session.serverEnvironment.id, name: session.serverEnvironment.name } }
+      : {}),
+  };
+}
+
+/** The organization as the planner sees it (name, and id when the server sent one). */
+export function organizationOf(session: Session): { name: string; id?: string } {
+  return {
+    name: session.organization.name,
+    ...(session.organization._id ? { id: session.organization._id } : {}),
+  };
+}
