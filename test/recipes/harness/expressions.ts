@@ -84,6 +84,8 @@ export function evaluate(source: string, options: EvalOptions): Value {
   const status = options.status ?? "success";
 
   function call(name: string): Value {
+    if (!["always", "success", "failure", "cancelled"].includes(name))
+      throw new Error(`unsupported function ${name}() in expression: ${source}`);
     take("(");
     take(")");
     switch (name) {

@@ -2,7 +2,7 @@
 // remote, the pull requests (the gh stand-in's record), the notiform release as the Action and as
 // the package `npm ci` installs, and the tools on a runner's PATH (stand-ins for gh and npm, the
 // real git, bash, node and npx).
-import { chmod, cp, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRemote, type PushEvent, type Remote } from "./remote.js";
@@ -48,11 +48,13 @@ export async function readmeInstallSpec(): Promise<string> {
   return spec;
 }
 
-/** The Action's checkout at a release tag: the sources the Action runs plus the built dist/bundle. */
+/**
+ * The Action's checkout at a release tag: the files the Action runs plus the built dist/bundle,
+ * and no node_modules: a release runs with nothing installed, as the Action and `npm ci` get it.
+ */
 async function makeRelease(dir: string): Promise<void> {
   for (const name of ["action.yml", "package.json", "bin", "schemas", "scripts/action.mjs", "dist/bundle"])
     await cp(join(ROOT, name), join(dir, name), { recursive: true });
-  await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
 }
 
 const NPM_SHIM = (release: string, spec: string) => `#!/bin/sh
