@@ -31,6 +31,8 @@ export interface PlanScaleResult {
   /** From the spawn: the first request, the last answer (ms); requests in flight on average. */
   firstRequestMs: number;
   lastAnswerMs: number;
+  /** Process exit less the last answer (ms): planning and output once every read is in. */
+  afterLastAnswerMs: number;
   meanInFlight: number;
   meanAnswerMs: number;
   /** The same minimal requests from a bare undici script in its own process (bench/floor-child.ts). */
@@ -97,6 +99,7 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       readsRatioToIdeal: (timeline.lastAnswerMs - timeline.firstRequestMs) / idealMs,
       concurrency: CONCURRENCY,
       ...timeline,
+      afterLastAnswerMs: plan.wallMs - timeline.lastAnswerMs,
       floorMs: floor,
       ratioToFloor: plan.wallMs / floor,
       floorRatioToIdeal: floor / idealMs,

@@ -5,7 +5,8 @@
 // of 1,000 workflows x 4 steps of content within 1.1x of the floor script for the same reads; under a
 // 100 requests/s limiter no failure and at most 5 % of requests answered 429; a plan of 10,000
 // topics under the hosted Free-plan limit (20/s, burst +10 %) within 1.1x of requests / limit
-// with no 429; 50,000 resources offline in under 2 s wall and 2 s CPU with peak RSS under 300 MB.
+// with no 429; plan within 1.08x of the floor script (both scenarios), its first request within
+// 150 ms of process start and planning + output within 100 ms of the last answer; 50,000 resources offline in under 2 s wall and 2 s CPU with peak RSS under 300 MB.
 import { loadavg } from "node:os";
 import { benchApplyScale } from "./apply-scale.js";
 import { benchContentScale } from "./content-scale.js";
@@ -40,6 +41,10 @@ const throughput = await benchEmulatorThroughput();
 const targets = {
   planWithin12xIdeal: plan.ratioToIdeal <= 1.2,
   planMinimalRequests: plan.requests <= plan.minimalRequests,
+  planWithin108xFloor: plan.ratioToFloor <= 1.08,
+  planFirstRequestWithin150ms: plan.firstRequestMs <= 150,
+  planAfterLastAnswerWithin100ms: plan.afterLastAnswerMs <= 100,
+  contentWithin108xFloor: content.ratioToFloor <= 1.08,
   contentWithin11xFloor: content.ratioToFloor <= 1.1,
   contentMinimalRequests: content.requests <= content.minimalRequests,
   applyWithin12xIdeal: apply.ratioToIdeal <= 1.2,
@@ -87,7 +92,12 @@ if (json) {
     [
       "plan: first request / last answer",
       `${s(plan.firstRequestMs)} / ${s(plan.lastAnswerMs)}`,
-      `requests in flight on average ${plan.meanInFlight.toFixed(2)} of ${plan.concurrency}`,
+      `requests in flight on average ${plan.meanInFlight.toFixed(2)} of ${plan.concurrency}; first request target 0.15 s ${ok(targets.planFirstRequestWithin150ms)}`,
+    ],
+    [
+      "plan: after the last answer (planning + output)",
+      s(plan.afterLastAnswerMs),
+      `target 0.10 s ${ok(targets.planAfterLastAnswerWithin100ms)}`,
     ],
     [
       "plan: reads (first request to last answer)",
@@ -97,7 +107,7 @@ if (json) {
     [
       "plan: floor (bare undici script, same requests)",
       s(plan.floorMs),
-      `ideal -> ${x(plan.floorRatioToIdeal)}; notiform -> ${x(plan.ratioToFloor)} of the floor`,
+      `ideal -> ${x(plan.floorRatioToIdeal)}; notiform -> ${x(plan.ratioToFloor)} of the floor (target 1.08x) ${ok(targets.planWithin108xFloor)}`,
     ],
     [
       "plan: against the emulator's own answer time",
@@ -112,7 +122,7 @@ if (json) {
     [
       "plan 1,000 workflows x 4 steps: wall",
       s(content.wallMs),
-      `floor ${s(content.floorMs)} -> ${x(content.ratioToFloor)} (target 1.1x) ${ok(targets.contentWithin11xFloor)}`,
+      `floor ${s(content.floorMs)} -> ${x(content.ratioToFloor)} (target 1.1x) ${ok(targets.contentWithin11xFloor)}; 1.08x ${ok(targets.contentWithin108xFloor)}`,
     ],
     [
       "content plan: requests",
