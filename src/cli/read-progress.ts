@@ -2,7 +2,7 @@
 // redrawn after each page and cleared when every list is read. Off when stdout is not a TTY (CI,
 // a pipe), with --verbose (its own lines would interleave), and when stdout carries JSON or
 // markdown. The client only reports pages (onPage); drawing is here, at the edge.
-import type { PageProgress } from "../api/index.js";
+import type { PageProgress } from "../pipeline/context.js";
 import type { Terminal } from "./terminal.js";
 
 const LABELS: Record<string, string> = {

@@ -1,7 +1,6 @@
 // The pipeline's view of a command's context: notes go to stderr, the client's request log with
 // --verbose, read progress where a person watches a terminal.
-import { formatClientEvent } from "../api/index.js";
-import type { RunContext } from "../pipeline/context.js";
+import { formatClientEvent, type RunContext } from "../pipeline/context.js";
 import type { CommandContext } from "./command.js";
 import { readProgress, wantsReadProgress } from "./read-progress.js";
 

@@ -4,6 +4,10 @@
 import type { ClientLogEvent, PageProgress } from "../api/index.js";
 import type { Masker } from "../mask.js";
 
+// What the CLI draws of the client's events, from here so the CLI reaches no lower than the pipeline.
+export type { ClientLogEvent, PageProgress } from "../api/index.js";
+export { formatClientEvent } from "../api/index.js";
+
 export interface RunContext {
   /** Every secret the run meets is registered here (API key, interpolated values, tokens). */
   masker: Masker;
