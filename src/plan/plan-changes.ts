@@ -46,7 +46,11 @@ export function planChanges(input: PlanInput): Plan {
   const itemsByKind = new Map<Kind, DesiredItem[]>();
   for (const kind of KINDS) itemsByKind.set(kind, registry[kind].desiredItems(input.desired));
   warnDuplicates(input.live, warnings);
+  // undefined: everything is selected (the common case: no --target, not a saved plan's refresh).
   const selected = selectItems(itemsByKind, input.targets ?? [], input.only);
+  // Most plans settle no interrupted create: then no item needs looking up among the intents.
+  const intents = input.state.intents ?? {};
+  const anyIntent = Object.keys(intents).length > 0;
 
   const actions: PlanAction[] = [];
   const resolvedIntents: string[] = [];
@@ -54,10 +58,10 @@ export function planChanges(input: PlanInput): Plan {
   for (const kind of KINDS) {
     const items = [...(itemsByKind.get(kind) ?? [])].sort((a, b) => compareKeys(a.key, b.key));
     for (const item of items) {
-      if (!selected.has(`${kind}/${item.key}`)) continue;
+      const id = selected === undefined && !anyIntent ? "" : `${kind}/${item.key}`;
+      if (selected !== undefined && !selected.has(id)) continue;
       const action = planItem(kind, item, context);
-      const id = `${kind}/${item.key}`;
-      if (ownRecord(input.state.intents ?? {}, id) !== undefined && action?.op !== "uncertain")
+      if (anyIntent && ownRecord(intents, id) !== undefined && action?.op !== "uncertain")
         resolvedIntents.push(id);
       if (action === undefined) unchanged += 1;
       else actions.push(action);
@@ -130,8 +134,10 @@ function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanActi
   let changes: FieldChange[];
   let live: LiveItem | undefined;
   let reason: string | undefined;
-  const intent = ownRecord(context.state.intents ?? {}, `${kind}/${item.key}`);
-  if (lookup.status === "absent" && intent !== undefined) {
+  // Only an absent resource can have an interrupted create to settle: the rest skip the lookup.
+  const intent =
+    lookup.status === "absent" ? ownRecord(context.state.intents ?? {}, `${kind}/${item.key}`) : undefined;
+  if (intent !== undefined) {
     // An earlier create was interrupted in flight. Where the kind can see that it did not
     // happen, it is planned again; where it cannot, it is never silently sent a second time.
     const doubt = module.intentDoubt?.(item, context);
@@ -226,7 +232,8 @@ export function selectTargets(desired: DesiredState, targets: readonly string[])
   if (targets.length === 0) return undefined;
   const itemsByKind = new Map<Kind, DesiredItem[]>();
   for (const kind of KINDS) itemsByKind.set(kind, registry[kind].desiredItems(desired));
-  return selectItems(itemsByKind, targets, undefined);
+  // Never undefined here: there are targets.
+  return selectItems(itemsByKind, targets, undefined) ?? new Set<string>();
 }
 
 /** The action ids to plan: everything, or the targets and their transitive dependencies. */
@@ -234,11 +241,11 @@ function selectItems(
   itemsByKind: ReadonlyMap<Kind, DesiredItem[]>,
   targets: readonly string[],
   only: ReadonlySet<string> | undefined,
-): Set<string> {
+): Set<string> | undefined {
+  if (only === undefined && targets.length === 0) return undefined;
   const byId = new Map<string, DesiredItem>();
   for (const [kind, items] of itemsByKind) for (const item of items) byId.set(`${kind}/${item.key}`, item);
   if (only !== undefined) return new Set([...only].filter((id) => byId.has(id)));
-  if (targets.length === 0) return new Set(byId.keys());
   const selected = new Set<string>();
   const visit = (id: string) => {
     if (selected.has(id)) return;

@@ -1,6 +1,7 @@
 // The Promotion value: what `notiform promote` shows, saves (`--out`) and applies. Like a plan,
 // one serializable, versioned object is the preview, the saved file and the input of applying;
 // applying promotes its entries and nothing else. schemas/promotion.schema.json mirrors it.
+import type { FieldChange } from "../plan/model.js";
 
 export const PROMOTION_FORMAT_VERSION = 1;
 
@@ -37,6 +38,11 @@ export interface PromotionEntry {
   fields: PromotedField[];
   /** Steps replaced by the change (summarised, never listed). */
   stepsChanged?: number;
+  /**
+   * A workflow's Development record against Production's current one, field by field (old:
+   * Production's value, new: what Production receives), where Production was read.
+   */
+  diff?: FieldChange[];
   /** sha256 of the change's type, entity and operations: a saved promotion refuses when it moved. */
   digest: string;
 }

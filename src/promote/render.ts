@@ -2,6 +2,9 @@
 // (schemas/promotion.schema.json, schemas/promotion-result.schema.json), markdown for a pull
 // request, a release comment or a job summary. Renderers only format: they decide nothing.
 import { sortKeysDeep } from "../canonical.js";
+import { renderStepChange } from "../plan/render-steps.js";
+import { formatChange, formatValue } from "../plan/render-text.js";
+import { markdownCode } from "../sanitize.js";
 import {
   labelOf,
   type PromotedField,
@@ -35,7 +38,8 @@ export function renderPromotionText(promotion: Promotion, options: { verbose: bo
   if (promotion.entries.length > 0) lines.push("");
   for (const entry of promotion.entries) {
     lines.push(`  ^ ${labelOf(entry)}${entry.managed ? "" : " (not in the config)"}`);
-    for (const detail of detailsOf(entry)) lines.push(`      ${detail}`);
+    if (entry.diff !== undefined) for (const line of diffLines(entry.diff, true)) lines.push(`      ${line}`);
+    else for (const detail of detailsOf(entry)) lines.push(`      ${detail}`);
   }
   if (promotion.unmanaged.length > 0) {
     lines.push("", `Unmanaged pending changes (not promoted): ${promotion.unmanaged.length}`);
@@ -55,6 +59,19 @@ export function detailsOf(entry: PromotionEntry): string[] {
     out.push(`${entry.stepsChanged} step${entry.stepsChanged === 1 ? "" : "s"} changed`);
   if (out.length === 0) out.push("(no field notiform shows changed)");
   return out;
+}
+
+/**
+ * A diff against Production as plan shows changes: `field: production -> development`, steps by
+ * name, long text as a unified diff (`withText`) or one summary line.
+ */
+function diffLines(diff: PromotionEntry["diff"] & object, withText: boolean): string[] {
+  if (diff.length === 0) return ["(Production already has this content)"];
+  return diff.flatMap((change) => {
+    const step = renderStepChange(change, formatValue);
+    if (step === undefined) return [formatChange(change)];
+    return withText ? [step.line, ...step.diff.map((line) => `  ${line}`)] : [step.line];
+  });
 }
 
 function formatField(field: PromotedField): string {
@@ -79,8 +96,13 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
   ];
   if (promotion.entries.length > 0) {
     lines.push("| resource | Production receives |", "|---|---|");
-    for (const entry of promotion.entries)
-      lines.push(`| ${escapeCell(labelOf(entry))} | ${detailsOf(entry).map(escapeCell).join("<br>")} |`);
+    for (const entry of promotion.entries) {
+      const cell =
+        entry.diff !== undefined
+          ? diffLines(entry.diff, false).map(markdownCode).join("<br>")
+          : detailsOf(entry).map(escapeCell).join("<br>");
+      lines.push(`| ${escapeCell(labelOf(entry))} | ${cell} |`);
+    }
     lines.push("");
   }
   if (promotion.unmanaged.length > 0) {

@@ -506,7 +506,7 @@ export const planSchema = {
         },
         {
           type: "object",
-          description: "Create a layout (POST /v1/layouts), then make it the default when setDefault.",
+          description: "Create a layout (POST /v1/layouts; the answer is its id only).",
           additionalProperties: false,
           required: ["type", "identifier", "body"],
           properties: {
@@ -521,10 +521,6 @@ export const planSchema = {
             body: {
               type: "object",
               description: "The body as sent.",
-            },
-            setDefault: {
-              type: "boolean",
-              description: "Then POST /v1/layouts/{id}/default.",
             },
           },
         },
@@ -568,7 +564,12 @@ export const planSchema = {
             },
             layoutId: {
               type: "string",
-              description: "Layout id.",
+              description: "Layout id (empty when layoutFromAction gives it).",
+            },
+            layoutFromAction: {
+              type: "string",
+              description:
+                "The layout is the one this action's create makes (layout/IDENTIFIER): the id it produced is used.",
             },
           },
         },

@@ -147,6 +147,36 @@ export const promotionSchema = {
           type: "string",
           pattern: "^sha256:[0-9a-f]{64}$",
         },
+        diff: {
+          type: "array",
+          description:
+            "A workflow's Development record against Production's current one (read by trigger identifier with the Production environment's key), field by field as a plan shows changes: old is Production's value (absent: Production has no such workflow or field yet), new what it receives. Absent when Production was not read (a warning says why).",
+          items: {
+            $ref: "#/$defs/change",
+          },
+        },
+      },
+    },
+    change: {
+      type: "object",
+      description: "One field-level difference: Production's value -> Development's.",
+      additionalProperties: false,
+      required: ["field", "new"],
+      properties: {
+        field: {
+          type: "string",
+          description:
+            'Flat field path as in a plan: name, preferenceSettings.sms, steps, steps["NAME"].template.content, ...',
+        },
+        old: {
+          description: "Production's value; absent when Production has none.",
+        },
+        "new": {
+          description: "Development's value: what Production receives.",
+        },
+        unknown: {
+          type: "boolean",
+        },
       },
     },
   },

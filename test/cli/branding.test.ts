@@ -1,6 +1,7 @@
 // Organization branding, the kind added through the registry alone: field-level plan, one PUT,
-// an empty re-plan, export round-trip, offline logo check, and "not applicable" on a server that
-// serves the spec alone — all as processes against the emulator over HTTP.
+// an empty re-plan, export round-trip, a partial branding written to an organization without one
+// (the PUT replaces the whole object, so unmanaged live fields are sent along), an offline logo
+// check, and "not applicable" on a server that serves the spec alone — all as processes against the emulator over HTTP.
 import { afterEach, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
 import { runCli } from "../helpers/cli.js";
@@ -25,6 +26,19 @@ branding:
 
 const writes = (emulator: EmulatorHandle) =>
   emulator.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+
+const putBodies = (emulator: EmulatorHandle) =>
+  emulator.requests.filter((r) => r.method === "PUT").map((r) => r.body);
+
+/** The organization's branding as GET /v1/organizations/me shows it (undefined: no branding key). */
+async function liveBranding(emulator: EmulatorHandle): Promise<unknown> {
+  const response = await fetch(`${emulator.url}/v1/organizations/me`, {
+    headers: { authorization: `ApiKey ${emulator.apiKey}` },
+  });
+  const { data } = (await response.json()) as { data: Record<string, unknown> };
+  expect(Object.hasOwn(data, "branding") && data.branding === undefined).toBe(false);
+  return data.branding;
+}
 
 describe("branding", () => {
   it("plans field-level changes, applies them with one PUT, then plans nothing", async () => {
@@ -97,17 +111,48 @@ describe("branding", () => {
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
-  it("says why a partial branding cannot be written to an organization without one", async () => {
+  it("writes a partial branding to an organization that has none, then plans nothing", async () => {
     const session = await startCliSession(
       "version: 1\norganization: Acme Inc\nbranding:\n  color: '#0f62fe'\n",
     );
     emulator = session.emulator;
-    const planned = await session.cli("plan");
+    // A fresh organization: GET /v1/organizations/me has no branding key (r3-q5-01).
+    expect(await liveBranding(session.emulator)).toBeUndefined();
+    const planned = await session.cli("plan", "--output", "json");
     expect(planned.code, planned.stderr).toBe(0);
-    expect(planned.stdout).toMatch(
-      /! branding organization \(not-applicable: .*fontColor, contentBackground, fontFamily, logo/,
+    const action = JSON.parse(planned.stdout).actions[0];
+    expect(action).toMatchObject({ id: "branding/organization", op: "update" });
+    expect(action.changes).toEqual([{ field: "color", new: "#0f62fe" }]);
+    const applied = await session.cli("apply", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(putBodies(session.emulator)).toEqual([{ color: "#0f62fe" }]);
+    expect(await liveBranding(session.emulator)).toEqual({ color: "#0f62fe" });
+    const again = await session.cli("plan", "--detailed-exitcode");
+    expect(again.code, again.stdout).toBe(0);
+  });
+
+  it("sends the live values of the fields it does not manage: the PUT replaces the whole object", async () => {
+    const session = await startCliSession(
+      "version: 1\norganization: Acme Inc\nbranding:\n  fontColor: '#111111'\n",
     );
-    expect(writes(session.emulator)).toEqual([]);
+    emulator = session.emulator;
+    const live = {
+      color: "#123456",
+      fontFamily: "Inter",
+      logo: "https://example.com/logo.png",
+      direction: "rtl",
+    };
+    await fetch(`${session.emulator.url}/v1/organizations/branding`, {
+      method: "PUT",
+      headers: { authorization: `ApiKey ${session.emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify(live),
+    });
+    session.emulator.clearRequests();
+    const applied = await session.cli("apply", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(putBodies(session.emulator)).toEqual([{ ...live, fontColor: "#111111" }]);
+    expect(await liveBranding(session.emulator)).toEqual({ ...live, fontColor: "#111111" });
+    expect((await session.cli("plan", "--detailed-exitcode")).code).toBe(0);
   });
 
   it("is not applicable, with the reason, on a server that serves the spec alone", async () => {

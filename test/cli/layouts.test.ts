@@ -81,6 +81,10 @@ layouts:
     expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
       ["layout/brand", "create"],
     ]);
+    // The set-default route on the id the create answers: shown in the plan as apply sends it.
+    expect(
+      plan.actions[0].requests.map((r: { method: string; path: string }) => `${r.method} ${r.path}`),
+    ).toEqual(["POST /v1/layouts", "POST /v1/layouts/<id of layout/brand>/default"]);
     expect(
       plan.unmanaged.filter((u: { kind: string }) => u.kind === "layout").map((u: { key: string }) => u.key),
     ).toEqual(["novu-default-layout"]);
@@ -115,6 +119,32 @@ layouts:
     expect(copy).toMatchObject({ _parentId: brand?._id, content: HTML, isDefault: true });
     const settled = await cli("plan", "--env", "production", "--detailed-exitcode");
     expect(settled.stdout, settled.stderr).toContain("No changes.");
+  });
+
+  it("an existing workflow whose email switches to a layout created in the same apply gets its new id", async () => {
+    const config = `${CONFIG}workflows:
+  - identifier: order-shipped
+    steps:
+      - name: email-customer
+        type: email
+        template: { subject: Shipped, content: "<p>On its way</p>", layout: brand }
+`;
+    const { handle, cli } = await setUp({ "notiform.yaml": config, "layouts/brand.html": HTML });
+    const plan = JSON.parse((await cli("plan", "--env", "development", "--output", "json")).stdout);
+    const workflow = plan.actions.find((a: { id: string }) => a.id === "workflow/order-shipped");
+    expect([workflow.op, workflow.dependsOn]).toEqual(["update", ["layout/brand"]]);
+    expect(workflow.requests[0].method).toBe("PUT");
+    expect(workflow.requests[0].refs).toEqual([
+      { field: "steps[0].template.layoutId", action: "layout/brand" },
+    ]);
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    const development = handle.store("development");
+    const brand = development.layouts?.find((l) => l.identifier === "brand");
+    const step = development.workflows.find((w) => w._id === "64f1c0ffee0000000000a001")?.steps[0];
+    expect(step?.template?._layoutId).toBe(brand?._id);
+    const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(zero.stdout, zero.stderr).toContain("No changes.");
   });
 
   it("an edited content file is one PATCH of content; export writes content as files and plans back to zero", async () => {

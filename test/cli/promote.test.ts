@@ -101,9 +101,10 @@ describe("notiform promote", () => {
     expect(preview.stdout).toContain("2 changes to promote from Development to Production.");
     expect(preview.stdout).toContain("^ notification group billing");
     expect(preview.stdout).toContain("^ workflow order-shipped");
-    expect(preview.stdout).toContain("active: false");
-    expect(preview.stdout).toContain('group: "billing"');
-    expect(preview.stdout).toContain('tags: ["orders"]');
+    // The workflow as a diff against Production's current copy (the group by name).
+    expect(preview.stdout).toContain("active: true -> false");
+    expect(preview.stdout).toContain('notificationGroup: "General" -> "Billing"');
+    expect(preview.stdout).toContain('tags: [] -> ["orders"]');
     expect(preview.stdout).toContain("Unmanaged pending changes (not promoted): 1");
     expect(preview.stdout).toContain('"Weekly digest (edited by hand)"');
 
@@ -200,7 +201,9 @@ describe("notiform promote", () => {
       "### notiform promote · Acme Inc · environment `development` → Production",
     );
     expect(result.stdout).toContain('| notification group billing | name: "Billing" |');
-    expect(result.stdout).toMatch(/\| workflow order-shipped \| active: false<br>.*group: "billing"<br>/);
+    expect(result.stdout).toContain(
+      '| workflow order-shipped | `active: true -> false`<br>`name: "Order shipped" -> "Order shipped v2"`<br>`notificationGroup: "General" -> "Billing"`<br>`tags: [] -> ["orders"]` |',
+    );
     expect(result.stdout).toContain("1 unmanaged pending change (not promoted)");
   });
 

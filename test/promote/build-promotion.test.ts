@@ -131,4 +131,17 @@ describe("buildPromotion", () => {
     const other = build(BOTH, { changes: [{ ...layout, type: "Feed" as Change["type"] }] });
     expect(other.unmanaged.map((e) => e.kind)).toEqual(["other"]);
   });
+
+  it("takes a fresh organization's DefaultLayout change when the config names that layout, before the workflows", () => {
+    const fresh: Change = { ...groupChange, _id: "6b048b903f565f01deca9998", type: "DefaultLayout" };
+    const named = build(
+      { ...BOTH, layouts: new Map([[fresh._entityId, "novu-default-layout"]]) },
+      { changes: [workflowChange, fresh] },
+    );
+    expect(named.entries.map((e) => [e.kind, e.changeType, e.key])).toEqual([
+      ["layout", "DefaultLayout", "novu-default-layout"],
+      ["workflow", "NotificationTemplate", "capture"],
+    ]);
+    expect(build(BOTH, { changes: [fresh] }).unmanaged.map((e) => e.kind)).toEqual(["layout"]);
+  });
 });

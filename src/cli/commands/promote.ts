@@ -1,11 +1,13 @@
 // `notiform promote [FILE]`: carry Development's pending changes to Production, reviewed like a
 // plan. Thin: reads the environment and the pending changes, builds the Promotion (pure), shows
 // or saves it, asks, applies it and maps the outcome to an exit code. Writes no state file, so
-// it takes no apply lock. With --detailed-exitcode or --out it only previews.
+// it takes no apply lock. With --detailed-exitcode, --out, or --output markdown without
+// --auto-approve it only previews.
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { NotiformError } from "../../errors.js";
 import { maskDeep } from "../../mask.js";
+import { withProductionDiff } from "../../pipeline/production.js";
 import { preparePromotion, promotionTarget, refreshSavedPromotion } from "../../pipeline/promote.js";
 import { openSession, type Session } from "../../pipeline/session.js";
 import { executePromotion } from "../../promote/execute-promotion.js";
@@ -64,6 +66,12 @@ const builder = (yargs: Argv) =>
       default: false,
       describe: "Promote without asking (needed without a TTY)",
     })
+    .option("production-env", {
+      type: "string",
+      default: "production",
+      describe:
+        "The config environment whose key reads Production, so the preview shows each workflow as a diff against Production",
+    })
     .option("state", {
       type: "string",
       describe: "State file (default: notiform[.ENV].state.json beside the config)",
@@ -99,9 +107,12 @@ export const promoteCommand = defineCommand({
       const target = await promotionTarget(session);
       if (args.promotion !== undefined) return await promoteSaved(args, context, session, target);
       const promotion = await previewNow(args, context, session, target);
-      const previewOnly = args["detailed-exitcode"] || args.out !== undefined;
-      if (previewOnly)
-        return args["detailed-exitcode"] && promotion.entries.length > 0 ? EXIT.changes : EXIT.ok;
+      if (previewOnly(args)) {
+        // A markdown preview (a pull request comment, a job summary) never prompts: like
+        // --detailed-exitcode it exits 2 while changes are pending; with --out it saves, as always.
+        const detailed = args["detailed-exitcode"] || (args.output === "markdown" && args.out === undefined);
+        return detailed && promotion.entries.length > 0 ? EXIT.changes : EXIT.ok;
+      }
       if (promotion.entries.length === 0) {
         if (args.output === "json") context.terminal.out(renderPromotionReportJson(emptyReport()));
         else context.terminal.err("Nothing to promote.\n");
@@ -122,7 +133,13 @@ async function previewNow(
   session: Session,
   target: PromotionTarget,
 ): Promise<Promotion> {
-  const promotion = await preparePromotion(session, target, { all: args.all, masker: context.masker });
+  const promotion = await withProductionDiff(
+    session,
+    await preparePromotion(session, target, { all: args.all, masker: context.masker }),
+    args,
+    runContext(context, args),
+    args["production-env"],
+  );
   // Values were masked as they were read; the config's own handles (keys) are masked here too.
   if (args.out !== undefined)
     await writeFileAtomic(
@@ -135,10 +152,15 @@ async function previewNow(
   return promotion;
 }
 
+/** Only a preview: --detailed-exitcode, --out, or a markdown rendering without --auto-approve. */
+function previewOnly(args: PromoteArgs): boolean {
+  const markdown = args.output === "markdown" && !args["auto-approve"] && args.promotion === undefined;
+  return args["detailed-exitcode"] || args.out !== undefined || markdown;
+}
+
 /** Preview on stdout; when a JSON report follows (promoting with -o json), the text goes to stderr. */
 function show(args: PromoteArgs, context: CommandContext, promotion: Promotion): void {
-  const previewOnly = args["detailed-exitcode"] || args.out !== undefined;
-  if (args.output === "json" && previewOnly) context.terminal.out(renderPromotionJson(promotion));
+  if (args.output === "json" && previewOnly(args)) context.terminal.out(renderPromotionJson(promotion));
   else if (args.output === "json")
     context.terminal.err(renderPromotionText(promotion, { verbose: args.verbose }));
   else if (args.output === "markdown") context.terminal.out(renderPromotionMarkdown(promotion));

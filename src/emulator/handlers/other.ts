@@ -3,9 +3,19 @@ import { badRequest, HttpError, notFound } from "../http-error.js";
 import { nextId } from "../store.js";
 import { type Handler, isObject, OBJECT_ID, ok, requireName } from "./context.js";
 
-/** The seed's organization, with the branding PUT /v1/organizations/branding stored since. */
-export const me: Handler = ({ data }) =>
-  ok(data.branding !== undefined ? { ...data.organization, branding: data.branding } : data.organization);
+/**
+ * The seed's organization, with the branding PUT /v1/organizations/branding stored since; an
+ * organization without branding (fresh, or after an empty PUT) has no `branding` key at all.
+ */
+export const me: Handler = ({ data }) => {
+  if (data.branding === undefined) return ok(data.organization);
+  const { branding: _seeded, ...organization } = data.organization as typeof data.organization & {
+    branding?: unknown;
+  };
+  return ok(
+    Object.keys(data.branding).length === 0 ? organization : { ...organization, branding: data.branding },
+  );
+};
 
 export const listOrganizations: Handler = ({ data }) => ok([data.organization, ...data.createdOrganizations]);
 

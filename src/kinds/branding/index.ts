@@ -1,8 +1,10 @@
 // Organization branding: one per organization, so its identity is the organization itself.
-// Only the fields the config sets are managed. Read from GET /v1/organizations/me; written with
-// the observed extension PUT /v1/organizations/branding (one call carrying every field: the
-// managed ones as desired, the rest as they are, so nothing unmanaged is cleared). A server that
-// serves the spec alone has no such route: there a change is planned as not applicable.
+// Only the fields the config sets are managed. Read from GET /v1/organizations/me (a fresh
+// organization has no `branding` key); written with the observed extension PUT
+// /v1/organizations/branding, which takes any subset of the fields and REPLACES the whole object:
+// so one call carries the managed fields as desired and every other live field as it is, or the
+// PUT would clear them. A server that serves the spec alone has no such route: there a change is
+// planned as not applicable.
 
 import { digestOf, type JsonObject, managedFields } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
@@ -25,8 +27,6 @@ export const BRANDING_FIELDS = [
   "direction",
 ] as const;
 const KEY = "organization";
-/** What a real server requires in every branding write (direction is optional). */
-const REQUIRED = ["color", "fontColor", "contentBackground", "fontFamily", "logo"] as const;
 
 function fieldsOf(branding: Branding | Record<string, unknown>): JsonObject {
   const out: JsonObject = {};
@@ -102,13 +102,8 @@ export const brandingKind: KindModule<"branding"> = {
   operationsFor(_op, item, live, _changes, context) {
     const why = context.live.kinds.branding.notWritable;
     if (why !== undefined) return { notApplicable: why };
+    // The PUT replaces the whole object: the live fields the config leaves out go along unchanged.
     const branding = { ...live?.fields, ...item.fields };
-    const missing = REQUIRED.filter((field) => branding[field] === undefined);
-    if (missing.length > 0) {
-      return {
-        notApplicable: `the server takes branding in one write with all of ${REQUIRED.join(", ")}; the organization has no ${missing.join(", ")} yet, so add ${missing.length === 1 ? "it" : "them"} under branding:`,
-      };
-    }
     return { operations: [{ type: "branding.update", branding }] };
   },
 

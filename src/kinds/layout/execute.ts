@@ -2,7 +2,7 @@
 // only; one that meets 409 or whose answer was lost is found again by identifier in the list (the
 // server refuses a second layout with the identifier), never posted blindly twice.
 
-import { NotiformError } from "../../errors.js";
+import { InternalError, NotiformError } from "../../errors.js";
 import type { ExecuteContext, ExecuteResult, ExportSection } from "../kind.js";
 import type { LiveByKind } from "../kinds.js";
 import type { NotificationApi } from "../notification-api.js";
@@ -19,12 +19,14 @@ async function findLayout(client: NotificationApi, identifier: string): Promise<
 export async function executeLayout(
   _action: PlanAction,
   op: LayoutOperation,
-  { client, signal }: ExecuteContext,
+  { client, signal, createdIds }: ExecuteContext,
 ): Promise<ExecuteResult> {
   const options = signal ? { signal } : {};
   if (op.type === "layout.setDefault") {
-    await client.setDefaultLayout(op.layoutId, options);
-    return { serverId: op.layoutId };
+    const layoutId = op.layoutFromAction === undefined ? op.layoutId : createdIds.get(op.layoutFromAction);
+    if (layoutId === undefined) throw new InternalError(`${op.layoutFromAction} produced no layout id`);
+    await client.setDefaultLayout(layoutId, options);
+    return { serverId: layoutId };
   }
   if (op.type === "layout.update") {
     const updated = await client.updateLayout(op.layoutId, op.fields as Partial<CreateLayoutBody>, options);
@@ -54,7 +56,6 @@ export async function executeLayout(
       note = conflict ? "already existed (409); read back" : "response lost; read back: created";
     }
   }
-  if (op.setDefault === true) await client.setDefaultLayout(id, options);
   return { serverId: id, ...(note !== undefined ? { note } : {}) };
 }
 

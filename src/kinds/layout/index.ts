@@ -98,14 +98,25 @@ export const layoutKind: KindModule<"layout"> = {
     if (op === "unverified") return { notApplicable: "the server does not list layouts (GET /v1/layouts)" };
     const { isDefault, ...fields } = item.fields;
     if (op === "create" || live === undefined) {
+      // The set-default route after the create, on the id the create answers (as the plan shows).
+      const action = `layout/${item.key}`;
       return {
         operations: [
           {
             type: "layout.create",
             identifier: item.key,
             body: { identifier: item.key, name: item.key, ...fields },
-            ...(isDefault === true ? { setDefault: true } : {}),
           },
+          ...(isDefault === true
+            ? [
+                {
+                  type: "layout.setDefault" as const,
+                  identifier: item.key,
+                  layoutId: "",
+                  layoutFromAction: action,
+                },
+              ]
+            : []),
         ],
       };
     }
@@ -142,8 +153,9 @@ export const layoutKind: KindModule<"layout"> = {
 
   async readLive(client, scope) {
     if (!scope.everything && scope.desired.resources.layout.length === 0) return { live: new Map() };
+    const ahead = scope.readAhead?.layout as Promise<Layout[]> | undefined;
     const layouts = await unlessUnsupported(
-      client.listAllLayouts(scope.signal ? { signal: scope.signal } : {}),
+      ahead ?? client.listAllLayouts(scope.signal ? { signal: scope.signal } : {}),
     );
     if (layouts === undefined) return { live: undefined };
     return {
@@ -152,6 +164,8 @@ export const layoutKind: KindModule<"layout"> = {
     };
   },
 
+  // While the config loads, once it holds a layout: the whole list, which readLive reads anyway.
+  readAhead: (client) => client.listAllLayouts(),
   execute: executeLayout,
 
   async reread(_actions, client) {

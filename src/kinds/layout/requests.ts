@@ -8,7 +8,10 @@ export function layoutRequest(op: LayoutOperation): PlannedRequest {
       return { method: "POST", path: "/v1/layouts", body: { ...op.body } };
     case "layout.update":
       return { method: "PATCH", path: `/v1/layouts/${pathSegment(op.layoutId)}`, body: { ...op.fields } };
-    case "layout.setDefault":
-      return { method: "POST", path: `/v1/layouts/${pathSegment(op.layoutId)}/default`, body: {} };
+    case "layout.setDefault": {
+      const id =
+        op.layoutFromAction !== undefined ? `<id of ${op.layoutFromAction}>` : pathSegment(op.layoutId);
+      return { method: "POST", path: `/v1/layouts/${id}/default`, body: {} };
+    }
   }
 }

@@ -18,15 +18,16 @@ export interface LayoutSpec {
 }
 
 export type LayoutOperation =
-  | {
-      /** POST /v1/layouts (answers the id only), then the set-default route when `setDefault`. */
-      type: "layout.create";
-      identifier: string;
-      body: JsonObject;
-      setDefault?: boolean;
-    }
+  /** POST /v1/layouts (answers the id only). */
+  | { type: "layout.create"; identifier: string; body: JsonObject }
   | { type: "layout.update"; identifier: string; layoutId: string; fields: JsonObject }
-  | { type: "layout.setDefault"; identifier: string; layoutId: string };
+  | {
+      type: "layout.setDefault";
+      identifier: string;
+      layoutId: string;
+      /** After this action's create: the id it produced (`layout/IDENTIFIER`). */
+      layoutFromAction?: string;
+    };
 
 declare module "../kinds.js" {
   interface KindTypes {

@@ -45,13 +45,15 @@ const MAX_FOLLOWED_PAGES = DEFAULT_MAX_PAGES;
 
 export { overrideLookupKey } from "./execute.js";
 
+/** Each channel with its flat field name, made once (a large plan builds these fields per override). */
+const CHANNEL_FIELDS = CHANNELS.map((channel) => [channel, `preferenceSettings.${channel}`] as const);
+
 export function canonicalOverrideFields(
   override: Pick<WorkflowOverride, "active" | "preferenceSettings">,
 ): JsonObject {
   const fields: JsonObject = { active: override.active === true };
-  for (const channel of CHANNELS) {
-    fields[`preferenceSettings.${channel}`] = override.preferenceSettings?.[channel] ?? true;
-  }
+  for (const [channel, field] of CHANNEL_FIELDS)
+    fields[field] = override.preferenceSettings?.[channel] ?? true;
   return fields;
 }
 
@@ -148,9 +150,8 @@ export const overrideKind: KindModule<"override"> = {
     return desired.resources.override.map(({ spec, source }) => {
       const workflowId = workflows.get(spec.workflow) ?? spec.workflow;
       const fields: JsonObject = { active: spec.active ?? false };
-      for (const channel of CHANNELS) {
-        fields[`preferenceSettings.${channel}`] = spec.preferenceSettings?.[channel] ?? true;
-      }
+      for (const [channel, field] of CHANNEL_FIELDS)
+        fields[field] = spec.preferenceSettings?.[channel] ?? true;
       return {
         // The tenant as the config names it: its identifier ("order-shipped@acme-eu").
         key: `${spec.workflow}@${spec.tenant ?? spec.tenantId}`,

@@ -38,7 +38,8 @@ function liveTenantItem(tenant: Tenant, wanted: readonly string[]): LiveItem {
 
 async function readTenants(client: NotificationApi, scope: ReadScope): Promise<Tenant[] | undefined> {
   if (!scope.everything && scope.desired.resources.tenant.length === 0) return [];
-  return unlessUnsupported(client.listAllTenants(scope.signal ? { signal: scope.signal } : {}));
+  const ahead = scope.readAhead?.tenant as Promise<Tenant[]> | undefined;
+  return unlessUnsupported(ahead ?? client.listAllTenants(scope.signal ? { signal: scope.signal } : {}));
 }
 
 export const tenantKind: KindModule<"tenant"> = {
@@ -113,6 +114,9 @@ export const tenantKind: KindModule<"tenant"> = {
     };
   },
 
+  // While the config loads, once it holds a tenant: the whole list, which readLive reads then
+  // anyway (it follows `hasMore` page by page, so starting early hides that chain).
+  readAhead: (client) => client.listAllTenants(),
   execute: executeTenant,
 
   async reread(actions, client) {

@@ -7,6 +7,7 @@ import type { JsonObject } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
 import { NotiformError } from "../../errors.js";
 import type { DesiredItem, OperationsResult, PlanContext } from "../kind.js";
+import type { Layout } from "../layout/wire.js";
 import type { NotificationApi } from "../notification-api.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { hasCode } from "../write-outcomes.js";
@@ -34,8 +35,10 @@ export class LiveWorkflows extends Map<string, Workflow> {
 export async function readLayouts(
   client: NotificationApi,
   signal: AbortSignal | undefined,
+  /** The whole list, read while the config loaded. */
+  ahead?: Promise<Layout[]>,
 ): Promise<{ ids: Map<string, string>; identifiers: Map<string, string> } | undefined> {
-  const layouts = await unlessUnsupported(client.listAllLayouts(signal ? { signal } : {}));
+  const layouts = await unlessUnsupported(ahead ?? client.listAllLayouts(signal ? { signal } : {}));
   if (layouts === undefined) return undefined;
   return {
     ids: new Map(layouts.map((l) => [l.identifier, l._id])),

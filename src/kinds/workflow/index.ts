@@ -24,6 +24,7 @@ import {
   recordedFields,
 } from "../kind.js";
 import type { LiveByKind } from "../kinds.js";
+import type { Layout } from "../layout/wire.js";
 import type { FieldChange } from "../plan-action.js";
 import { wantedItems } from "../read-by-cost.js";
 import { unlessUnsupported } from "../unsupported.js";
@@ -200,7 +201,12 @@ export const workflowKind: KindModule<"workflow"> = {
           spec.steps?.some((step) => step.template?.layout !== undefined),
         );
     if (layoutsNeeded) {
-      const layouts = await readLayouts(client, scope.signal);
+      // The layout kind's read, when the config's layouts started one while it loaded.
+      const layouts = await readLayouts(
+        client,
+        scope.signal,
+        scope.readAhead?.layout as Promise<Layout[]> | undefined,
+      );
       live.layoutIds = layouts?.ids;
       live.layoutIdentifiers = layouts?.identifiers;
     }

@@ -1,0 +1,71 @@
+// The Production side of a promotion preview: promote runs with the Development key, and shows
+// what Production will receive as a diff against Production when the config's Production
+// environment (`--production-env`, default "production") has its key set. Connects with that
+// environment's URL and key and checks the key really reaches Production; then reads only.
+import { ConfigError } from "../errors.js";
+import type { ApiClient } from "../kinds/client.js";
+import { unlessUnsupported } from "../kinds/unsupported.js";
+import { maskDeep } from "../mask.js";
+import { compareWithProduction } from "../promote/compare-production.js";
+import type { Promotion } from "../promote/model.js";
+import type { RunContext } from "./context.js";
+import { connect, loadDesired, type Session, type SessionArgs } from "./session.js";
+
+type ProductionReader = { client: ApiClient } | { why: string };
+
+/**
+ * Each workflow the promotion carries as a diff against Production, where the Production
+ * environment's key is set; otherwise a warning says why the preview lists the changes' fields.
+ */
+export async function withProductionDiff(
+  session: Session,
+  promotion: Promotion,
+  args: SessionArgs,
+  context: RunContext,
+  environmentName: string,
+): Promise<Promotion> {
+  if (!promotion.entries.some((entry) => entry.kind === "workflow")) return promotion;
+  const production = await connectProduction(args, context, environmentName);
+  if ("why" in production) {
+    const warning = `Production was not read (${production.why}): the workflows show the fields their changes set, not a diff against Production`;
+    return { ...promotion, warnings: [...promotion.warnings, warning] };
+  }
+  try {
+    return await compareWithProduction(promotion, session.client, production.client, (value) =>
+      maskDeep(value, context.masker),
+    );
+  } finally {
+    await production.client.close();
+  }
+}
+
+async function connectProduction(
+  args: SessionArgs,
+  context: RunContext,
+  name: string,
+): Promise<ProductionReader> {
+  let loaded: Awaited<ReturnType<typeof loadDesired>>;
+  try {
+    loaded = await loadDesired({ ...args, env: name }, context);
+  } catch (error) {
+    if (error instanceof ConfigError && error.problems.some((p) => p.rule === "unknown-environment"))
+      return { why: `the config defines no environment "${name}" (--production-env)` };
+    throw error;
+  }
+  const { desired } = loaded;
+  const key = context.env[desired.apiKeyEnv];
+  if (key === undefined || key.trim() === "")
+    return { why: `${desired.apiKeyEnv}, the ${name} environment's key, is not set` };
+  const client = connect(args, desired, context);
+  try {
+    const environment = await unlessUnsupported(client.getCurrentEnvironment());
+    if (environment?.name.toLowerCase() === "production") return { client };
+    await client.close();
+    return {
+      why: `the ${name} environment's key reaches ${environment?.name ?? "an unnamed environment"}, not Production`,
+    };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}

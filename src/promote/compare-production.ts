@@ -1,0 +1,67 @@
+// The reads behind a promotion preview's diff against Production: each workflow the promotion
+// carries, read in Development by id and in Production by trigger identifier, with each
+// environment's group names and layout identifiers. Reads only; the diff itself is pure
+// (production-diff.ts). Values are masked as they are read, like the rest of the promotion.
+import type { JsonObject } from "../canonical.js";
+import { isNotiformError } from "../errors.js";
+import type { NotificationApi } from "../kinds/notification-api.js";
+import { unlessUnsupported } from "../kinds/unsupported.js";
+import type { Workflow } from "../kinds/workflow/wire.js";
+import type { Promotion, PromotionEntry } from "./model.js";
+import { diffAgainstProduction, type EnvironmentNames, promotedWorkflowFields } from "./production-diff.js";
+
+type Reader = Pick<NotificationApi, "getWorkflow" | "listNotificationGroups" | "listAllLayouts">;
+
+/** The promotion with a `diff` on every workflow entry: Development's record against Production's. */
+export async function compareWithProduction(
+  promotion: Promotion,
+  development: Reader,
+  production: Reader,
+  mask: <T>(value: T) => T,
+): Promise<Promotion> {
+  const workflows = promotion.entries.filter((entry) => entry.kind === "workflow");
+  if (workflows.length === 0) return promotion;
+  const [developmentNames, productionNames] = await Promise.all([namesOf(development), namesOf(production)]);
+  const diffs = new Map(
+    await Promise.all(
+      workflows.map(async (entry) => {
+        const record = await development.getWorkflow(entry.entityId);
+        const identifier = entry.identifier ?? record.triggers[0]?.identifier;
+        const current =
+          identifier === undefined ? undefined : await unlessNotFound(production.getWorkflow(identifier));
+        const next = mask(promotedWorkflowFields(record, developmentNames)) as JsonObject;
+        const now =
+          current === undefined
+            ? undefined
+            : (mask(promotedWorkflowFields(current, productionNames)) as JsonObject);
+        return [entry.changeId, diffAgainstProduction(next, now)] as const;
+      }),
+    ),
+  );
+  const withDiff = (entry: PromotionEntry): PromotionEntry => {
+    const diff = diffs.get(entry.changeId);
+    return diff === undefined ? entry : { ...entry, diff };
+  };
+  return { ...promotion, entries: promotion.entries.map(withDiff) };
+}
+
+async function namesOf(client: Reader): Promise<EnvironmentNames> {
+  const [groups, layouts] = await Promise.all([
+    unlessUnsupported(client.listNotificationGroups()),
+    unlessUnsupported(client.listAllLayouts()),
+  ]);
+  return {
+    groups: new Map((groups ?? []).map((g) => [g._id, g.name])),
+    layouts: new Map((layouts ?? []).map((l) => [l._id, l.identifier])),
+  };
+}
+
+/** A workflow Production does not have yet (never promoted): every field is new there. */
+async function unlessNotFound(read: Promise<Workflow>): Promise<Workflow | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isNotiformError(error) && error.code === "API_NOT_FOUND") return undefined;
+    throw error;
+  }
+}

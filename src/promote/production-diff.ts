@@ -1,0 +1,42 @@
+// What Production will receive, as a diff against Production (issue 26): for each workflow a
+// promotion carries, its Development record against Production's current one (found by trigger
+// identifier), field by field in the plan's canonical model. Groups and layouts are compared by
+// name and identifier: their ids differ per environment. Pure: records in, field changes out.
+import { canonicalJson, type JsonObject } from "../canonical.js";
+import { canonicalWorkflowFields } from "../kinds/workflow/canonical.js";
+import { liveStepFields } from "../kinds/workflow/steps-canonical.js";
+import type { Workflow } from "../kinds/workflow/wire.js";
+import type { FieldChange } from "../plan/model.js";
+
+/** What names an environment's ids: notification group id -> name, layout id -> identifier. */
+export interface EnvironmentNames {
+  groups: ReadonlyMap<string, string>;
+  layouts: ReadonlyMap<string, string>;
+}
+
+/** A workflow's settings and content as plan compares them, its group by name. */
+export function promotedWorkflowFields(workflow: Workflow, names: EnvironmentNames): JsonObject {
+  // The group map stands in for plan's group keys: a group is named the same in both environments.
+  const fields = canonicalWorkflowFields(workflow, names.groups);
+  liveStepFields(workflow.steps ?? [], names.layouts, fields);
+  return fields;
+}
+
+/**
+ * Development's fields against Production's (undefined: Production has no such workflow yet, so
+ * every field is new). A field only Production has (a step Development dropped) shows as null.
+ */
+export function diffAgainstProduction(
+  development: JsonObject,
+  production: JsonObject | undefined,
+): FieldChange[] {
+  const fields = [...new Set([...Object.keys(development), ...Object.keys(production ?? {})])].sort();
+  const out: FieldChange[] = [];
+  for (const field of fields) {
+    const now = production?.[field];
+    const next = development[field] ?? null;
+    if (now !== undefined && canonicalJson(now) === canonicalJson(next)) continue;
+    out.push(now === undefined ? { field, new: next } : { field, old: now, new: next });
+  }
+  return out;
+}
