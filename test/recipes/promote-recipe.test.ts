@@ -127,6 +127,9 @@ describe("notiform-promote.yml on a protected main", () => {
       const tags = change.tags.split(", ");
       // The approver saw the preview, and Production had not received the change yet.
       expect(run.jobs["apply-development"]?.summary).toContain("<!-- notiform-promote -->");
+      // After the approval, the summary shows what Production receives as a diff against it.
+      expect(run.jobs["promote-production"]?.summary).toContain("<!-- notiform-promote -->");
+      expect(run.jobs["promote-production"]?.summary).not.toContain("Production was not read");
       expect(approvals[n]?.environment).toBe("production");
       expect(approvals[n]?.tags).not.toEqual(tags);
       expect(shipped("development")?.tags).toEqual(tags);
