@@ -13,9 +13,16 @@ const STORE = process.env.GH_STANDIN_STORE ?? "";
 const REMOTE = process.env.GH_STANDIN_REMOTE ?? "";
 const FIELDS = ["number", "state", "title", "body", "headRefName", "baseRefName", "url"];
 
+/** Refused as gh refuses: the message on stderr and the exit code, set once at the root below. */
+class Refused extends Error {
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
+
 function fail(message, code = 1) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
+  throw new Refused(message, code);
 }
 
 const load = () => JSON.parse(readFileSync(STORE, "utf8"));
@@ -185,4 +192,10 @@ function main(argv) {
   run(load(), rest);
 }
 
-main(process.argv.slice(2));
+try {
+  main(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof Refused)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exitCode = error.code;
+}

@@ -53,10 +53,10 @@ const github = {
     "rest",
   ]),
   async paginate(route, params) {
-    const all = [];
+    let all = [];
     for (let page = 1; page <= MAX_PAGES; page += 1) {
       const { data } = await route({ ...params, per_page: 100, page });
-      all.push(...data);
+      all = all.concat(data);
       if (data.length < 100) return all;
     }
     throw new Error("the github-script stand-in stops after 50 pages");
