@@ -1,10 +1,13 @@
-// One HTTP exchange over the shared undici Agent: send, read the answer up to a size cap, and
-// name a network failure and whether the request may have left. No retries, no limiter, no
-// error policy: transport.ts decides those. Never logs; the headers it is given stay here.
-import { Agent } from "undici";
+// One HTTP exchange over a keep-alive pool of node:http(s) connections: send, read the answer
+// up to a size cap, and name a network failure and whether the request may have left. No
+// retries, no limiter, no error policy: transport.ts decides those. Never logs; the headers it
+// is given stay here. node:http rather than a client library: it ships inside Node (nothing to
+// load at start-up, where a library's megabyte of code cost a plan 60 ms before its first
+// request), and a run's few thousand requests over at most a few connections ask nothing more.
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 
 export interface ExchangeRequest {
-  origin: string;
   /** Path and query. */
   path: string;
   method: string;
@@ -22,66 +25,136 @@ export interface ExchangeResult {
 
 export interface Timeouts {
   connectMs: number;
+  /** From the request being sent on its connection to the response's headers. */
   headersMs: number;
+  /** Longest silence while the body arrives. */
   bodyMs: number;
   /** The whole exchange, from sending to the last byte of the body. */
   totalMs: number;
 }
 
-/** One keep-alive pool for the whole run, sized for the concurrency limit. */
-export function createAgent(concurrency: number, timeouts: Timeouts): Agent {
-  return new Agent({
-    connections: Math.max(1, concurrency),
-    keepAliveTimeout: 10_000,
-    connect: { timeout: timeouts.connectMs },
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.bodyMs,
-  });
-}
+/** One keep-alive pool for the whole run, to one origin, sized for the concurrency limit. */
+export class ConnectionPool {
+  readonly origin: URL;
+  readonly timeouts: Timeouts;
+  private readonly agent: HttpAgent;
 
-export async function exchange(
-  agent: Agent,
-  request: ExchangeRequest,
-  maxBodyBytes: number,
-): Promise<ExchangeResult> {
-  const response = await agent.request({
-    origin: request.origin,
-    path: request.path,
-    method: request.method as "GET",
-    headers: request.headers,
-    ...(request.body !== undefined ? { body: request.body } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-  });
-  const header = (name: string): string | undefined => {
-    const value = response.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const declared = Number(header("content-length"));
-  const text =
-    Number.isFinite(declared) && declared > maxBodyBytes
-      ? discard(response.body)
-      : await readLimited(response.body, maxBodyBytes);
-  return { status: response.statusCode, header, text };
-}
+  constructor(origin: string, concurrency: number, timeouts: Timeouts) {
+    this.origin = new URL(origin);
+    this.timeouts = timeouts;
+    const size = Math.max(1, concurrency);
+    const options = { keepAlive: true, maxSockets: size, maxFreeSockets: size, scheduling: "lifo" as const };
+    this.agent = this.secure ? new HttpsAgent(options) : new HttpAgent(options);
+  }
 
-function discard(body: { destroy(): void }): undefined {
-  body.destroy();
-  return undefined;
+  get secure(): boolean {
+    return this.origin.protocol === "https:";
+  }
+
+  /** Send one request; settles once, with the answer or the failure. */
+  exchange(request: ExchangeRequest, maxBodyBytes: number): Promise<ExchangeResult> {
+    return new Promise((resolve, reject) => {
+      const send = this.secure ? httpsRequest : httpRequest;
+      const headers =
+        request.body === undefined
+          ? request.headers
+          : { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) };
+      const req = send({
+        agent: this.agent,
+        protocol: this.origin.protocol,
+        // An IPv6 literal is bracketed in a URL, not in a socket address.
+        hostname: this.origin.hostname.replace(/^\[(.*)\]$/, "$1"),
+        port: this.origin.port,
+        path: request.path,
+        method: request.method,
+        headers,
+        ...(request.signal !== undefined ? { signal: request.signal } : {}),
+      });
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const stop = () => clearTimeout(timer);
+      const fail = (error: unknown) => {
+        stop();
+        if (settled) return;
+        settled = true;
+        reject(error);
+      };
+      const done = (result: ExchangeResult) => {
+        stop();
+        if (settled) return;
+        settled = true;
+        resolve(result);
+      };
+      /** A timer that ends the exchange with `code` unless cleared first. */
+      const within = (ms: number, code: TimeoutCode) => {
+        stop();
+        timer = setTimeout(() => req.destroy(timeoutError(code)), ms);
+      };
+      req.on("socket", (socket) => {
+        if (!socket.connecting) return within(this.timeouts.headersMs, "HEADERS_TIMEOUT");
+        within(this.timeouts.connectMs, "CONNECT_TIMEOUT");
+        socket.once(this.secure ? "secureConnect" : "connect", () =>
+          within(this.timeouts.headersMs, "HEADERS_TIMEOUT"),
+        );
+      });
+      req.on("error", fail);
+      req.on("response", (response) => {
+        const header = (name: string): string | undefined => {
+          const value = response.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        };
+        const answer = (text: string | undefined) => done({ status: response.statusCode ?? 0, header, text });
+        const declared = Number(header("content-length"));
+        if (Number.isFinite(declared) && declared > maxBodyBytes) {
+          answer(undefined);
+          response.destroy();
+          return;
+        }
+        readBody(response, maxBodyBytes, () => within(this.timeouts.bodyMs, "BODY_TIMEOUT"), answer, fail);
+      });
+      req.end(request.body);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
 }
 
 /** Read a body, giving up (undefined) past `limit` bytes rather than holding it all. */
-async function readLimited(
-  body: AsyncIterable<Buffer> & { destroy(): void },
+function readBody(
+  response: IncomingMessage,
   limit: number,
-): Promise<string | undefined> {
+  onChunk: () => void,
+  answer: (text: string | undefined) => void,
+  fail: (error: unknown) => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
+  onChunk();
+  response.on("data", (chunk: Buffer) => {
     size += chunk.length;
-    if (size > limit) return discard(body);
+    if (size > limit) {
+      answer(undefined);
+      response.destroy();
+      return;
+    }
     chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+    onChunk();
+  });
+  response.on("end", () => answer(Buffer.concat(chunks).toString("utf8")));
+  response.on("error", fail);
+  // Closed before its end: the server (or a timeout, or an abort) cut the answer short.
+  response.on("close", () => {
+    if (!response.complete)
+      fail(Object.assign(new Error("the response was cut short"), { code: "ECONNRESET" }));
+  });
+}
+
+type TimeoutCode = "CONNECT_TIMEOUT" | "HEADERS_TIMEOUT" | "BODY_TIMEOUT";
+
+function timeoutError(code: TimeoutCode): Error {
+  return Object.assign(new Error(`notiform ${code.toLowerCase().replace("_", " ")}`), { code });
 }
 
 /** Failures before anything was sent (no connection was made): retrying cannot duplicate. */
@@ -91,7 +164,7 @@ const NOT_SENT = new Set([
   "EAI_AGAIN",
   "EHOSTUNREACH",
   "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
+  "CONNECT_TIMEOUT",
 ]);
 
 export interface NetworkFailure {
@@ -117,14 +190,13 @@ function reasonFor(code: string, error: unknown): string {
     case "EHOSTUNREACH":
     case "ENETUNREACH":
       return "host unreachable";
-    case "UND_ERR_CONNECT_TIMEOUT":
+    case "CONNECT_TIMEOUT":
       return "timed out connecting";
-    case "UND_ERR_HEADERS_TIMEOUT":
+    case "HEADERS_TIMEOUT":
       return "timed out waiting for the response";
-    case "UND_ERR_BODY_TIMEOUT":
+    case "BODY_TIMEOUT":
       return "timed out reading the response";
     case "ECONNRESET":
-    case "UND_ERR_SOCKET":
     case "EPIPE":
       return "the connection was closed before a response arrived";
     default:

@@ -3,12 +3,11 @@
 // POSTs, the shared adaptive limiter, retries with backoff, stats, log events, and the mapping
 // of every failure to ApiError / NetworkError. It never logs a key, a header or an access token.
 import { randomUUID } from "node:crypto";
-import type { Agent } from "undici";
 import type { Masker } from "../mask.js";
 import { visibleText } from "../sanitize.js";
 import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 import { ApiError, badResponse, htmlPage, NetworkError, parseErrorBody } from "./errors.js";
-import { createAgent, describeNetworkFailure, exchange, type Timeouts } from "./http-exchange.js";
+import { ConnectionPool, describeNetworkFailure, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter, describeWait, parseRateLimitPolicy } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
 import { redactForLog } from "./redaction.js";
@@ -81,18 +80,16 @@ export class Transport {
   readonly stats: ClientStats = emptyStats();
   /** Response body characters received so far, all calls together. */
   private bodyChars = 0;
-  private readonly agent: Agent;
+  private readonly pool: ConnectionPool;
   private readonly limiter: AdaptiveLimiter;
-  private readonly origin: string;
   private readonly basePath: string;
   private readonly options: TransportOptions;
 
   constructor(options: TransportOptions) {
     this.options = options;
     const url = new URL(options.baseUrl);
-    this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
-    this.agent = createAgent(options.concurrency, options.timeouts);
+    this.pool = new ConnectionPool(url.origin, options.concurrency, options.timeouts);
     this.limiter = new AdaptiveLimiter({
       max: options.concurrency,
       now: options.now,
@@ -168,7 +165,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.pool.close();
   }
 
   /** One request: a Reply on success, a Failed to maybe retry, or a throw that ends the call. */
@@ -189,17 +186,13 @@ export class Transport {
       ...(call.body !== undefined && this.options.log ? { body: this.redact(call.body) } : {}),
     });
     const sentAt = this.options.now();
-    // One deadline for the whole exchange: undici's body timeout is per chunk, so a body
+    // One deadline for the whole exchange: the body timeout is per chunk, so a body
     // trickling one byte every few seconds would otherwise never time out.
     const deadline = AbortSignal.timeout(this.options.timeouts.totalMs);
     const signal = call.signal === undefined ? deadline : AbortSignal.any([call.signal, deadline]);
-    let result: Awaited<ReturnType<typeof exchange>>;
+    let result: Awaited<ReturnType<ConnectionPool["exchange"]>>;
     try {
-      result = await exchange(
-        this.agent,
-        { origin: this.origin, method, ...wire, signal },
-        this.options.maxBodyBytes,
-      );
+      result = await this.pool.exchange({ method, ...wire, signal }, this.options.maxBodyBytes);
     } catch (error) {
       if (call.signal?.aborted) throw interrupted();
       const failure = deadline.aborted

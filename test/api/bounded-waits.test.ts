@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { timerSleep } from "../../src/api/abortable.js";
+import { startEmulator } from "../../src/emulator/index.js";
 import { createClient } from "../../src/kinds/client.js";
 import { fixture, type Recorded } from "./helpers/fake-server.js";
 import { closeAll, failure, harness, KEY, W } from "./helpers/harness.js";
@@ -147,6 +148,40 @@ describe("an overall deadline per exchange", () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe("the body timeout is a silence between chunks", () => {
+  // The emulator sends each answer in two halves slowBodyMs apart.
+  async function slowBodyCall(slowBodyMs: number, bodyMs: number) {
+    const emulator = await startEmulator({ seedFile: "examples/emulator-seed.yaml", port: 0, slowBodyMs });
+    const client = createClient({
+      baseUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      retry: { maxAttempts: 1 },
+      timeouts: { bodyMs },
+    });
+    try {
+      return await client.getCurrentOrganization().then(
+        (organization) => ({ organization, error: undefined }),
+        (error: unknown) => ({ organization: undefined, error }),
+      );
+    } finally {
+      await client.close();
+      await emulator.close();
+    }
+  }
+
+  it("a pause in the body longer than bodyMs ends the call, naming the wait", async () => {
+    const { error } = await slowBodyCall(400, 50);
+    expect(error).toMatchObject({ code: "NETWORK" });
+    expect((error as Error).message).toContain("timed out reading the response");
+  });
+
+  it("a pause shorter than bodyMs is waited out", async () => {
+    const { organization, error } = await slowBodyCall(30, 2_000);
+    expect(error).toBeUndefined();
+    expect(organization?.name).toBeTypeOf("string");
   });
 });
 
