@@ -132,15 +132,15 @@ export function maskDeep<T>(value: T, masker: Masker): T {
   if (typeof value === "string") return masker.mask(value) as T;
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => maskDeep(item, masker)) as T;
-  // Defined, not assigned: a key "__proto__" (config or server data) must stay an own key, or the
-  // masked copy would silently lose what apply still sends.
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(out, key, {
-      value: maskDeep(item, masker),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const key of Object.keys(value)) {
+    const item = maskDeep((value as Record<string, unknown>)[key], masker);
+    // Defined, not assigned: a key "__proto__" (config or server data) must stay an own key, or
+    // the masked copy would silently lose what apply still sends. Any other key is assigned,
+    // which is several times faster on a plan's thousands of objects.
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
   return out as T;
 }

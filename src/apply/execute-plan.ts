@@ -32,8 +32,6 @@ export interface ExecutePlanOptions {
   clock?: () => Date;
 }
 
-type Settled = { action: PlanAction; result: ActionResult };
-
 export async function executePlan(options: ExecutePlanOptions): Promise<ApplyReport> {
   const now = options.now ?? (() => performance.now());
   const { plan } = options;
@@ -44,9 +42,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<ApplyRep
     if (id !== undefined) groupKeys.set(id, key);
   }
   const createdIds = new Map<string, string>();
-  const running = new Map<string, Promise<Settled>>();
   let stopReason: string | undefined;
-  const stop = stopped(options.stopSignal);
 
   const skip = (action: PlanAction, reason: string) =>
     finish({
@@ -90,42 +86,60 @@ export async function executePlan(options: ExecutePlanOptions): Promise<ApplyRep
   const waiting = plan.actions.filter(
     (action) => action.op !== "not-applicable" && action.op !== "uncertain",
   );
+  const context: RunContext = { ...options, groupKeys, createdIds, now };
+  const limit = Math.max(1, options.concurrency);
+  let running = 0;
 
-  while (waiting.length > 0 || running.size > 0) {
-    if (options.stopSignal?.aborted === true && stopReason === undefined) stopReason = "interrupted";
-    if (stopReason === undefined) {
-      for (let i = 0; i < waiting.length && running.size < Math.max(1, options.concurrency); ) {
-        const action = waiting[i] as PlanAction;
-        const blocked = action.dependsOn.find((id) => {
-          const status = results.get(id)?.status;
-          return status === "failed" || status === "skipped";
-        });
-        if (blocked !== undefined) {
+  // Event-driven: an action's end starts the next one in the same turn, so a slot never waits
+  // for a loop to wake (the loop this replaced raced every running action per end: with
+  // thousands of one-request actions that was the engine's main cost between two requests).
+  await new Promise<void>((resolve, reject) => {
+    const onStop = () => pump();
+    const done = () => {
+      options.stopSignal?.removeEventListener("abort", onStop);
+      resolve();
+    };
+    const pump = () => {
+      if (options.stopSignal?.aborted === true && stopReason === undefined) stopReason = "interrupted";
+      if (stopReason === undefined) {
+        for (let i = 0; i < waiting.length && running < limit; ) {
+          const action = waiting[i] as PlanAction;
+          const blocked = action.dependsOn.find((id) => {
+            const status = results.get(id)?.status;
+            return status === "failed" || status === "skipped";
+          });
+          if (blocked !== undefined) {
+            waiting.splice(i, 1);
+            skip(action, `depends on ${blocked}, which was ${results.get(blocked)?.status}`);
+            continue;
+          }
+          if (!action.dependsOn.every((id) => results.get(id)?.status === "applied")) {
+            i += 1;
+            continue;
+          }
           waiting.splice(i, 1);
-          skip(action, `depends on ${blocked}, which was ${results.get(blocked)?.status}`);
-          continue;
+          running += 1;
+          options.onEvent?.({ type: "start", id: action.id, kind: action.kind, key: action.key });
+          runAction(action, context).then(settle).catch(reject);
         }
-        if (!action.dependsOn.every((id) => results.get(id)?.status === "applied")) {
-          i += 1;
-          continue;
-        }
-        waiting.splice(i, 1);
-        options.onEvent?.({ type: "start", id: action.id, kind: action.kind, key: action.key });
-        const task = runAction(action, { ...options, groupKeys, createdIds, now }).then((result) => ({
-          action,
-          result,
-        }));
-        running.set(action.id, task);
       }
+      if (running === 0) done();
+    };
+    const settle = (result: ActionResult) => {
+      running -= 1;
+      finish(result);
+      if (result.status === "failed" && !options.continueOnError)
+        stopReason ??= `stopped after ${result.id} failed`;
+      pump();
+    };
+    // First Ctrl-C: wake to start nothing new (running actions finish and settle as usual).
+    options.stopSignal?.addEventListener("abort", onStop, { once: true });
+    try {
+      pump();
+    } catch (error) {
+      reject(error);
     }
-    if (running.size === 0) break;
-    const settled = await Promise.race([...running.values(), ...(stopReason ? [] : [stop])]);
-    if (settled === undefined) continue;
-    running.delete(settled.action.id);
-    finish(settled.result);
-    if (settled.result.status === "failed" && !options.continueOnError)
-      stopReason ??= `stopped after ${settled.action.id} failed`;
-  }
+  });
   for (const action of waiting) skip(action, stopReason ?? "not started");
 
   const ordered = plan.actions.map((action) => results.get(action.id) as ActionResult);
@@ -139,13 +153,6 @@ export async function executePlan(options: ExecutePlanOptions): Promise<ApplyRep
     },
     interrupted: stopReason === "interrupted",
   };
-}
-
-/** Resolves (with undefined) when the soft stop fires, so the loop wakes to stop starting. */
-function stopped(signal: AbortSignal | undefined): Promise<undefined> {
-  if (signal === undefined) return new Promise(() => undefined);
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(undefined), { once: true }));
 }
 
 interface RunContext extends ExecutePlanOptions {

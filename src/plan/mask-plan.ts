@@ -9,13 +9,18 @@ import type { Plan } from "./model.js";
 
 export function maskPlan(plan: Plan, masker: Masker): Plan {
   if (masker.size === 0) return plan;
-  return { ...maskDeep(plan, masker), actions: plan.actions.map((action) => maskAction(action, masker)) };
+  // Each part is masked once: the actions (most of a plan) only by maskAction, their changes only
+  // by maskChange. The spread keeps each key where it was, so the output's key order is unchanged.
+  return {
+    ...maskDeep({ ...plan, actions: [] }, masker),
+    actions: plan.actions.map((action) => maskAction(action, masker)),
+  };
 }
 
 /** One action as it is shown and saved (apply compares a fresh action with the saved one this way). */
 export function maskAction(action: PlanAction, masker: Masker): PlanAction {
   if (masker.size === 0) return action;
-  const masked = maskDeep(action, masker);
+  const masked = maskDeep({ ...action, changes: [] }, masker);
   return { ...masked, changes: action.changes.map((change) => maskChange(change, masker)) };
 }
 

@@ -49,6 +49,29 @@ describe("maskPlan", () => {
       { field: "name", old: "Old", new: "New" },
     ]);
   });
+
+  it("masks a secret anywhere in the plan and its actions, keeping every key in its place", () => {
+    const secret = "promo-secret-value";
+    const plan = {
+      formatVersion: 3,
+      target: { organization: `org ${secret}` },
+      actions: [
+        {
+          id: "workflow/w",
+          changes: [{ field: "description", new: secret }],
+          requests: [{ method: "PUT", path: "/v1/workflows/w", body: { description: secret } }],
+          reason: `because ${secret}`,
+          dependsOn: [],
+        },
+      ],
+      warnings: [{ message: `saw ${secret}` }],
+    } as unknown as Plan;
+    const before = JSON.stringify(plan);
+    const masked = maskPlan(plan, new Masker().add(secret));
+    expect(JSON.stringify(masked)).not.toContain(secret);
+    expect(JSON.stringify(masked)).toBe(before.replaceAll(secret, MASK));
+    expect(JSON.stringify(plan)).toBe(before);
+  });
 });
 
 describe("sanitizer", () => {
