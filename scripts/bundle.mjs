@@ -5,12 +5,18 @@
 // into dist/bundle/vendor/, and the bundle requires them there: the CLI loads nothing from
 // node_modules, so a release (the Action's checkout of a tag, the packed tarball) runs as it is,
 // with no install, and package.json lists no run-time dependencies.
-// The JSON Schemas are compiled here (precompile-schemas.mjs): the bundle replaces
-// dist/schema-validators.js with them, so no run compiles a schema or loads Ajv.
-import { rm } from "node:fs/promises";
+// The JSON Schemas are compiled here (precompile-schemas.mjs), one file per schema in
+// dist/bundle/validators/, and the bundle replaces dist/schema-validators.js with a module that
+// loads each on first use: no run compiles a schema or loads Ajv, nor loads validators it does
+// not use.
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "rolldown";
-import { precompiledSchemasModule } from "./precompile-schemas.mjs";
+import {
+  precompiledSchemasModule,
+  precompiledValidatorFiles,
+  VALIDATORS_DIR,
+} from "./precompile-schemas.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = `${root}dist/bundle`;
@@ -22,6 +28,12 @@ const ON_DEMAND = ["diff", "listr2"];
 const onDemand = new RegExp(`(\\brequire(?:\\$\\d+)?\\()"(${ON_DEMAND.join("|")})"\\)`, "g");
 
 await rm(out, { recursive: true, force: true });
+await mkdir(`${out}/${VALIDATORS_DIR}`, { recursive: true });
+for (const [name, source] of precompiledValidatorFiles(schemas))
+  await writeFile(
+    `${out}/${VALIDATORS_DIR}/${name}`,
+    source.replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n"),
+  );
 await build({
   input: { main: `${root}dist/cli/main.js`, "load-worker": `${root}dist/loader/load-worker.js` },
   platform: "node",

@@ -2,8 +2,12 @@
 import type Ajv2020 from "ajv/dist/2020.js";
 import type { Options } from "ajv/dist/2020.js";
 
-export function precompiledSchemasModule<N extends string>(schemas: {
+interface Schemas<N extends string> {
   createAjv: (extra?: Options) => Ajv2020.default;
   SCHEMA_NAMES: readonly N[];
   schemaOf: (name: N) => object;
-}): string;
+}
+
+export const VALIDATORS_DIR: string;
+export function precompiledValidatorFiles<N extends string>(schemas: Schemas<N>): Map<string, string>;
+export function precompiledSchemasModule<N extends string>(schemas: Pick<Schemas<N>, "SCHEMA_NAMES">): string;

@@ -9,14 +9,20 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") {
     return JSON.stringify(value ?? null);
   }
+  // Concatenation, not map + join: this runs over every resource of a plan, several times.
   if (Array.isArray(value)) {
-    return `[${value.map((item) => canonicalJson(item)).join(",")}]`;
+    let out = "[";
+    for (let i = 0; i < value.length; i += 1) out += `${i === 0 ? "" : ","}${canonicalJson(value[i])}`;
+    return `${out}]`;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
+  let out = "{";
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += `${out.length === 1 ? "" : ","}${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${out}}`;
 }
 
 /** sha256 of the canonical JSON, prefixed with the algorithm so the format can evolve. */

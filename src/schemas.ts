@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import type Ajv2020 from "ajv/dist/2020.js";
 import type { Options, ValidateFunction } from "ajv/dist/2020.js";
 import { readPackageJson } from "./package-files.js";
-import { PRECOMPILED } from "./schema-validators.js";
+import { precompiled } from "./schema-validators.js";
 
 export type SchemaName =
   | "notiform"
@@ -56,7 +56,7 @@ export function createAjv(extra: Options = {}): Ajv2020.default {
 
 /** The compiled validator: compiled ahead of time, or here once. */
 export function validatorOf(name: SchemaName): ValidateFunction {
-  let validate = validators.get(name) ?? PRECOMPILED.get(name);
+  let validate = validators.get(name) ?? precompiled(name);
   if (validate === undefined) {
     ajv ??= createAjv();
     validate = ajv.compile(schemaOf(name));

@@ -99,13 +99,18 @@ export async function loadConfig(
     digest: "",
     sensitive: [...loader.sensitive].sort(),
   };
-  desired.digest = digestOf(desired);
-  desired.shapeDigest = digestOf(desired, desired.sensitive);
+  // One canonical text for both digests: the second only blanks the sensitive values out.
+  const canonical = canonicalText(desired);
+  desired.digest = sha256(canonical);
+  desired.shapeDigest = sha256(blankOut(canonical, desired.sensitive));
   return { desired, warnings: problems };
 }
 
-/** sha256 of the canonical desired state: formatting, comments and file layout do not change it. */
-export function digestOf(desired: DesiredState, blank: readonly string[] = []): string {
+/**
+ * The canonical desired state, whose sha256 is its digest: formatting, comments and file layout
+ * do not change it.
+ */
+function canonicalText(desired: DesiredState): string {
   const sections: Record<string, unknown[]> = {};
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
@@ -114,7 +119,7 @@ export function digestOf(desired: DesiredState, blank: readonly string[] = []): 
       .sort((a, b) => compare(a.id, b.id))
       .map((item) => item.spec);
   }
-  const canonical = canonicalJson({
+  return canonicalJson({
     organization: desired.organization ?? null,
     // Only when set, so digests of configs without the guard stay as they were.
     ...(desired.serverEnvironment !== undefined ? { serverEnvironment: desired.serverEnvironment } : {}),
@@ -123,7 +128,10 @@ export function digestOf(desired: DesiredState, blank: readonly string[] = []): 
     apiKeyEnv: desired.apiKeyEnv,
     ...sections,
   });
-  return createHash("sha256").update(blankOut(canonical, blank)).digest("hex");
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** `canonical` with each value (as JSON text holds it) replaced by one marker, longest first. */

@@ -116,6 +116,9 @@ describe("the packed package", () => {
     // What the CLI loads on demand is bundled too: nothing is left for node_modules.
     expect(files).toContain("dist/bundle/vendor/diff.js");
     expect(files).toContain("dist/bundle/vendor/listr2.js");
+    // The schemas, compiled at build time, one file each, loaded on first use.
+    expect(files).toContain("dist/bundle/validators/notiform.cjs");
+    expect(files).toContain("dist/bundle/validators/state.cjs");
     // Only the bundle: tsc's per-module output is what the bundle is made from.
     expect(files.some((f: string) => f.startsWith("dist/") && !f.startsWith("dist/bundle/"))).toBe(false);
     expect(files).toContain("bin/notiform.js");

@@ -11,7 +11,11 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { precompiledSchemasModule } from "../../scripts/precompile-schemas.mjs";
+import {
+  precompiledSchemasModule,
+  precompiledValidatorFiles,
+  VALIDATORS_DIR,
+} from "../../scripts/precompile-schemas.mjs";
 import { createAjv, SCHEMA_NAMES, type SchemaName, schemaOf } from "../../src/schemas.js";
 import { yamlFilesUnder } from "../helpers/yaml-files.js";
 
@@ -20,13 +24,19 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const DIR = join(ROOT, "node_modules", ".cache", `notiform-precompiled-${process.pid}`);
 
 let precompiled: ReadonlyMap<string, ValidateFunction>;
+let names: readonly string[];
 const runtime = new Map<SchemaName, ValidateFunction>();
 
 beforeAll(async () => {
-  await mkdir(DIR, { recursive: true });
+  // As the bundle lays them out: the loader module, and one file per schema beside it.
+  await mkdir(join(DIR, VALIDATORS_DIR), { recursive: true });
+  for (const [name, source] of precompiledValidatorFiles({ createAjv, SCHEMA_NAMES, schemaOf }))
+    await writeFile(join(DIR, VALIDATORS_DIR, name), source);
   const file = join(DIR, "validators.mjs");
-  await writeFile(file, precompiledSchemasModule({ createAjv, SCHEMA_NAMES, schemaOf }));
-  precompiled = (await import(pathToFileURL(file).href)).PRECOMPILED;
+  await writeFile(file, precompiledSchemasModule({ SCHEMA_NAMES }));
+  const loader = await import(pathToFileURL(file).href);
+  names = loader.PRECOMPILED_NAMES;
+  precompiled = new Map(names.map((name) => [name, loader.precompiled(name)]));
   const ajv = createAjv();
   for (const name of SCHEMA_NAMES) runtime.set(name, ajv.compile(schemaOf(name)));
 });
@@ -52,7 +62,8 @@ function expectSame(name: SchemaName, document: unknown): boolean {
 
 describe("schemas compiled at build time", () => {
   it("exist for every schema, and only those", () => {
-    expect([...precompiled.keys()].sort()).toEqual([...SCHEMA_NAMES].sort());
+    expect([...names].sort()).toEqual([...SCHEMA_NAMES].sort());
+    for (const name of SCHEMA_NAMES) expect(precompiled.get(name)).toBeTypeOf("function");
   });
 
   it("judge every config of the repository as the run-time compile does, valid and invalid", () => {
