@@ -46,6 +46,34 @@ await build({
       },
     },
     {
+      // yargs guesses its program's version at start-up by walking up from its own folder to a
+      // package.json, or, once bundled (no node_modules in its path), from the working
+      // directory: every run read the user's directory and each one above it (in a /tmp of
+      // thousands of entries, 12 ms). Start it at notiform's own package.json instead (the chunk is dist/bundle/NAME.js).
+      name: "yargs-package-root",
+      transform(code, id) {
+        if (!id.replaceAll("\\", "/").endsWith("/yargs/lib/platform-shims/esm.mjs")) return null;
+        const from = "mainFilename: mainFilename || process.cwd(),";
+        if (!code.includes(from)) throw new Error("bundle: yargs's platform shim changed; see yargs-package-root");
+        return code.replace(
+          from,
+          'mainFilename: mainFilename || fileURLToPath(new URL("../../package.json", import.meta.url)),',
+        );
+      },
+    },
+    {
+      // fdir (under tinyglobby) loads picomatch from node_modules at start-up, if present, for
+      // its glob() API, which tinyglobby never calls (it filters with its own, bundled matcher):
+      // a second copy read from disk on every run in a checkout, a failed lookup elsewhere.
+      name: "fdir-no-optional-picomatch",
+      transform(code, id) {
+        if (!/\/fdir\/dist\/index\.mjs$/.test(id.replaceAll("\\", "/"))) return null;
+        const from = /try \{\s*__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);\s*\} catch \{\}/;
+        if (!from.test(code)) throw new Error("bundle: fdir's optional picomatch changed; see fdir-no-optional-picomatch");
+        return code.replace(from, "");
+      },
+    },
+    {
       name: "vendored-on-demand",
       renderChunk(code) {
         return code.replace(onDemand, (_, call, name) => `${call}"./vendor/${name}.js")`);

@@ -4,6 +4,7 @@
 // list's length. What was read by identity is not the whole list, so the unmanaged list of that
 // kind is not computed (the caller reports `listed: false`). Never sends anything itself.
 import { isNotiformError } from "../errors.js";
+import { desiredItemsOf } from "./desired-items.js";
 import type { DesiredItem, KindModule, ReadScope } from "./kind.js";
 import type { Kind } from "./kinds.js";
 
@@ -14,8 +15,8 @@ export interface CostedRead<T> {
 }
 
 /** The desired items of a kind that this plan covers (all of them without --target). */
-export function wantedItems<K extends Kind>(module: KindModule<K>, scope: ReadScope): DesiredItem[] {
-  const items = module.desiredItems(scope.desired);
+export function wantedItems<K extends Kind>(module: KindModule<K>, scope: ReadScope): readonly DesiredItem[] {
+  const items = desiredItemsOf(module, scope.desired);
   const selected = scope.selected;
   return selected === undefined ? items : items.filter((item) => selected.has(`${module.kind}/${item.key}`));
 }

@@ -4,6 +4,7 @@
 // topic reads; with --target, only the targets and their dependencies are read.
 
 import type { DesiredState } from "../config/model.js";
+import { desiredItemsOf } from "./desired-items.js";
 import type { KindModule, LiveSnapshot, ReadAheadContext, ReadScope, ServerEnvironment } from "./kind.js";
 import type { NotificationApi } from "./notification-api.js";
 import { KINDS, type Kind, registry } from "./registry.js";
@@ -100,7 +101,7 @@ function narrow(desired: DesiredState, selected: ReadonlySet<string> | undefined
   if (selected === undefined) return desired;
   const resources = { ...desired.resources };
   for (const kind of KINDS) {
-    const items = registry[kind].desiredItems(desired);
+    const items = desiredItemsOf(registry[kind] as KindModule<Kind>, desired);
     const entries = desired.resources[kind] as unknown[];
     (resources as Record<Kind, unknown[]>)[kind] = entries.filter((_, i) =>
       selected.has(`${kind}/${items[i]?.key}`),

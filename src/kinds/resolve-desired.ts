@@ -6,6 +6,7 @@
 import type { DesiredState, Resources } from "../config/model.js";
 import { ConfigError, type Problem } from "../errors.js";
 import type { IdentifierSection } from "../state/model.js";
+import { desiredItemsOf } from "./desired-items.js";
 import type { DesiredItem, KindModule, ResolveContext } from "./kind.js";
 import type { NotificationApi } from "./notification-api.js";
 import { describeKind, KINDS, type Kind, registry } from "./registry.js";
@@ -58,7 +59,7 @@ function sharedServerObjects(desired: DesiredState): Problem[] {
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
     const seen = new Map<string, DesiredItem>();
-    for (const item of module.desiredItems(desired)) {
+    for (const item of desiredItemsOf(module, desired)) {
       const ids = Object.entries(item.ids).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       if (ids.length === 0 || ids.some(([, id]) => id === "")) continue;
       const identity = JSON.stringify(ids);

@@ -5,7 +5,8 @@
 import { digestOf, sameValue } from "../canonical.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
-import type { DesiredItem, LiveItem, LiveSnapshot, PlanContext } from "../kinds/kind.js";
+import { desiredItemsOf } from "../kinds/desired-items.js";
+import type { DesiredItem, KindModule, LiveItem, LiveSnapshot, PlanContext } from "../kinds/kind.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../kinds/plan-action.js";
 import { describeKind, KINDS, registry } from "../kinds/registry.js";
 import { requestOf } from "../kinds/requests.js";
@@ -43,8 +44,9 @@ export function planChanges(input: PlanInput): Plan {
     protect: input.protect ?? unprotected,
   };
 
-  const itemsByKind = new Map<Kind, DesiredItem[]>();
-  for (const kind of KINDS) itemsByKind.set(kind, registry[kind].desiredItems(input.desired));
+  const itemsByKind = new Map<Kind, readonly DesiredItem[]>();
+  for (const kind of KINDS)
+    itemsByKind.set(kind, desiredItemsOf(registry[kind] as KindModule<Kind>, input.desired));
   warnDuplicates(input.live, warnings);
   // undefined: everything is selected (the common case: no --target, not a saved plan's refresh).
   const selected = selectItems(itemsByKind, input.targets ?? [], input.only);
@@ -230,15 +232,16 @@ function diffFields(item: DesiredItem, live: LiveItem): FieldChange[] {
  */
 export function selectTargets(desired: DesiredState, targets: readonly string[]): Set<string> | undefined {
   if (targets.length === 0) return undefined;
-  const itemsByKind = new Map<Kind, DesiredItem[]>();
-  for (const kind of KINDS) itemsByKind.set(kind, registry[kind].desiredItems(desired));
+  const itemsByKind = new Map<Kind, readonly DesiredItem[]>();
+  for (const kind of KINDS)
+    itemsByKind.set(kind, desiredItemsOf(registry[kind] as KindModule<Kind>, desired));
   // Never undefined here: there are targets.
   return selectItems(itemsByKind, targets, undefined) ?? new Set<string>();
 }
 
 /** The action ids to plan: everything, or the targets and their transitive dependencies. */
 function selectItems(
-  itemsByKind: ReadonlyMap<Kind, DesiredItem[]>,
+  itemsByKind: ReadonlyMap<Kind, readonly DesiredItem[]>,
   targets: readonly string[],
   only: ReadonlySet<string> | undefined,
 ): Set<string> | undefined {

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_PAGES } from "../../api/index.js";
 import { digestOf, type JsonObject, managedFields } from "../../canonical.js";
 import { CHANNELS, type DesiredState } from "../../config/model.js";
 import { isNotiformError } from "../../errors.js";
+import { desiredItemsOf } from "../desired-items.js";
 import { duplicatesOf } from "../duplicates.js";
 import { LIST_LIMIT } from "../endpoint-group.js";
 import {
@@ -226,8 +227,7 @@ export const overrideKind: KindModule<"override"> = {
   unmanaged(context: PlanContext, managedKeys: ReadonlySet<string>): UnmanagedResource[] {
     const keysById = new Map(context.desired.resources.workflow.map((w) => [w.spec.id, w.spec.key]));
     const managed = new Set(
-      overrideKind
-        .desiredItems(context.desired)
+      desiredItemsOf(overrideKind, context.desired)
         .filter((item) => managedKeys.has(item.key))
         .map((item) => overrideLookupKey(item.ids.workflowId ?? "", item.ids.tenantId ?? "")),
     );
