@@ -52,7 +52,8 @@ export class Masker {
   }
 
   mask(text: string): string {
-    if (this.secrets.size === 0) return text;
+    // Too short to hold any form of any secret (each is at least MIN_MASKED_LENGTH long).
+    if (this.secrets.size === 0 || text.length < MIN_MASKED_LENGTH) return text;
     if (this.pattern === undefined) {
       // Longest first, so a secret that contains another is masked whole.
       const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
@@ -134,13 +135,13 @@ export function maskDeep<T>(value: T, masker: Masker): T {
   if (Array.isArray(value)) return value.map((item) => maskDeep(item, masker)) as T;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const item = maskDeep((value as Record<string, unknown>)[key], masker);
+    const masked = maskDeep((value as Record<string, unknown>)[key], masker);
     // Defined, not assigned: a key "__proto__" (config or server data) must stay an own key, or
-    // the masked copy would silently lose what apply still sends. Any other key is assigned,
-    // which is several times faster on a plan's thousands of objects.
+    // the masked copy would silently lose what apply still sends. Only that key: defining every
+    // key is several times slower, and a plan's output masks tens of thousands of them.
     if (key === "__proto__")
-      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else out[key] = item;
+      Object.defineProperty(out, key, { value: masked, enumerable: true, writable: true, configurable: true });
+    else out[key] = masked;
   }
   return out as T;
 }

@@ -59,11 +59,27 @@ export async function runMain(argv: string[]): Promise<void> {
         exitCode = await command.run(args, context);
       });
     }
+    skipHelpCache(parser);
     await parser.parseAsync();
   } catch (error) {
     exitCode = reportError(error, context, { json: wantsJson(argv), verbose });
   }
   process.exitCode = exitCode;
+}
+
+/**
+ * yargs renders the whole help text of the command it runs, synchronously, right after the
+ * command's handler starts (usage.cacheHelpMessage, kept for a help screen after a failure):
+ * 20 ms of text layout that held back every command's first request. notiform never shows help
+ * once a command runs, so the render is skipped. Internal to yargs, hence looked up with care:
+ * a yargs without it simply renders as before.
+ */
+function skipHelpCache(parser: unknown): void {
+  type Usage = { cacheHelpMessage?: () => void };
+  const internal = (parser as { getInternalMethods?: () => { getUsageInstance?: () => Usage } })
+    .getInternalMethods?.()
+    .getUsageInstance?.();
+  if (typeof internal?.cacheHelpMessage === "function") internal.cacheHelpMessage = () => undefined;
 }
 
 /** The options yargs knows for the command being run (getOptions() is missing from @types/yargs 17). */

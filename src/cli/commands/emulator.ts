@@ -4,7 +4,6 @@
 
 import { relative, resolve } from "node:path";
 import { exposureWarning } from "../../emulator/exposure.js";
-import { loadSeedFile, startEmulator } from "../../emulator/index.js";
 import { NotiformError } from "../../errors.js";
 import { packageFile } from "../../package-files.js";
 import { defineCommand } from "../command.js";
@@ -100,6 +99,9 @@ export const emulatorCommand = defineCommand({
       .epilog(EPILOG),
   run: async (args, context) => {
     const seedFile = args.seed !== undefined ? resolve(context.cwd, args.seed) : BUNDLED_SEED;
+    // Loaded here, not with the CLI: only this command runs the emulator (100 KB every other
+    // command would parse at start-up).
+    const { loadSeedFile, startEmulator } = await import("../../emulator/index.js");
     const seed = await loadSeedFile(seedFile);
     const exposed = exposureWarning(args.host);
     if (exposed !== undefined) context.terminal.err(exposed);

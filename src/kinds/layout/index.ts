@@ -4,7 +4,7 @@
 // "arrives by promotion" and nothing is sent. Managed fields are those the config gives; the
 // layout list holds every field, so a plan reads no layout by id. Never deleted.
 
-import { digestOf, type JsonObject, type JsonValue } from "../../canonical.js";
+import type { JsonObject, JsonValue } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
 import { duplicatesOf } from "../duplicates.js";
 import {
@@ -15,6 +15,7 @@ import {
   type LiveLookup,
   type PlanContext,
 } from "../kind.js";
+import { ApiLiveItem } from "../live-item.js";
 import type { NotificationApi } from "../notification-api.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { layoutApi } from "./api.js";
@@ -31,14 +32,7 @@ const FIELDS = ["name", "description", "content", "contentType", "variables", "i
 
 function liveLayoutItem(layout: Layout): LiveItem {
   const fields = canonicalLayout(layout);
-  return {
-    origin: "api",
-    serverId: layout._id,
-    fields,
-    get digest() {
-      return digestOf({ identifier: layout.identifier, ...fields });
-    },
-  };
+  return new ApiLiveItem(layout._id, fields, () => ({ identifier: layout.identifier, ...fields }));
 }
 
 /**

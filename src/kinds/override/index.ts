@@ -21,6 +21,7 @@ import {
   type ReadAheadContext,
   type ReadScope,
 } from "../kind.js";
+import { ApiLiveItem } from "../live-item.js";
 import type { NotificationApi } from "../notification-api.js";
 import type { UnmanagedResource } from "../plan-action.js";
 import {
@@ -61,15 +62,11 @@ export function canonicalOverrideFields(
 /** `managed`: the fields the config sets; the digest covers only those (all when not given). */
 export function liveOverrideItem(override: WorkflowOverride, managed?: Iterable<string>): LiveItem {
   const fields = canonicalOverrideFields(override);
-  const covered = managed === undefined ? fields : managedFields(fields, managed);
-  return {
-    origin: "api",
-    serverId: override._id,
-    fields,
-    get digest() {
-      return digestOf({ workflowId: override._workflowId, tenantId: override._tenantId, ...covered });
-    },
-  };
+  return new ApiLiveItem(override._id, fields, () => ({
+    workflowId: override._workflowId,
+    tenantId: override._tenantId,
+    ...(managed === undefined ? fields : managedFields(fields, managed)),
+  }));
 }
 
 /** Digest of "no override for this pair": a create is stale once the pair exists. */

@@ -4,10 +4,11 @@
 // and sent whole; numbers stay numbers). Read live through the tenant list, whose items hold every
 // field (no per-tenant read); created with POST, updated with PATCH by identifier; never deleted.
 
-import { digestOf, type JsonObject, type JsonValue } from "../../canonical.js";
+import type { JsonObject, JsonValue } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
 import { duplicatesOf } from "../duplicates.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "../kind.js";
+import { ApiLiveItem } from "../live-item.js";
 import type { NotificationApi } from "../notification-api.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { tenantApi } from "./api.js";
@@ -26,14 +27,7 @@ function liveTenantItem(tenant: Tenant, wanted: readonly string[]): LiveItem {
   const fields = fieldsOf(tenant);
   // A tenant without data reads as `{}` to a config that manages data (the server keeps none).
   if (wanted.includes("data") && fields.data === undefined) fields.data = {};
-  return {
-    origin: "api",
-    serverId: tenant._id,
-    fields,
-    get digest() {
-      return digestOf({ identifier: tenant.identifier, ...fields });
-    },
-  };
+  return new ApiLiveItem(tenant._id, fields, () => ({ identifier: tenant.identifier, ...fields }));
 }
 
 async function readTenants(client: NotificationApi, scope: ReadScope): Promise<Tenant[] | undefined> {

@@ -1,11 +1,11 @@
 // Topics: identity is the key (immutable on the server); the name is the only managed field.
 // Read live through the paged list, or key by key when the config names fewer than its pages; created with POST, renamed with PATCH.
 
-import { digestOf } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
 import { visibleText } from "../../sanitize.js";
 import { duplicatesOf } from "../duplicates.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "../kind.js";
+import { ApiLiveItem } from "../live-item.js";
 import type { NotificationApi } from "../notification-api.js";
 import {
   type CostedRead,
@@ -26,15 +26,7 @@ export function canonicalTopic(topic: Pick<Topic, "key" | "name">): { key: strin
 
 export function liveTopicItem(topic: Topic): LiveItem {
   const canonical = canonicalTopic(topic);
-  return {
-    origin: "api",
-    serverId: topic._id,
-    fields: { name: canonical.name },
-    // Computed only when an action records it: most live items of a large plan are unchanged.
-    get digest() {
-      return digestOf(canonical);
-    },
-  };
+  return new ApiLiveItem(topic._id, { name: canonical.name }, () => canonical);
 }
 
 /** The whole list, or the wanted keys by identity when that takes fewer requests. */

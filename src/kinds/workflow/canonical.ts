@@ -1,9 +1,10 @@
 // A workflow as the planner compares it: the server's record mapped onto the same flat field
 // model the config maps onto (defaults filled, tags a sorted set, the group by config key).
 
-import { digestOf, type JsonObject, managedFields } from "../../canonical.js";
+import { type JsonObject, managedFields } from "../../canonical.js";
 import { CHANNELS } from "../../config/model.js";
 import type { LiveItem } from "../kind.js";
+import { ApiLiveItem } from "../live-item.js";
 import { liveStepFields } from "./steps-canonical.js";
 import type { Workflow } from "./wire.js";
 
@@ -57,12 +58,5 @@ export function liveWorkflowItem(
   const fields = canonicalWorkflowFields(workflow, groupKeys, groupNames);
   if (content !== undefined) liveStepFields(workflow.steps ?? [], content, fields);
   const covered = managed === undefined ? fields : managedFields(fields, managed);
-  return {
-    origin: "api",
-    serverId: workflow._id,
-    fields,
-    get digest() {
-      return digestOf({ id: workflow._id, ...covered });
-    },
-  };
+  return new ApiLiveItem(workflow._id, fields, () => ({ id: workflow._id, ...covered }));
 }
