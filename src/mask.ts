@@ -140,7 +140,12 @@ export function maskDeep<T>(value: T, masker: Masker): T {
     // the masked copy would silently lose what apply still sends. Only that key: defining every
     // key is several times slower, and a plan's output masks tens of thousands of them.
     if (key === "__proto__")
-      Object.defineProperty(out, key, { value: masked, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: masked,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else out[key] = masked;
   }
   return out as T;
