@@ -54,7 +54,8 @@ await build({
       transform(code, id) {
         if (!id.replaceAll("\\", "/").endsWith("/yargs/lib/platform-shims/esm.mjs")) return null;
         const from = "mainFilename: mainFilename || process.cwd(),";
-        if (!code.includes(from)) throw new Error("bundle: yargs's platform shim changed; see yargs-package-root");
+        if (!code.includes(from))
+          throw new Error("bundle: yargs's platform shim changed; see yargs-package-root");
         return code.replace(
           from,
           'mainFilename: mainFilename || fileURLToPath(new URL("../../package.json", import.meta.url)),',
@@ -68,8 +69,10 @@ await build({
       name: "fdir-no-optional-picomatch",
       transform(code, id) {
         if (!/\/fdir\/dist\/index\.mjs$/.test(id.replaceAll("\\", "/"))) return null;
-        const from = /try \{\s*__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);\s*\} catch \{\}/;
-        if (!from.test(code)) throw new Error("bundle: fdir's optional picomatch changed; see fdir-no-optional-picomatch");
+        const from =
+          /try \{\s*__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);\s*\} catch \{\}/;
+        if (!from.test(code))
+          throw new Error("bundle: fdir's optional picomatch changed; see fdir-no-optional-picomatch");
         return code.replace(from, "");
       },
     },

@@ -72,15 +72,24 @@ async function readPaged<T>(
         `the server reports ${total} items (totalCount), which would take ${pages} pages of ${pageSize}, more than the ${limits.maxPages} pages read at most`,
       );
     }
-    const results = await Promise.all(
-      Array.from({ length: pages - fetched }, (_, i) => fetchPage(fetched + i)),
-    );
-    for (const [i, result] of results.entries()) {
-      if (addNew(seen, result.items, idOf) === 0 && result.items.length === pageSize) {
-        throw repeated(limits, fetched + i);
+    // Each page is taken in as soon as it and every page before it are in (the list's order),
+    // so only the last pages are left to take in after the last answer.
+    const results: PageResult<T>[] = [];
+    let next = fetched;
+    const takeIn = (page: number, result: PageResult<T>) => {
+      results[page - fetched] = result;
+      for (let ready = results[next - fetched]; ready !== undefined; ready = results[next - fetched]) {
+        if (addNew(seen, ready.items, idOf) === 0 && ready.items.length === pageSize)
+          throw repeated(limits, next);
+        total = Math.max(total, ready.totalCount);
+        next += 1;
       }
-      total = Math.max(total, result.totalCount);
-    }
+    };
+    await Promise.all(
+      Array.from({ length: pages - fetched }, (_, i) =>
+        fetchPage(fetched + i).then((result) => takeIn(fetched + i, result)),
+      ),
+    );
     fetched = pages;
   }
   return [...seen.values()];

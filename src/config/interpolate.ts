@@ -8,24 +8,13 @@
 // says is text (tenant: 650000000000000000000001) as the text written. Which fields those are is
 // decided by the field's path in the schema, never by its name alone: `data: {id: 42}` is free-form
 // and keeps its number.
-import { isPair, isScalar, isSeq, visit } from "yaml";
+import { isCollection, isMap, isScalar, isSeq, type Pair, type Scalar } from "yaml";
 import type { Problem } from "../errors.js";
 import { fieldTypeAt } from "./field-types.js";
 import { positionOfNode, type YamlFile } from "./yaml-file.js";
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
 const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
-
-/** The key path of a pair from the visitor's ancestors: map keys by name, list items as "*". */
-function pathOf(ancestors: readonly unknown[], key: unknown): string[] {
-  const path: string[] = [];
-  for (const node of ancestors) {
-    if (isPair(node) && isScalar(node.key)) path.push(String(node.key.value));
-    else if (isSeq(node)) path.push("*");
-  }
-  if (isScalar(key)) path.push(String(key.value));
-  return path;
-}
 
 export function interpolateFile(
   file: YamlFile,
@@ -34,63 +23,89 @@ export function interpolateFile(
   problems: Problem[],
 ): void {
   if (file.doc === undefined) return;
-  // One walk over the tree does both jobs: it is the hot path for large configs.
-  visit(file.doc, {
-    Pair(_key, pair, ancestors) {
-      // YAML reads an unquoted 650000000000000000000001 as the number 6.5e+23. For fields that
-      // are text, take the number's source text instead, so ids need no quotes.
-      const value = pair.value;
-      if (isScalar(value) && typeof value.value === "number" && typeof value.source === "string") {
-        if (fieldTypeAt(pathOf(ancestors, pair.key)) === "string") value.value = value.source;
+  // One hand-written walk over the tree does both jobs, carrying the key path as it goes: it is
+  // the hot path for large configs, and the library's generic visit cost several times more.
+  const path: string[] = [];
+  const walk = (node: unknown, pair: Pair | undefined): void => {
+    if (isMap(node)) {
+      for (const item of node.items) {
+        // A complex key is walked like any value (its scalars are not keys of this map).
+        if (!isScalar(item.key)) {
+          if (isCollection(item.key)) walk(item.key, undefined);
+        } else keepNumberSource(item, item.key);
+        const named = isScalar(item.key);
+        if (named) path.push(String((item.key as Scalar).value));
+        walk(item.value, item);
+        if (named) path.pop();
       }
-    },
-    Scalar(key, node, path) {
-      if (key === "key") return; // mapping keys are never interpolated
-      const parent = path[path.length - 1];
-      if (isPair(parent) && parent.key === node) return;
-      if (typeof node.value !== "string" || !node.value.includes("${")) return;
-      const source = node.value;
-      let failed = false;
-      const result = source.replace(REFERENCE, (match, inner: string | undefined) => {
-        if (match === "$${") return "${";
-        const parsed = NAME.exec(inner ?? "");
-        if (!parsed) {
-          problems.push({
-            severity: "error",
-            rule: "interpolation",
-            message: `"${match}" is not a valid reference: use \${NAME} or \${NAME:-default}`,
-            pos: positionOfNode(file, node),
-          });
-          failed = true;
-          return match;
-        }
-        const [, name = "", fallback] = parsed;
-        const value = vars[name];
-        if (value !== undefined) {
-          // "true"/"false" hide nothing, and masking them would garble every JSON output.
-          if (value !== "true" && value !== "false") sensitive.add(value);
-          return value;
-        }
-        if (fallback !== undefined) return fallback;
+    } else if (isSeq(node)) {
+      path.push("*");
+      for (const item of node.items) walk(item, undefined);
+      path.pop();
+    } else if (isScalar(node)) {
+      interpolateScalar(node, pair);
+    }
+    // Aliases point at nodes walked where they are defined.
+  };
+
+  // YAML reads an unquoted 650000000000000000000001 as the number 6.5e+23. For fields that are
+  // text, take the number's source text instead, so ids need no quotes.
+  const keepNumberSource = (pair: Pair, key: Scalar) => {
+    const value = pair.value;
+    if (isScalar(value) && typeof value.value === "number" && typeof value.source === "string") {
+      path.push(String(key.value));
+      if (fieldTypeAt(path) === "string") value.value = value.source;
+      path.pop();
+    }
+  };
+
+  const interpolateScalar = (node: Scalar, pair: Pair | undefined) => {
+    if (typeof node.value !== "string" || !node.value.includes("${")) return;
+    const source = node.value;
+    let failed = false;
+    const result = source.replace(REFERENCE, (match, inner: string | undefined) => {
+      if (match === "$${") return "${";
+      const parsed = NAME.exec(inner ?? "");
+      if (!parsed) {
         problems.push({
           severity: "error",
           rule: "interpolation",
-          message: `environment variable ${name} is not set and has no default (write \${${name}:-default} to give one)`,
+          message: `"${match}" is not a valid reference: use \${NAME} or \${NAME:-default}`,
           pos: positionOfNode(file, node),
         });
         failed = true;
         return match;
+      }
+      const [, name = "", fallback] = parsed;
+      const value = vars[name];
+      if (value !== undefined) {
+        // "true"/"false" hide nothing, and masking them would garble every JSON output.
+        if (value !== "true" && value !== "false") sensitive.add(value);
+        return value;
+      }
+      if (fallback !== undefined) return fallback;
+      problems.push({
+        severity: "error",
+        rule: "interpolation",
+        message: `environment variable ${name} is not set and has no default (write \${${name}:-default} to give one)`,
+        pos: positionOfNode(file, node),
       });
-      if (failed) return;
-      const wholeReference = /^\$\{[^}]*\}$/.test(source);
-      if (
-        wholeReference &&
-        (result === "true" || result === "false") &&
-        isPair(parent) &&
-        fieldTypeAt(pathOf(path.slice(0, -1), parent.key)) === "boolean"
-      )
-        node.value = result === "true";
-      else node.value = result;
-    },
-  });
+      failed = true;
+      return match;
+    });
+    if (failed) return;
+    const wholeReference = /^\$\{[^}]*\}$/.test(source);
+    // The path ends with the pair's key here (walk pushed it): the field's own path.
+    if (
+      wholeReference &&
+      (result === "true" || result === "false") &&
+      pair !== undefined &&
+      isScalar(pair.key) &&
+      fieldTypeAt(path) === "boolean"
+    )
+      node.value = result === "true";
+    else node.value = result;
+  };
+
+  walk(file.doc.contents, undefined);
 }

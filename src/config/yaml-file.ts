@@ -31,6 +31,8 @@ export interface YamlFile {
   lines: LineCounter;
   /** The file holds no YAML document at all (empty, or only whitespace). */
   empty: boolean;
+  /** Parsed by the fast path (fast-yaml.ts): its values are read with plainValue. */
+  fast: boolean;
 }
 
 /** A path as messages show it: relative to cwd, with line breaks and controls made visible. */
@@ -42,7 +44,7 @@ export function displayPath(path: string, cwd: string): string {
 export async function readYamlFile(path: string, cwd: string, problems: Problem[]): Promise<YamlFile> {
   const rel = displayPath(path, cwd);
   const lines = new LineCounter();
-  const file: YamlFile = { path, rel, doc: undefined, lines, empty: false };
+  const file: YamlFile = { path, rel, doc: undefined, lines, empty: false, fast: false };
   const read = await readBoundedFile(path);
   if (!read.ok) {
     problems.push({
@@ -70,6 +72,7 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
   if (fast !== undefined) {
     file.doc = fast.doc;
     file.lines = fast.lines;
+    file.fast = true;
     refusePrototypeKeys(file, text, problems);
     return file;
   }

@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import { isMap, isScalar, isSeq, visit } from "yaml";
+import { plainValue } from "../config/fast-yaml.js";
 import { checkIncludePattern, distinctIncludeMatches } from "../config/include-scope.js";
 import { interpolateFile } from "../config/interpolate.js";
 import type { LoadOptions } from "../config/model.js";
@@ -71,7 +72,9 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   }
   let data: Record<string, unknown>;
   try {
-    data = (file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown> | null) ?? {};
+    // A fast-path tree holds no aliases: nothing for the alias limit to guard.
+    const js = file.fast ? plainValue(file.doc.contents) : file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    data = (js as Record<string, unknown> | null) ?? {};
   } catch {
     // toJS throws only when the parser's alias limit trips: a few lines of anchors and aliases can expand into billions of
     // values (an "alias bomb"); the limit holds and the file is refused.

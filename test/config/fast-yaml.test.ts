@@ -6,7 +6,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, stringify } from "yaml";
-import { parseSimpleYaml } from "../../src/config/fast-yaml.js";
+import { parseSimpleYaml, plainValue } from "../../src/config/fast-yaml.js";
 import { yamlFilesUnder } from "../helpers/yaml-files.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -44,6 +44,8 @@ function agreesWithLibrary(text: string): boolean {
   const library = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   expect(library.errors.map((e) => e.message)).toEqual([]);
   expect(fast.doc.toJS()).toEqual(library.toJS());
+  // The loader reads a fast tree's values with plainValue, not toJS: exactly the same values.
+  expect(plainValue(fast.doc.contents)).toStrictEqual(library.toJS());
   expect(describeTree(fast.doc.contents, fast.lines)).toEqual(describeTree(library.contents, lines));
   expect(fast.lines.lineStarts).toEqual(lines.lineStarts);
   return true;
