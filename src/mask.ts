@@ -127,26 +127,54 @@ function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Mask every string inside a JSON-like value (structurally, so the result stays valid JSON). */
+/**
+ * Mask every string inside a JSON-like value (structurally, so the result stays valid JSON).
+ * Copy on write: a value, array or object in which nothing needed masking is returned as it was
+ * (most of a plan holds no secret: copying all of it was most of masking's cost), so the result
+ * may share parts with the input; neither is changed afterwards by any caller.
+ */
 export function maskDeep<T>(value: T, masker: Masker): T {
   if (masker.size === 0) return value;
-  if (typeof value === "string") return masker.mask(value) as T;
+  return maskValue(value, masker) as T;
+}
+
+function maskValue(value: unknown, masker: Masker): unknown {
+  if (typeof value === "string") return masker.mask(value);
   if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((item) => maskDeep(item, masker)) as T;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const masked = maskDeep((value as Record<string, unknown>)[key], masker);
-    // Defined, not assigned: a key "__proto__" (config or server data) must stay an own key, or
-    // the masked copy would silently lose what apply still sends. Only that key: defining every
-    // key is several times slower, and a plan's output masks tens of thousands of them.
-    if (key === "__proto__")
-      Object.defineProperty(out, key, {
-        value: masked,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else out[key] = masked;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      const masked = maskValue(item, masker);
+      if (out === undefined && masked !== item) out = value.slice(0, i);
+      out?.push(masked);
+    }
+    return out ?? value;
   }
-  return out as T;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    const item = record[key];
+    const masked = maskValue(item, masker);
+    if (out === undefined) {
+      if (masked === item) continue;
+      out = {};
+      for (let j = 0; j < i; j += 1) setOwn(out, keys[j] as string, record[keys[j] as string]);
+    }
+    setOwn(out, key, masked);
+  }
+  return out ?? value;
+}
+
+/**
+ * Defined, not assigned, for a key "__proto__" (config or server data): it must stay an own key,
+ * or the masked copy would silently lose what apply still sends. Only that key: defining every
+ * key is several times slower, and a plan's output masks tens of thousands of them.
+ */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }

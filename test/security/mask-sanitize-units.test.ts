@@ -3,7 +3,7 @@
 // and the export scrubber. The end-to-end tests in this directory run them over real HTTP.
 import { describe, expect, it } from "vitest";
 import { scrubExport, variablesOf } from "../../src/export-secrets.js";
-import { MASK, Masker } from "../../src/mask.js";
+import { MASK, Masker, maskDeep } from "../../src/mask.js";
 import { maskPlan } from "../../src/plan/mask-plan.js";
 import type { Plan } from "../../src/plan/model.js";
 import { markdownCode, markdownText, terminalText, visibleText } from "../../src/sanitize.js";
@@ -27,6 +27,31 @@ describe("Masker", () => {
     expect(masker.mask("key nf_key_0123 is bad")).toBe(`key ${MASK} is bad`);
     expect(masker.mask("…0123456789abcdef.")).toBe(`…${MASK}.`);
     expect(masker.mask("short: _0123 stays")).toBe("short: _0123 stays");
+  });
+});
+
+describe("maskDeep", () => {
+  const masker = new Masker().add("hunter2-secret");
+
+  it("copies only what holds a secret: the rest is the input itself, and the input is unchanged", () => {
+    const clean = { name: "A", steps: [{ body: "hello" }], n: 1 };
+    expect(maskDeep(clean, masker)).toBe(clean);
+    const input = {
+      keep: { deep: ["x", { y: "z" }] },
+      list: ["a", "pw hunter2-secret", "c"],
+      nested: { first: 1, token: "hunter2-secret" },
+    };
+    const before = JSON.stringify(input);
+    const masked = maskDeep(input, masker);
+    expect(masked).toEqual({
+      keep: { deep: ["x", { y: "z" }] },
+      list: ["a", `pw ${MASK}`, "c"],
+      nested: { first: 1, token: MASK },
+    });
+    expect(masked.keep).toBe(input.keep);
+    expect(masked.list).not.toBe(input.list);
+    expect(masked.nested).not.toBe(input.nested);
+    expect(JSON.stringify(input)).toBe(before);
   });
 });
 
