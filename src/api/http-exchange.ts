@@ -14,6 +14,8 @@ export interface ExchangeRequest {
   headers: Record<string, string>;
   body: string | undefined;
   signal: AbortSignal | undefined;
+  /** The whole exchange must end within this (ms), or it fails with TOTAL_TIMEOUT. */
+  totalMs: number;
 }
 
 export interface ExchangeResult {
@@ -72,7 +74,14 @@ export class ConnectionPool {
       });
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
-      const stop = () => clearTimeout(timer);
+      // One deadline for the whole exchange: the body timeout is per chunk, so a body trickling
+      // one byte every few seconds would otherwise never time out. A timer, not a signal per
+      // request (AbortSignal.timeout and .any cost more than the rest of a request's handling).
+      const deadline = setTimeout(() => req.destroy(timeoutError("TOTAL_TIMEOUT")), request.totalMs);
+      const stop = () => {
+        clearTimeout(timer);
+        clearTimeout(deadline);
+      };
       const fail = (error: unknown) => {
         stop();
         if (settled) return;
@@ -87,7 +96,7 @@ export class ConnectionPool {
       };
       /** A timer that ends the exchange with `code` unless cleared first. */
       const within = (ms: number, code: TimeoutCode) => {
-        stop();
+        clearTimeout(timer);
         timer = setTimeout(() => req.destroy(timeoutError(code)), ms);
       };
       req.on("socket", (socket) => {
@@ -151,10 +160,15 @@ function readBody(
   });
 }
 
-type TimeoutCode = "CONNECT_TIMEOUT" | "HEADERS_TIMEOUT" | "BODY_TIMEOUT";
+type TimeoutCode = "CONNECT_TIMEOUT" | "HEADERS_TIMEOUT" | "BODY_TIMEOUT" | "TOTAL_TIMEOUT";
 
 function timeoutError(code: TimeoutCode): Error {
   return Object.assign(new Error(`notiform ${code.toLowerCase().replace("_", " ")}`), { code });
+}
+
+/** The exchange's overall deadline passed (the transport names it with the deadline). */
+export function isTotalTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "TOTAL_TIMEOUT";
 }
 
 /** Failures before anything was sent (no connection was made): retrying cannot duplicate. */

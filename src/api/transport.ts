@@ -7,7 +7,7 @@ import type { Masker } from "../mask.js";
 import { visibleText } from "../sanitize.js";
 import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 import { ApiError, badResponse, htmlPage, NetworkError, parseErrorBody } from "./errors.js";
-import { ConnectionPool, describeNetworkFailure, type Timeouts } from "./http-exchange.js";
+import { ConnectionPool, describeNetworkFailure, isTotalTimeout, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter, describeWait, parseRateLimitPolicy } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
 import { redactForLog } from "./redaction.js";
@@ -186,16 +186,15 @@ export class Transport {
       ...(call.body !== undefined && this.options.log ? { body: this.redact(call.body) } : {}),
     });
     const sentAt = this.options.now();
-    // One deadline for the whole exchange: the body timeout is per chunk, so a body
-    // trickling one byte every few seconds would otherwise never time out.
-    const deadline = AbortSignal.timeout(this.options.timeouts.totalMs);
-    const signal = call.signal === undefined ? deadline : AbortSignal.any([call.signal, deadline]);
     let result: Awaited<ReturnType<ConnectionPool["exchange"]>>;
     try {
-      result = await this.pool.exchange({ method, ...wire, signal }, this.options.maxBodyBytes);
+      result = await this.pool.exchange(
+        { method, ...wire, signal: call.signal, totalMs: this.options.timeouts.totalMs },
+        this.options.maxBodyBytes,
+      );
     } catch (error) {
       if (call.signal?.aborted) throw interrupted();
-      const failure = deadline.aborted
+      const failure = isTotalTimeout(error)
         ? { sent: true, reason: `no complete response within ${this.options.timeouts.totalMs / 1000} s` }
         : describeNetworkFailure(error);
       return {
