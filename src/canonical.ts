@@ -46,15 +46,29 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
 
-/** A deep copy with keys in sorted order: for deterministic output files. */
+/**
+ * A deep copy with keys in sorted order: for deterministic output files (every caller serializes
+ * it at once). Plain objects, not null-prototype ones: JSON.stringify takes its fast path only for
+ * those, twice as fast on a report or plan of thousands of entries.
+ */
 export function sortKeysDeep<T>(value: T): T {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => sortKeysDeep(item)) as T;
   const record = value as Record<string, unknown>;
-  // Null prototype: a key "__proto__" (user data) stays a key instead of replacing the prototype.
-  const out: Record<string, unknown> = Object.create(null);
+  const out: Record<string, unknown> = {};
   for (const key of Object.keys(record).sort()) {
-    if (record[key] !== undefined) out[key] = sortKeysDeep(record[key]);
+    const item = record[key];
+    if (item === undefined) continue;
+    // Defined, not assigned: a key "__proto__" (user data) stays a key instead of replacing
+    // the prototype.
+    if (key === "__proto__")
+      Object.defineProperty(out, key, {
+        value: sortKeysDeep(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = sortKeysDeep(item);
   }
   return out as T;
 }
