@@ -17,6 +17,7 @@ import {
   precompiledValidatorFiles,
   VALIDATORS_DIR,
 } from "./precompile-schemas.mjs";
+import { thirdPartyNotices } from "./third-party-notices.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = `${root}dist/bundle`;
@@ -34,7 +35,7 @@ for (const [name, source] of precompiledValidatorFiles(schemas))
     `${out}/${VALIDATORS_DIR}/${name}`,
     source.replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n"),
   );
-await build({
+const cli = await build({
   input: { main: `${root}dist/cli/main.js`, "load-worker": `${root}dist/loader/load-worker.js` },
   platform: "node",
   logLevel: "warn",
@@ -92,7 +93,7 @@ await build({
   },
 });
 
-await build({
+const vendor = await build({
   input: Object.fromEntries(ON_DEMAND.map((name) => [name, name])),
   platform: "node",
   logLevel: "warn",
@@ -104,3 +105,7 @@ await build({
     sourcemap: false,
   },
 });
+
+// The packages whose code the bundle carries (and Ajv, whose runtime helper the validators use),
+// with their licence texts: their licences ask that the notice travel with every copy.
+await writeFile(`${out}/THIRD-PARTY-NOTICES.md`, await thirdPartyNotices([cli, vendor], ["ajv"]));

@@ -22,6 +22,7 @@ const SOURCES = [
   "src",
   "scripts/bundle.mjs",
   "scripts/precompile-schemas.mjs",
+  "scripts/third-party-notices.mjs",
 ];
 
 function run(
@@ -124,6 +125,27 @@ describe("the packed package", () => {
     expect(files).toContain("bin/notiform.js");
     expect(files).toContain("schemas/error.schema.json");
     expect(files.some((f: string) => f.startsWith("src/") || f.startsWith("test/"))).toBe(false);
+  });
+
+  it("ships the licence of every package whose code the bundle carries", async () => {
+    const bundle = join(project, "node_modules", "notiform", "dist", "bundle");
+    const notices = await readFile(join(bundle, "THIRD-PARTY-NOTICES.md"), "utf8");
+    const code = await Promise.all(
+      ["main.js", "load-messages.js", "vendor/diff.js", "vendor/listr2.js"].map((f) =>
+        readFile(join(bundle, f), "utf8"),
+      ),
+    );
+    // The bundler marks where each package's code begins: `// [...]node_modules/NAME/...`.
+    const carried = new Set(
+      code.flatMap((text) =>
+        [...text.matchAll(/^\/\/ (?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]),
+      ),
+    );
+    expect(carried.size).toBeGreaterThan(10);
+    for (const name of carried) expect(notices, name).toContain(`## ${name} `);
+    // Each with its licence text, not just its name.
+    expect(notices).not.toContain("ships no licence file");
+    expect(notices).toMatch(/## yaml [\d.]+ \(ISC\)\n\nCopyright/);
   });
 
   it("installed into an empty project, `npx notiform --help` runs", async () => {
