@@ -33,6 +33,13 @@ export interface Timeouts {
   bodyMs: number;
   /** The whole exchange, from sending to the last byte of the body. */
   totalMs: number;
+  /**
+   * How long a connection may sit unused in the pool before it is closed. Servers close idle
+   * keep-alive connections (Node's default: after 5 s); a request written as the server closes
+   * fails with ECONNRESET, which for a write means "may have been applied". So the pool closes
+   * them first (node:http ignores the server's Keep-Alive hint).
+   */
+  idleMs: number;
 }
 
 /** One keep-alive pool for the whole run, to one origin, sized for the concurrency limit. */
@@ -45,7 +52,15 @@ export class ConnectionPool {
     this.origin = new URL(origin);
     this.timeouts = timeouts;
     const size = Math.max(1, concurrency);
-    const options = { keepAlive: true, maxSockets: size, maxFreeSockets: size, scheduling: "lifo" as const };
+    // `timeout` closes a free connection after idleMs unused; an active one only gets an event
+    // (unheard: the exchange's own timers decide about those).
+    const options = {
+      keepAlive: true,
+      maxSockets: size,
+      maxFreeSockets: size,
+      scheduling: "lifo" as const,
+      timeout: timeouts.idleMs,
+    };
     this.agent = this.secure ? new HttpsAgent(options) : new HttpAgent(options);
   }
 

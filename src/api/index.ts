@@ -35,7 +35,7 @@ export interface ClientOptions {
   userAgent?: string;
   retry?: { maxAttempts?: number; maxElapsedMs?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Defaults 10 s / 30 s / 30 s per chunk of the body / 120 s for a whole exchange. */
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; totalMs?: number };
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; totalMs?: number; idleMs?: number };
   /** Longest wait a server may ask for (Retry-After, RateLimit-Reset); default 60 s. Longer fails. */
   maxWaitMs?: number;
   /** Most pages one whole-list read may take (default 10,000); more fails with API_PAGINATION. */
@@ -93,6 +93,7 @@ export function openConnection(options: ClientOptions): Connection {
       headersMs: options.timeouts?.headersMs ?? 30_000,
       bodyMs: options.timeouts?.bodyMs ?? 30_000,
       totalMs: options.timeouts?.totalMs ?? 120_000,
+      idleMs: options.timeouts?.idleMs ?? 4_000,
     },
     sleep: options.sleep ?? timerSleep,
     now: options.now ?? (() => performance.now()),

@@ -185,6 +185,44 @@ describe("the body timeout is a silence between chunks", () => {
   });
 });
 
+describe("the connection pool", () => {
+  // Counts the connections a client opens while it makes two calls `pauseMs` apart.
+  async function connectionsFor(idleMs: number, pauseMs: number): Promise<number> {
+    let connections = 0;
+    const server = createServer((_req, res) => {
+      res.writeHead(ME.status, { "content-type": "application/json" });
+      res.end(JSON.stringify(ME.body));
+    });
+    server.on("connection", () => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: KEY,
+      timeouts: { idleMs },
+    });
+    try {
+      await client.getCurrentOrganization();
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      await client.getCurrentOrganization();
+      return connections;
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  it("reuses a connection between calls", async () => {
+    expect(await connectionsFor(5_000, 200)).toBe(1);
+  });
+
+  it("closes a connection left unused longer than idleMs, before a server's own keep-alive limit could race a write", async () => {
+    expect(await connectionsFor(50, 300)).toBe(2);
+  });
+});
+
 describe("pagination is bounded", () => {
   const page = (request: Recorded) => Number(new URL(request.path, "http://x").searchParams.get("page"));
   const override = (n: number) => ({
