@@ -7,6 +7,8 @@
 // servers echo parts of keys ("key nf_abc… is invalid") and truncation cuts them.
 // Values shorter than MIN_MASKED_LENGTH are not masked: replacing every "1" or "on" in the
 // output would garble it while hiding nothing worth hiding.
+import { setDataKey } from "./canonical.js";
+
 export const MASK = "********";
 const MIN_MASKED_LENGTH = 4;
 /** The shortest run of a credential's characters that is masked on its own. */
@@ -161,20 +163,9 @@ function maskValue(value: unknown, masker: Masker): unknown {
     if (out === undefined) {
       if (masked === item) continue;
       out = {};
-      for (let j = 0; j < i; j += 1) setOwn(out, keys[j] as string, record[keys[j] as string]);
+      for (let j = 0; j < i; j += 1) setDataKey(out, keys[j] as string, record[keys[j] as string]);
     }
-    setOwn(out, key, masked);
+    setDataKey(out, key, masked);
   }
   return out ?? value;
-}
-
-/**
- * Defined, not assigned, for a key "__proto__" (config or server data): it must stay an own key,
- * or the masked copy would silently lose what apply still sends. Only that key: defining every
- * key is several times slower, and a plan's output masks tens of thousands of them.
- */
-function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__")
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
 }

@@ -4,8 +4,6 @@
 // the same options, each on its first use, so the CLI compiles no schema at run time.
 import type { ValidateFunction } from "ajv/dist/2020.js";
 
-export const PRECOMPILED_NAMES: readonly string[] = [];
-
 export function precompiled(_name: string): ValidateFunction | undefined {
   return undefined;
 }

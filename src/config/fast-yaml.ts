@@ -7,6 +7,7 @@
 // undefined and the caller parses with the library, which also reports every error. A
 // differential test (test/config/fast-yaml.test.ts) holds it to the library's results.
 import { Document, LineCounter, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { setDataKey } from "../canonical.js";
 
 type Node = Scalar | YAMLMap | YAMLSeq;
 
@@ -380,16 +381,8 @@ export function plainValue(node: unknown): unknown {
   if (node instanceof YAMLMap) {
     const out: Record<string, unknown> = {};
     for (const pair of node.items as Pair[]) {
-      const key = (pair.key as Scalar).value as string;
-      // Never a prototype: the loader refuses the key, and the copy must not be its victim first.
-      if (key === "__proto__")
-        Object.defineProperty(out, key, {
-          value: plainValue(pair.value),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[key] = plainValue(pair.value);
+      // The loader refuses a key "__proto__", and the copy must not be its victim first.
+      setDataKey(out, (pair.key as Scalar).value as string, plainValue(pair.value));
     }
     return out;
   }
