@@ -136,7 +136,7 @@ export function htmlPage(
       attempts: at.attempts,
       mayHaveBeenApplied: at.method !== "GET",
       extension: false,
-      hint: "Set --api-url (or the environment's apiUrl, or NOTIFORM_API_URL) to the API's base URL, e.g. https://api.novu.co or https://eu.api.novu.co, not a dashboard or web page; notiform adds /v1/... itself.",
+      hint: "Set --api-url (or NOTIFORM_API_URL, or the environment's apiUrl) to the API's base URL, e.g. https://api.novu.co or https://eu.api.novu.co, not a dashboard or web page; notiform adds /v1/... itself.",
     },
     "API_BAD_RESPONSE",
   );

@@ -55,9 +55,33 @@ export function describeMalformedKey(key: string): string | undefined {
   return undefined;
 }
 
-/** Which URL a run talks to: --api-url, else the environment's apiUrl, else NOTIFORM_API_URL, else the hosted US API. */
+/**
+ * Which URL a run talks to, and so where the API key goes: THE one place that decides it.
+ * The operator's setting (--api-url, else NOTIFORM_API_URL) wins; the config's
+ * `environments.<env>.apiUrl` is used only where the operator set none, else the hosted US API.
+ * The config is what a pull request edits: a config URL that differs from the operator's is
+ * refused (API_URL_CONFLICT, before any request), never silently used nor silently ignored.
+ */
 export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: RunContext["env"]): string {
-  return normalizeUrl(args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL ?? DEFAULT_API_URL);
+  const operator = args["api-url"] ?? nonEmpty(env.NOTIFORM_API_URL);
+  if (operator === undefined) return normalizeUrl(desired.apiUrl ?? DEFAULT_API_URL);
+  const chosen = normalizeUrl(operator);
+  if (desired.apiUrl !== undefined && normalizeUrl(desired.apiUrl) !== chosen) {
+    const from = args["api-url"] !== undefined ? "--api-url" : "NOTIFORM_API_URL";
+    const where = desired.environment !== undefined ? `environments.${desired.environment}.apiUrl` : "apiUrl";
+    throw new NotiformError(
+      "API_URL_CONFLICT",
+      `the config's ${where} (${visibleText(desired.apiUrl)}) differs from ${from} (${visibleText(chosen)}): refusing to send the API key to either`,
+      {
+        hint: `Make them agree: the config's URL is what a pull request can change, so notiform never lets it outrank ${from}. Nothing was sent.`,
+      },
+    );
+  }
+  return chosen;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
 }
 
 /** The flags that say where the config is (every command that reads one). */

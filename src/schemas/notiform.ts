@@ -403,14 +403,15 @@ export const notiformSchema = {
           pattern: "^https?://",
           "x-message": "must be an http(s) URL",
           description:
-            "The API base URL for this environment, e.g. https://api.novu.co or https://eu.api.novu.co.",
+            "The API base URL for this environment, e.g. https://api.novu.co or https://eu.api.novu.co. Used only where the operator sets none: --api-url or NOTIFORM_API_URL win, and a different apiUrl here is refused.",
         },
         apiKeyEnv: {
           type: "string",
-          pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
-          "x-message": "must be an environment variable name (letters, digits, _)",
+          pattern: "^NOTIFORM_[A-Z0-9_]+$",
+          "x-message":
+            "must be a variable named NOTIFORM_ followed by capital letters, digits or _ (e.g. NOTIFORM_API_KEY_PRODUCTION)",
           description:
-            "The name of the environment variable that holds this environment's API key (never the key itself).",
+            "The name of the environment variable that holds this environment's API key (never the key itself): NOTIFORM_ followed by capital letters, digits or _. The config is what a pull request edits; any other name could make notiform read a variable the job holds for something else (GITHUB_TOKEN, a cloud credential) and send it to the API URL.",
         },
         organization: {
           type: "string",

@@ -11,9 +11,9 @@ const CONFIG = `version: 1
 organization: Acme Inc
 environments:
   development:
-    apiKeyEnv: KEY_DEVELOPMENT
+    apiKeyEnv: NOTIFORM_KEY_DEVELOPMENT
   production:
-    apiKeyEnv: KEY_PRODUCTION
+    apiKeyEnv: NOTIFORM_KEY_PRODUCTION
 topics:
   - key: env-required
     name: Env required
@@ -33,8 +33,8 @@ const cli = (...args: string[]) =>
     // The default variable is set too: a silent default would reach Development with it.
     env: {
       NOTIFORM_API_KEY: emulator.apiKey,
-      KEY_DEVELOPMENT: emulator.apiKey,
-      KEY_PRODUCTION: emulator.productionApiKey ?? "",
+      NOTIFORM_KEY_DEVELOPMENT: emulator.apiKey,
+      NOTIFORM_KEY_PRODUCTION: emulator.productionApiKey ?? "",
     },
   });
 

@@ -16,9 +16,9 @@ const CONFIG = `version: 1
 organization: Acme Inc
 environments:
   development:
-    apiKeyEnv: KEY_DEVELOPMENT
+    apiKeyEnv: NOTIFORM_KEY_DEVELOPMENT
   production:
-    apiKeyEnv: KEY_PRODUCTION
+    apiKeyEnv: NOTIFORM_KEY_PRODUCTION
 topics:
   - key: carried-target
     name: Carried target
@@ -45,7 +45,7 @@ function cliFor(workspace: Workspace, emulator: EmulatorHandle) {
   return (args: string[], url = emulator.url) =>
     runCli([...args, "--api-url", url], {
       cwd: workspace.dir,
-      env: { KEY_DEVELOPMENT: emulator.apiKey, KEY_PRODUCTION: emulator.productionApiKey ?? "" },
+      env: { NOTIFORM_KEY_DEVELOPMENT: emulator.apiKey, NOTIFORM_KEY_PRODUCTION: emulator.productionApiKey ?? "" },
     });
 }
 

@@ -43,16 +43,16 @@ describe("a malformed API key", () => {
 
   it("names the environment's variable (apiKeyEnv), and a clean key still works", async () => {
     const ws = await createWorkspace({
-      "notiform.yaml": `${ACME_BASE}environments:\n  dev:\n    apiKeyEnv: DEV_KEY\n`,
+      "notiform.yaml": `${ACME_BASE}environments:\n  dev:\n    apiKeyEnv: NOTIFORM_DEV_KEY\n`,
     });
     const spoilt = await runCli(["whoami", "--env", "dev", "--api-url", emulator.url], {
       cwd: ws.dir,
-      env: { DEV_KEY: `${emulator.apiKey}\n` },
+      env: { NOTIFORM_DEV_KEY: `${emulator.apiKey}\n` },
     });
-    expect(spoilt.stderr).toContain("the API key in DEV_KEY is malformed");
+    expect(spoilt.stderr).toContain("the API key in NOTIFORM_DEV_KEY is malformed");
     const clean = await runCli(["whoami", "--env", "dev", "--api-url", emulator.url], {
       cwd: ws.dir,
-      env: { DEV_KEY: emulator.apiKey },
+      env: { NOTIFORM_DEV_KEY: emulator.apiKey },
     });
     expect(clean.code).toBe(0);
   });
