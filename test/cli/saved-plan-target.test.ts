@@ -45,7 +45,10 @@ function cliFor(workspace: Workspace, emulator: EmulatorHandle) {
   return (args: string[], url = emulator.url) =>
     runCli([...args, "--api-url", url], {
       cwd: workspace.dir,
-      env: { NOTIFORM_KEY_DEVELOPMENT: emulator.apiKey, NOTIFORM_KEY_PRODUCTION: emulator.productionApiKey ?? "" },
+      env: {
+        NOTIFORM_KEY_DEVELOPMENT: emulator.apiKey,
+        NOTIFORM_KEY_PRODUCTION: emulator.productionApiKey ?? "",
+      },
     });
 }
 
