@@ -4,17 +4,18 @@
 // replaces each reference by the file's text before the entry is collected, so every later stage
 // (merge, digest, plan, apply) sees plain strings. PATH is relative to the YAML file that names
 // it and must stay inside the project directory (the root file's, symlinks resolved), like an
-// include: a config from a pull request must not read ~/.ssh/id_rsa into a template. A missing,
+// include: a config from a pull request must not read ~/.ssh/id_rsa into a template; nor anything
+// inside a .git folder (a checkout's stored token), even with --allow-include-outside. A missing,
 // outside, unreadable or non-UTF-8 file is a problem at the reference's `file:` value. The text
 // is taken verbatim: no ${VAR} interpolation (an HTML template may hold `${...}` of its own) and
 // `{{ }}` template syntax is left alone.
 
 import { isUtf8 } from "node:buffer";
 import { realpath } from "node:fs/promises";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { readBoundedFile } from "../bounded-file.js";
 import type { Position, Problem } from "../errors.js";
-import { isOutside } from "./include-scope.js";
+import { isOutside, shown as quoted } from "./include-scope.js";
 import { displayPath, positionAt, type YamlFile } from "./yaml-file.js";
 
 /** A reference to a text file, in place of the text itself. */
@@ -89,12 +90,14 @@ type TextRead = { text: string } | { reason: string };
 
 /** The text of one referenced file, or why it cannot be used. */
 export async function readTextFile(written: string, target: string, scope: TextFileScope): Promise<TextRead> {
-  const shown = `file "${written}"`;
+  const shown = `file ${quoted(written)}`;
   const allow = "pass --allow-include-outside to allow it";
   if (scope.project !== undefined && isAbsolute(written))
     return {
       reason: `${shown} is an absolute path; text files must stay inside the config's folder (${allow})`,
     };
+  // As written first (`.GIT` is .git on a case-insensitive disk), then as resolved (links).
+  if (isInsideGitDir(scope.project, target)) return { reason: insideGit(shown) };
   let real: string;
   try {
     real = await realpath(target);
@@ -106,10 +109,31 @@ export async function readTextFile(written: string, target: string, scope: TextF
       reason: `${shown} leads outside the config's folder; text files must stay inside it (${allow})`,
     };
   }
+  if (isInsideGitDir(scope.project, real)) return { reason: insideGit(shown) };
   const read = await readBoundedFile(real);
   if (!read.ok) return { reason: `${shown} ${read.reason}` };
   if (!isUtf8(read.bytes)) return { reason: `${shown} is not valid UTF-8 text: save it as UTF-8` };
   return { text: read.bytes.toString("utf8") };
+}
+
+function insideGit(shown: string): string {
+  return `${shown} is inside a .git folder: repository internals (a checkout's stored credentials, its history) are never read into a config`;
+}
+
+/**
+ * Whether `path` has a `.git` segment (below `project` when there is one): the Action's default
+ * config sits at the repository root, where `.git/config` holds the checkout's
+ * `extraheader = AUTHORIZATION: basic ...`, and a pull request could show it in the plan comment.
+ * Case-insensitive (`.GIT` is the same folder on macOS and Windows), and as Windows reads a name:
+ * trailing dots and spaces dropped, and its short name `GIT~1`. `--allow-include-outside` does
+ * not lift it.
+ */
+export function isInsideGitDir(project: string | undefined, path: string): boolean {
+  const rel = project === undefined ? path : relative(project, path);
+  return rel.split(/[\\/]+/).some((segment) => {
+    const name = segment.toLowerCase().replace(/[. ]+$/, "");
+    return name === ".git" || /^git~\d+$/.test(name);
+  });
 }
 
 function collect(

@@ -2,7 +2,12 @@ import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import { isMap, isScalar, isSeq, visit } from "yaml";
 import { plainValue } from "../config/fast-yaml.js";
-import { checkIncludePattern, distinctIncludeMatches } from "../config/include-scope.js";
+import {
+  checkIncludePattern,
+  distinctIncludeMatches,
+  MAX_INCLUDE_PATTERN,
+  shown,
+} from "../config/include-scope.js";
 import { interpolateFile } from "../config/interpolate.js";
 import type { LoadOptions } from "../config/model.js";
 import { STEPS_COUNT } from "../config/section-scan.js";
@@ -149,6 +154,15 @@ export async function loadIncludes(
 ): Promise<LoadedFile[]> {
   const out: LoadedFile[] = [];
   for (const [index, pattern] of patterns.entries()) {
+    if (pattern.length > MAX_INCLUDE_PATTERN) {
+      loader.problems.push({
+        severity: "error",
+        rule: "include-pattern",
+        message: `include ${shown(pattern)} is longer than ${MAX_INCLUDE_PATTERN} characters, more than any path it could match`,
+        pos: position(index),
+      });
+      continue;
+    }
     const refused = checkIncludePattern(pattern, base, loader.project);
     if (refused !== undefined) {
       loader.problems.push({
@@ -169,7 +183,7 @@ export async function loadIncludes(
       loader.problems.push({
         severity: "warning",
         rule: "include-empty",
-        message: `include "${pattern}" matches no file`,
+        message: `include ${shown(pattern)} matches no file`,
         pos: position(index),
       });
     }

@@ -175,6 +175,20 @@ const commands = {
 function main(argv) {
   if (!process.env.GH_TOKEN && !process.env.GITHUB_TOKEN)
     fail("gh: To use GitHub CLI in a GitHub Actions workflow, set the GH_TOKEN environment variable.", 4);
+  // `gh auth setup-git`: git asks gh for the token (GH_TOKEN of the git process, at the time it
+  // runs) over HTTPS to github.com; nothing of the token is written. The recipes check out with
+  // persist-credentials: false and authenticate only the steps that fetch or push this way.
+  if (argv[0] === "auth") {
+    if (argv[1] !== "setup-git" || argv.length > 2)
+      fail(`gh stand-in: unsupported command: gh ${argv.join(" ")}`, 2);
+    execFileSync("git", [
+      "config",
+      "--global",
+      "credential.https://github.com.helper",
+      "!gh auth git-credential",
+    ]);
+    return;
+  }
   let origin = "";
   try {
     origin = execFileSync("git", ["remote", "get-url", "origin"], {

@@ -132,7 +132,10 @@ async function runScript(scope: JobScope, step: Step, env: Record<string, string
   };
 }
 
-/** actions/checkout with its defaults: fetch the one commit (depth 1, no tags), check out `main`. */
+/**
+ * actions/checkout with its defaults: fetch the one commit (depth 1, no tags), check out `main`,
+ * and leave the job's token in .git/config unless `persist-credentials: false`.
+ */
 async function checkout(scope: JobScope, inputs: Record<string, string>) {
   const github = scope.contexts.github as Record<string, Value>;
   const sha = inputs.ref || String(github.sha);
@@ -163,6 +166,11 @@ async function checkout(scope: JobScope, inputs: Record<string, string>) {
   ]);
   if (into.startsWith("refs/remotes/origin/")) await run(["checkout", "-q", "--force", "-B", branch, into]);
   else await run(["checkout", "-q", "--force", into]);
+  // As actions/checkout does by default: the job's token stays in .git/config for later steps.
+  if ((inputs["persist-credentials"] ?? "true") !== "false") {
+    const basic = Buffer.from(`x-access-token:${String(github.token)}`).toString("base64");
+    await run(["config", "--local", "http.https://github.com/.extraheader", `AUTHORIZATION: basic ${basic}`]);
+  }
   return { ok: true, output: log, outputs: {} };
 }
 
