@@ -112,7 +112,7 @@ describe("sanitizer", () => {
   });
 
   it("escapes HTML and markup in markdown text", () => {
-    expect(markdownText("<img src=x> *b* [l](u)")).toBe("\\<img src=x\\> \\*b\\* \\[l\\]\\(u\\)");
+    expect(markdownText("<img src=x> *b* [l](u)")).toBe("\\<img src\\=x\\> \\*b\\* \\[l\\]\\(u\\)");
   });
 
   it("shows a value exactly in a code span, backticks and pipes included", () => {
