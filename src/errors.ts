@@ -58,6 +58,7 @@ export type ErrorCode =
   | "NOT_CONFIRMED"
   | "FILE_EXISTS"
   | "FILE_WRITE_FAILED"
+  | "FILE_UNSAFE"
   | "OUTPUT_DIR_MISSING"
   | "PORT_UNAVAILABLE"
   | "INTERRUPTED"

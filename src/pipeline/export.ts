@@ -1,10 +1,11 @@
 // The export stage: read everything live, write it as config files (and the templates they
 // name) with the state file the exported config needs. Refuses to overwrite any file unless
-// `force`, checking all before writing one; values from the environment are written back as
-// their ${VAR} references and credentials never.
+// `force`, checking all before writing one; writes only inside --dir, through no link
+// (export-files.ts); values from the environment are written back as their ${VAR} references
+// and credentials never.
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { mkdir, realpath } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { StateRecorder } from "../apply/state-recorder.js";
 import { NotiformError } from "../errors.js";
@@ -15,8 +16,9 @@ import { describeKind, KINDS } from "../kinds/registry.js";
 import { protector } from "../secrets/keyed-digest.js";
 import { withStateLock } from "../state/lock.js";
 import { emptyState } from "../state/model.js";
-import { defaultStatePath, writeFileAtomic } from "../state/state-store.js";
+import { defaultStatePath } from "../state/state-store.js";
 import type { RunArgs, RunContext } from "./context.js";
+import { inspectExportTargets, writeExportFile } from "./export-files.js";
 import { environmentOption } from "./prepare-plan.js";
 import { openSessionOptionalConfig, organizationOf, type Session } from "./session.js";
 
@@ -49,24 +51,24 @@ export async function runExport(
     // right after export would plan as a second group.
     const statePath = defaultStatePath(join(dir, "notiform.yaml"), session.desired.environment);
     const textFiles = scrubTextFiles(exported.textFiles, knownSecrets(session, context), context);
-    const existing = [...files.keys(), ...textFiles.keys(), basename(statePath)].filter((name) =>
-      existsSync(join(dir, name)),
-    );
+    // Every name checked before one is written: inside --dir, through no link (export-files.ts).
+    // The state file and its lock are written by the state store: checked here all the same.
+    const names = [...files.keys(), ...textFiles.keys(), basename(statePath), `${basename(statePath)}.lock`];
+    const root = existsSync(dir) ? await realpath(dir) : undefined;
+    const targets = root === undefined ? new Map() : await inspectExportTargets(root, names, args.dir);
+    const existing = names.filter((name) => targets.get(name) === "file" && !name.endsWith(".lock"));
     if (existing.length > 0 && !args.force) {
       throw new NotiformError("FILE_EXISTS", `refusing to overwrite ${existing.join(", ")} in ${args.dir}`, {
         hint: "Choose another --dir, or pass --force to overwrite.",
       });
     }
     await mkdir(dir, { recursive: true });
+    const real = root ?? (await realpath(dir));
     const header = exportHeader(schemaReference(dir));
     // Templates first: a YAML file is never written naming a text file that is not there yet.
-    for (const [name, text] of textFiles) {
-      await mkdir(dirname(join(dir, name)), { recursive: true });
-      await writeFileAtomic(join(dir, name), text);
-    }
-    for (const [name, document] of files) {
-      await writeFileAtomic(join(dir, name), `${header}${stringify(document, { lineWidth: 0 })}`);
-    }
+    for (const [name, text] of textFiles) await writeExportFile(real, name, text, args.dir);
+    for (const [name, document] of files)
+      await writeExportFile(real, name, `${header}${stringify(document, { lineWidth: 0 })}`, args.dir);
     await withStateLock(statePath, { command: "notiform export" }, async () => {
       const secrets = [
         ...session.desired.sensitive,
