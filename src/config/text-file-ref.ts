@@ -41,6 +41,27 @@ export interface TextFileScope {
   project: string | undefined;
   /** The working directory, for the paths messages show. */
   cwd: string;
+  /** The total every reference of the config counts against (shared by all its files). */
+  budget: TextBudget;
+}
+
+/**
+ * The most text all `{ file: }` references of one config bring in together: 64 MiB. Each
+ * reference counts, so a file named twice (or two hard links to one file) counts twice: every
+ * copy is held, digested and planned. 150 references to a 20 MB file took validate to 3.6 GB and
+ * an internal error; now the reference that crosses the total is the error.
+ */
+export const MAX_TEXT_FILE_TOTAL = 64 * 1024 * 1024;
+
+export interface TextBudget {
+  /** Bytes of text brought in so far. */
+  used: number;
+  /** Set once a reference crossed the total: later references are not read. */
+  exceeded: boolean;
+}
+
+export function newTextBudget(): TextBudget {
+  return { used: 0, exceeded: false };
 }
 
 /** How many files are read at once: a config of 4,000 templates must not open 4,000 handles. */
@@ -71,22 +92,38 @@ export async function resolveTextFileRefs(
     while (next < found.length) {
       const item = found[next++];
       if (item === undefined) break;
+      if (scope.budget.exceeded) break;
       const pos = positionAt(scope.file, [...item.path, "file"]);
       const target = resolve(dirname(scope.file.path), item.ref.file);
-      let read = cache.get(target);
+      // Keyed by the reference as written AND where it leads: whether a reference is allowed
+      // depends on how it is written (an absolute path is refused where a relative one to the
+      // same file is not), so a decision for one spelling must never answer for another, and
+      // an error must quote the path this reference wrote.
+      const key = `${item.ref.file}\u0000${target}`;
+      let read = cache.get(key);
       if (read === undefined) {
         read = readTextFile(item.ref.file, target, scope);
-        cache.set(target, read);
+        cache.set(key, read);
       }
       const result = await read;
-      if ("text" in result) item.holder[item.key] = result.text;
-      else problems.push(problemAt(pos, result.reason, item.path));
+      if (!("text" in result)) {
+        problems.push(problemAt(pos, result.reason, item.path));
+        continue;
+      }
+      if (scope.budget.exceeded) break;
+      scope.budget.used += result.bytes;
+      if (scope.budget.used > MAX_TEXT_FILE_TOTAL) {
+        scope.budget.exceeded = true;
+        problems.push(problemAt(pos, overBudget(item.ref.file), item.path));
+        break;
+      }
+      item.holder[item.key] = result.text;
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, found.length) }, worker));
 }
 
-type TextRead = { text: string } | { reason: string };
+type TextRead = { text: string; bytes: number } | { reason: string };
 
 /** The text of one referenced file, or why it cannot be used. */
 export async function readTextFile(written: string, target: string, scope: TextFileScope): Promise<TextRead> {
@@ -113,7 +150,11 @@ export async function readTextFile(written: string, target: string, scope: TextF
   const read = await readBoundedFile(real);
   if (!read.ok) return { reason: `${shown} ${read.reason}` };
   if (!isUtf8(read.bytes)) return { reason: `${shown} is not valid UTF-8 text: save it as UTF-8` };
-  return { text: read.bytes.toString("utf8") };
+  return { text: read.bytes.toString("utf8"), bytes: read.bytes.length };
+}
+
+function overBudget(written: string): string {
+  return `file ${quoted(written)} takes the text of the config's { file: } references past ${MAX_TEXT_FILE_TOTAL / (1024 * 1024)} MiB, the most notiform reads (every reference counts, a file named twice counts twice)`;
 }
 
 function insideGit(shown: string): string {

@@ -11,7 +11,7 @@ import {
 import { interpolateFile } from "../config/interpolate.js";
 import type { LoadOptions } from "../config/model.js";
 import { STEPS_COUNT } from "../config/section-scan.js";
-import { resolveTextFileRefs } from "../config/text-file-ref.js";
+import { resolveTextFileRefs, type TextBudget } from "../config/text-file-ref.js";
 import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "../config/yaml-file.js";
 import type { Problem } from "../errors.js";
 import { collectResources, type FileResources } from "./collect.js";
@@ -37,6 +37,8 @@ export interface Loader {
   project: string | undefined;
   /** Loading an environment's overlay files (see checkSchema). */
   overlay: boolean;
+  /** What the `{ file: }` references of every file loaded bring in, against one total. */
+  textBudget: TextBudget;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -94,7 +96,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   entry.data = data;
   checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
   await resolveTextFileRefs(
-    { file, project: loader.project, cwd: loader.cwd },
+    { file, project: loader.project, cwd: loader.cwd, budget: loader.textBudget },
     data,
     textFileFields(),
     loader.problems,
