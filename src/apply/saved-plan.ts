@@ -13,6 +13,7 @@ import type { NotificationApi } from "../kinds/notification-api.js";
 import { KINDS, type Kind, registry } from "../kinds/registry.js";
 import { requestOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
+import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { keyPlanDigests } from "../plan/key-plan-digests.js";
 import { maskAction } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
@@ -40,6 +41,16 @@ export async function readSavedPlan(path: string): Promise<Plan> {
       `the plan ${path} is not valid JSON (${(error as Error).message}); is it truncated?`,
       {
         hint: "Run `notiform plan --out FILE` again.",
+      },
+    );
+  }
+  if (nestsDeeperThan(parsed)) {
+    throw new NotiformError(
+      "PLAN_INVALID",
+      `the plan ${path} nests values more than ${MAX_DOCUMENT_NESTING} levels deep: no plan notiform writes does`,
+      {
+        hint: "Run `notiform plan --out FILE` again.",
+        pos: { file: path, line: 1, col: 1 },
       },
     );
   }
