@@ -61,7 +61,12 @@ function createLayoutEndpoints(requester: Requester, bounds: ListBounds): Layout
     async getLayout(layoutId, options = {}): Promise<Layout> {
       checkId("layout id", layoutId);
       return requester.read(
-        { endpoint: "getLayout", extension: "getLayout", method: "GET", path: `/v1/layouts/${segment("layout id", layoutId)}` },
+        {
+          endpoint: "getLayout",
+          extension: "getLayout",
+          method: "GET",
+          path: `/v1/layouts/${segment("layout id", layoutId)}`,
+        },
         options,
         ({ json, ctx }) => expectShape<Layout>(unwrap(json, ctx), LAYOUT, ctx, "data"),
       );
