@@ -40,13 +40,7 @@ import {
   readDefaultGroup,
   readLayouts,
 } from "./content.js";
-import {
-  executeWorkflow,
-  readWorkflows,
-  readWorkflowsAhead,
-  rereadWorkflows,
-  type WorkflowReadAhead,
-} from "./execute.js";
+import { executeWorkflow, readWorkflows, readWorkflowsAhead, type WorkflowReadAhead } from "./execute.js";
 import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
 import { isContentField } from "./steps-canonical.js";
@@ -227,7 +221,6 @@ export const workflowKind: KindModule<"workflow"> = {
   },
   readAhead: readWorkflowsAhead,
   execute: executeWorkflow,
-  reread: rereadWorkflows,
 
   exportSection(live, keys) {
     return exportWorkflows(live, keys);
