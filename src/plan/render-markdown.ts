@@ -11,7 +11,7 @@ import { KINDS } from "../kinds/registry.js";
 import { markdownCode, markdownText } from "../sanitize.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
-import { renderStepChange } from "./render-steps.js";
+import { renderContentChange } from "./render-steps.js";
 import { formatChange, formatValue } from "./render-text.js";
 
 export const MARKDOWN_BUDGET = 60_000;
@@ -155,7 +155,7 @@ function countsOf(actions: readonly PlanAction[]): string {
 
 function renderRow(action: PlanAction): string {
   const changes = action.changes
-    .map((change) => markdownCode(renderStepChange(change, formatValue)?.line ?? formatChange(change)))
+    .map((change) => markdownCode(renderContentChange(change, formatValue)?.line ?? formatChange(change)))
     .join("<br>");
   const note =
     action.reason === undefined ? "" : `<br>_${markdownText(action.op)}: ${markdownText(action.reason)}_`;
@@ -166,7 +166,7 @@ function renderRow(action: PlanAction): string {
 function renderDiffs(action: PlanAction): string {
   let out = "";
   for (const change of action.changes) {
-    const rendered = renderStepChange(change, formatValue);
+    const rendered = renderContentChange(change, formatValue);
     if (rendered === undefined || rendered.diff.length === 0) continue;
     const lines = rendered.diff.slice(0, DIFF_LINES);
     const cut = rendered.diff.length - lines.length;

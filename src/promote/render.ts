@@ -2,7 +2,7 @@
 // (schemas/promotion.schema.json, schemas/promotion-result.schema.json), markdown for a pull
 // request, a release comment or a job summary. Renderers only format: they decide nothing.
 import { sortKeysDeep } from "../canonical.js";
-import { renderStepChange } from "../plan/render-steps.js";
+import { renderContentChange } from "../plan/render-steps.js";
 import { formatChange, formatValue } from "../plan/render-text.js";
 import { markdownCode } from "../sanitize.js";
 import {
@@ -68,7 +68,7 @@ export function detailsOf(entry: PromotionEntry): string[] {
 function diffLines(diff: PromotionEntry["diff"] & object, withText: boolean): string[] {
   if (diff.length === 0) return ["(Production already has this content)"];
   return diff.flatMap((change) => {
-    const step = renderStepChange(change, formatValue);
+    const step = renderContentChange(change, formatValue);
     if (step === undefined) return [formatChange(change)];
     return withText ? [step.line, ...step.diff.map((line) => `  ${line}`)] : [step.line];
   });
