@@ -41,6 +41,7 @@ import {
   readLayouts,
 } from "./content.js";
 import { executeWorkflow, readWorkflows, readWorkflowsAhead, type WorkflowReadAhead } from "./execute.js";
+import { workflowPromotion } from "./promotion.js";
 import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
 import { isContentField } from "./steps-canonical.js";
@@ -220,6 +221,7 @@ export const workflowKind: KindModule<"workflow"> = {
     return { live, listed: read.listed };
   },
   readAhead: readWorkflowsAhead,
+  promotion: workflowPromotion,
   execute: executeWorkflow,
 
   exportSection(live, keys) {
