@@ -87,10 +87,19 @@ function diffLines(diff: PromotionEntry["diff"] & object, withText: boolean): st
 }
 
 function formatField(field: PromotedField): string {
-  return field.op === "remove"
-    ? `${field.field}: (removed)`
-    : `${field.field}: ${JSON.stringify(field.value)}`;
+  if (field.op === "remove") return `${field.field}: (removed)`;
+  // Long text (a layout's content) as its size: without Production's copy there is nothing to
+  // diff it against, and one escaped string of HTML cannot be reviewed.
+  const value = field.value;
+  if (typeof value === "string" && (value.includes("\n") || value.length > LONG_FIELD)) {
+    const lines = value.replace(/\n$/, "").split("\n").length;
+    return `${field.field}: set, ${lines} line${lines === 1 ? "" : "s"} (Production was not read: no diff)`;
+  }
+  return `${field.field}: ${JSON.stringify(value)}`;
 }
+
+/** A field value longer than this (or on more than one line) is shown by its size. */
+const LONG_FIELD = 80;
 
 export function renderPromotionJson(promotion: Promotion): string {
   return `${JSON.stringify(sortKeysDeep(promotion), null, 2)}\n`;

@@ -77,16 +77,22 @@ async function promotedOnce() {
     NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
   };
   const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+  /** Without the Production key: the preview cannot read Production. */
+  const developmentOnly = (...args: string[]) =>
+    runCli([...args, "--api-url", handle.url], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development },
+    });
   const applied = await cli("apply", "--env", "development", "--auto-approve");
   expect(applied.code, applied.stderr).toBe(0);
   const promoted = await cli("promote", "--env", "development", "--auto-approve");
   expect(promoted.code, promoted.stderr).toBe(0);
-  return { handle, workspace, cli };
+  return { handle, workspace, cli, developmentOnly };
 }
 
 describe("the promote preview against Production", () => {
   it("shows a layout edit and a template edit as diffs from Production to Development", async () => {
-    const { workspace, cli } = await promotedOnce();
+    const { workspace, cli, developmentOnly } = await promotedOnce();
     await workspace.write("layouts/brand.html", LAYOUT_EDITED);
     await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
     const applied = await cli("apply", "--env", "development", "--auto-approve");
@@ -113,6 +119,12 @@ describe("the promote preview against Production", () => {
     expect(markdown.stdout).toContain("```diff\n");
     expect(markdown.stdout).toContain("\n+<footer>Acme Inc, Berlin</footer>\n");
     expect(markdown.stdout).toContain("\n+<p>Order {{orderId}} is on its way to you.</p>\n");
+
+    // Production not read: the layout's change lists its fields, its content by size.
+    const unread = await developmentOnly("promote", "--env", "development", "--detailed-exitcode");
+    expect(unread.code, unread.stderr).toBe(2);
+    expect(unread.stdout).toContain("      content: set, 7 lines (Production was not read: no diff)\n");
+    expect(unread.stdout).not.toContain("no field notiform shows changed");
   });
 
   it("--detailed-exitcode exits 0 when Production already has every pending change's content", async () => {
