@@ -5,17 +5,11 @@
 // override, branding) on a fresh organization (real flavor, both environments). Development
 // applies and plans to zero; the promotion reaches Production, whose apply (topics, group-free
 // tenants) leaves it at zero; then every kind is edited and the same round runs again.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { applyWay, BOTH_WAYS, expectPlansToZero, promoteWay } from "../helpers/both-ways.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { applyWay, BOTH_WAYS, expectPlansToZero, promoteWay } from "../support/both-ways.js";
+import { cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const KEYS = { development: "nf_dev_every_kind", production: "nf_prod_every_kind" };
 
@@ -76,9 +70,10 @@ overrides:
 `;
 }
 
-async function freshOrganization() {
-  emulator = await startEmulator({
-    port: 0,
+/** A fresh organization (real flavor, both environments) and the config in its first version. */
+function freshOrganization() {
+  return cliTest({
+    seedFile: null,
     flavor: "real",
     seed: {
       organization: { name: "Every Kind Inc" },
@@ -87,19 +82,16 @@ async function freshOrganization() {
         { key: KEYS.production, environment: "production" },
       ],
     },
+    files: {
+      "notiform.yaml": configOf(false),
+      "layouts/brand.html": LAYOUT,
+      "templates/order-shipped.html": EMAIL,
+    },
+    env: () => ({
+      NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
+      NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
+    }),
   });
-  const handle = emulator;
-  const workspace = await createWorkspace({
-    "notiform.yaml": configOf(false),
-    "layouts/brand.html": LAYOUT,
-    "templates/order-shipped.html": EMAIL,
-  });
-  const env = {
-    NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
-    NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
-  };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
-  return { handle, workspace, cli };
 }
 
 const DEV = ["--env", "development"];
@@ -107,7 +99,7 @@ const PROD = ["--env", "production"];
 
 describe.each(BOTH_WAYS)("every kind, %s", (way) => {
   it("applies in Development, promotes, applies in Production, and both plan to zero, twice", async () => {
-    const { handle, workspace, cli } = await freshOrganization();
+    const { emulator: handle, workspace, cli } = await freshOrganization();
 
     // Round one: everything is created.
     await applyWay(cli, way, ...DEV);

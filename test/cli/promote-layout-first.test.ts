@@ -4,17 +4,11 @@
 // promoting the workflow alone left Production's copy pointing at no layout until it was promoted
 // again. Promotion now carries that layout's change too, before the workflow, both ways (direct,
 // and saved with `promote --out` then `promote FILE`). Against the emulator (real flavor).
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { BOTH_WAYS, expectPlansToZero, promoteWay } from "../helpers/both-ways.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { BOTH_WAYS, expectPlansToZero, promoteWay } from "../support/both-ways.js";
+import { cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const KEYS = { development: "nf_dev_layout_first", production: "nf_prod_layout_first" };
 
@@ -38,8 +32,8 @@ workflows:
 
 describe.each(BOTH_WAYS)("a workflow whose step uses a layout the config does not name, %s", (way) => {
   it("is promoted after that layout, and points at Production's copy of it", async () => {
-    emulator = await startEmulator({
-      port: 0,
+    const { emulator: handle, cli } = await cliTest({
+      seedFile: null,
       flavor: "real",
       seed: {
         organization: { name: "Fresh Inc" },
@@ -48,15 +42,12 @@ describe.each(BOTH_WAYS)("a workflow whose step uses a layout the config does no
           { key: KEYS.production, environment: "production" },
         ],
       },
+      config: CONFIG,
+      env: () => ({
+        NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
+        NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
+      }),
     });
-    const handle = emulator;
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    const env = {
-      NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
-      NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
-    };
-    const cli = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
     const applied = await cli("apply", "--env", "development", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);
     const development = handle.store("development");

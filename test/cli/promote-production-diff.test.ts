@@ -3,16 +3,10 @@
 // markdown; and `--detailed-exitcode` exits 0 when Production already has the content of every
 // pending change (2 only while Production lacks something). As processes against the emulator
 // (real flavor, both environments) of a fresh organization.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const KEYS = { development: "nf_dev_preview_diff", production: "nf_prod_preview_diff" };
 
@@ -55,8 +49,8 @@ workflows:
 
 /** A fresh organization where the config is applied in Development and promoted once. */
 async function promotedOnce() {
-  emulator = await startEmulator({
-    port: 0,
+  const test = await cliTest({
+    seedFile: null,
     flavor: "real",
     seed: {
       organization: { name: "Preview Inc" },
@@ -65,24 +59,20 @@ async function promotedOnce() {
         { key: KEYS.production, environment: "production" },
       ],
     },
+    files: {
+      "notiform.yaml": CONFIG,
+      "layouts/brand.html": LAYOUT,
+      "templates/order-shipped.html": EMAIL,
+    },
+    env: () => ({
+      NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
+      NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
+    }),
   });
-  const handle = emulator;
-  const workspace = await createWorkspace({
-    "notiform.yaml": CONFIG,
-    "layouts/brand.html": LAYOUT,
-    "templates/order-shipped.html": EMAIL,
-  });
-  const env = {
-    NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
-    NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
-  };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+  const { emulator: handle, workspace, cli } = test;
   /** Without the Production key: the preview cannot read Production. */
   const developmentOnly = (...args: string[]) =>
-    runCli([...args, "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development },
-    });
+    test.run(args, { env: { NOTIFORM_API_KEY_PRODUCTION: undefined } });
   const applied = await cli("apply", "--env", "development", "--auto-approve");
   expect(applied.code, applied.stderr).toBe(0);
   const promoted = await cli("promote", "--env", "development", "--auto-approve");
