@@ -32,8 +32,10 @@ async function setup() {
   const promotion = buildPromotion({
     changes,
     managed: {
-      workflows: new Map([[W1, { key: "order-shipped" }]]),
-      groups: new Map([[group._id, "billing"]]),
+      kinds: {
+        workflow: new Map([[W1, { key: "order-shipped" }]]),
+        notificationGroup: new Map([[group._id, { key: "billing" }]]),
+      },
     },
     all: false,
     target: { apiUrl: emulator.url, organization: "Acme Inc", environment: null, environmentId: "e" },
