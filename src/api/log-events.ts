@@ -40,8 +40,8 @@ export type ClientLogEvent =
 export interface PageProgress {
   endpoint: string;
   /**
-   * Which reading of the list this is: one list may be read twice at once (tenants, for the
-   * tenants and for the overrides that name them), and a view must not mix their counts.
+   * Which reading of the list this is: one list may be read twice at once (for its own kind and
+   * for another kind that names its entries), and a view must not mix their counts.
    */
   list: number;
   read: number;
