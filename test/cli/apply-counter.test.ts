@@ -2,28 +2,25 @@
 // terminal the task list opens with the whole run's N/M above the per-kind counts.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { type CliSession, SEED, startCliSession } from "../helpers/cli-session.js";
 import { type PtyRun, runOnPty } from "../helpers/pty.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { cliTests, createWorkspace, SEED } from "../support/cli.js";
 
 const topics = (n: number) =>
   `version: 1\norganization: Acme Inc\ntopics:\n${Array.from({ length: n }, (_, i) => `  - key: c${i}\n    name: C ${i}\n`).join("")}`;
 
-let session: CliSession | undefined;
+const startCliTest = cliTests();
 let emulator: EmulatorHandle | undefined;
 let run: PtyRun | undefined;
 afterEach(async () => {
   run?.child.stdin?.end();
   run = undefined;
-  await session?.emulator.close();
-  session = undefined;
   await emulator?.close();
   emulator = undefined;
 });
 
 describe("apply progress counter", () => {
   it("numbers each finished action N/M in CI", async () => {
-    session = await startCliSession(topics(3));
+    const session = await startCliTest({ config: topics(3) });
     const result = await session.cli("apply", "--auto-approve");
     expect(result.code, result.stderr).toBe(0);
     const numbered = result.stderr.split("\n").filter((line) => /^\[\d\/3\] applied {2}topic c\d/.test(line));

@@ -11,9 +11,7 @@ import type { DesiredState } from "../../src/config/model.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import type { SessionArgs } from "../../src/pipeline/session.js";
 import { resolveApiUrl } from "../../src/pipeline/session.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED } from "../support/cli.js";
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands/index.js";
-import { runCli } from "../helpers/cli.js";
+import { runCli } from "../support/cli.js";
 
 const cwd = await mkdtemp(join(tmpdir(), "notiform-help-"));
 const API_COMMANDS = ["plan", "apply", "promote", "export", "whoami", "resolve"];

@@ -3,7 +3,7 @@
 // is told once however many environments layer over it, and a missing file names its path once.
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/loader/validate-config.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 const THREE_MISTAKES = `version: 1
 workflows:
