@@ -89,7 +89,9 @@ export function dropRepeats(problems: Problem[], from: number): void {
     seen.add(k);
     return true;
   });
-  problems.splice(from, problems.length - from, ...fresh);
+  // Not splice(...fresh): a config can hold more problems than the call stack has room for.
+  problems.length = from;
+  for (const problem of fresh) problems.push(problem);
 }
 
 /**

@@ -2,7 +2,7 @@
 // terminal the task list opens with the whole run's N/M above the per-kind counts.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { type PtyRun, runOnPty } from "../helpers/pty.js";
+import { type PtyRun, runOnPty } from "../support/pty.js";
 import { cliTests, createWorkspace, SEED } from "../support/cli.js";
 
 const topics = (n: number) =>

@@ -8,7 +8,7 @@ import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
 import { caller } from "../emulator/harness.js";
-import { type PtyRun, runOnPty } from "../helpers/pty.js";
+import { type PtyRun, runOnPty } from "../support/pty.js";
 import { createWorkspace, SEED } from "../support/cli.js";
 
 const GREEN = "\u001b[32m";
