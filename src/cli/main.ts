@@ -48,6 +48,14 @@ export async function runMain(argv: string[]): Promise<void> {
       .strict()
       .demandCommand(1, "Name a command (see --help).")
       .recommendCommands()
+      // Every command honours --no-color (the terminal reads it from argv, before parsing): each
+      // accepts it, not only those that draw a plan.
+      .option("color", {
+        type: "boolean",
+        default: true,
+        global: true,
+        describe: "Colour output on a TTY (--no-color to disable)",
+      })
       .wrap(Math.min(110, process.stdout.columns ?? 110))
       .exitProcess(false)
       // Before validation, per command: its declared options are known by then.

@@ -34,6 +34,14 @@ describe("--help", () => {
   });
 });
 
+describe("--no-color", () => {
+  it.each([["validate"], ["whoami"], ["export"]])("is accepted by %s, as by every command", async (name) => {
+    const result = await runCli([name, "--no-color"], { cwd });
+    expect(result.stderr).not.toContain("unknown option");
+    expect(result.code).toBe(1); // no config / no key: the command ran
+  });
+});
+
 describe("a mistyped flag", () => {
   it("is named as typed, with a did-you-mean", async () => {
     const result = await runCli(["plan", "--detaild-exitcode"], { cwd });
