@@ -39,6 +39,11 @@ export interface Loader {
   overlay: boolean;
   /** What the `{ file: }` references of every file loaded bring in, against one total. */
   textBudget: TextBudget;
+  /**
+   * A file could not be read as a mapping of sections: its entries are unknown, so a reference
+   * to one of them cannot be called missing.
+   */
+  incomplete: boolean;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -55,6 +60,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   const entry: LoadedFile = { file, data: undefined, resources: undefined };
   loader.loaded.set(path, entry);
   if (file.doc === undefined) {
+    loader.incomplete = true;
     if (isRoot && file.empty) {
       loader.problems.push({
         severity: "error",
@@ -66,6 +72,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     return [entry];
   }
   if (loader.onParsed !== undefined) loader.onParsed(sectionCounts(file.doc.contents), path);
+  const from = loader.problems.length;
   interpolateFile(file, loader.vars, loader.sensitive, loader.problems);
   const contents = file.doc.contents;
   if (contents !== null && !isMap(contents)) {
@@ -75,6 +82,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
       message: `${file.rel} must be a mapping of sections (version, topics, workflows, ...), not ${isSeq(contents) ? "a list" : "a single value"}`,
       pos: positionAt(file, []),
     });
+    loader.incomplete = true;
     return [entry];
   }
   let data: Record<string, unknown>;
@@ -91,6 +99,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
       message: `YAML: the aliases in this file expand into too many values (more than ${MAX_ALIAS_COUNT} per alias); refusing to load it`,
       pos: firstAliasPosition(file),
     });
+    loader.incomplete = true;
     return [entry];
   }
   entry.data = data;
@@ -102,9 +111,11 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     loader.problems,
   );
   checkRootOnly(file, data, isRoot, loader.problems);
-  // Collected even when the schema failed, so duplicates are reported too; any error means
-  // no result, so nothing of an invalid file can reach the desired state.
-  entry.resources = collectResources(file, data);
+  // Collected even when the schema failed, so duplicates and the later checks are reported too
+  // (the faulty fields flagged and left out); any error means no result, so nothing of an
+  // invalid file can reach the desired state.
+  const faults = loader.problems.slice(from).flatMap((p) => (p.field !== undefined ? [p.field] : []));
+  entry.resources = collectResources(file, data, faults);
 
   // Includes are followed even when this file has schema problems: the user sees every file's
   // problems at once (globsOf ignores an include value of the wrong type, already reported).

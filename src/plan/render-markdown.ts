@@ -15,7 +15,7 @@ import { clipText, htmlText, markdownCode, markdownText } from "../sanitize.js";
 import { COMMENT_BOUND, type CommentSection, fitComment } from "./comment-bound.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
-import { renderStepChange } from "./render-steps.js";
+import { renderContentChange } from "./render-steps.js";
 import { formatChange, formatValue } from "./render-text.js";
 
 export const MARKDOWN_BUDGET = COMMENT_BOUND;
@@ -186,7 +186,7 @@ function renderRow(action: PlanAction): string {
   const changes = action.changes
     .map((change) =>
       markdownCode(
-        clipText(renderStepChange(change, formatValue)?.line ?? formatChange(change), CHANGE_WIDTH),
+        clipText(renderContentChange(change, formatValue)?.line ?? formatChange(change), CHANGE_WIDTH),
       ),
     )
     .join("<br>");
@@ -205,21 +205,29 @@ function renderRow(action: PlanAction): string {
 function renderDiffs(action: PlanAction): string[] {
   const out: string[] = [];
   for (const change of action.changes) {
-    const rendered = renderStepChange(change, formatValue);
+    const rendered = renderContentChange(change, formatValue);
     if (rendered === undefined || rendered.diff.length === 0) continue;
-    const lines = rendered.diff.slice(0, DIFF_LINES).map((line) => clipText(line, DIFF_WIDTH));
-    const cut = rendered.diff.length - lines.length;
-    // A fence longer than any backtick run in the text, so the text cannot close it.
-    const longest = Math.max(
-      2,
-      ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((m) => m.length))),
-    );
-    const fence = "`".repeat(longest + 1);
-    const note = cut > 0 ? `\n_… ${cut} more diff lines: run \`notiform plan\` for the whole diff._\n` : "";
-    const summary = `<code>${htmlText(clipText(`${action.key}: ${rendered.line}`, 2 * CHANGE_WIDTH))}</code>`;
-    out.push(
-      `\n<details><summary>${summary}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`,
-    );
+    out.push(renderDiffBlock(`${action.key}: ${rendered.line}`, rendered.diff, "notiform plan"));
   }
   return out;
+}
+
+/**
+ * One long text's diff as a collapsed block titled `summary`, cut at DIFF_LINES lines of at most
+ * DIFF_WIDTH characters (the cut names `command`, which shows the whole diff). The summary is raw
+ * HTML: HTML-escaped (markdown escapes are not read there) and in `<code>` (no @mention or link
+ * is made inside code).
+ */
+export function renderDiffBlock(summary: string, diff: readonly string[], command: string): string {
+  const lines = diff.slice(0, DIFF_LINES).map((line) => clipText(line, DIFF_WIDTH));
+  const cut = diff.length - lines.length;
+  // A fence longer than any backtick run in the text, so the text cannot close it.
+  const longest = Math.max(
+    2,
+    ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((m) => m.length))),
+  );
+  const fence = "`".repeat(longest + 1);
+  const note = cut > 0 ? `\n_… ${cut} more diff lines: run \`${command}\` for the whole diff._\n` : "";
+  const title = `<code>${htmlText(clipText(summary, 2 * CHANGE_WIDTH))}</code>`;
+  return `\n<details><summary>${title}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
 }

@@ -10,8 +10,7 @@ import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import { fitComment, GITHUB_COMMENT_LIMIT } from "../../src/plan/comment-bound.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
 import { renderPlanMarkdown } from "../../src/plan/render-markdown.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 let emulator: EmulatorHandle;
 beforeAll(async () => {

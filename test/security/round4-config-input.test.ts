@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { segment } from "../../src/api/request-checks.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { createWorkspace, runCli, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 let emulator: EmulatorHandle;
 beforeAll(async () => {

@@ -8,8 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { createClient } from "../../src/kinds/client.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 let emulator: EmulatorHandle;
 const LAYOUTS = ["brand:eu", "brand_eu", "Brand-US", "brand-us"];

@@ -4,8 +4,7 @@
 // and an error quotes the path that reference wrote.
 import { link, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 const layout = (identifier: string, file: string) =>
   `  - identifier: ${identifier}\n    name: ${identifier}\n    content: { file: ${JSON.stringify(file)} }\n`;

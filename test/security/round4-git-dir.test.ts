@@ -7,8 +7,7 @@ import { mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 const TOKEN = "eC1hY2Nlc3MtdG9rZW46Z2hzX3NlY3JldA==";
 const GIT_CONFIG = `[core]\n\trepositoryformatversion = 0\n[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${TOKEN}\n{{{body}}}\n`;

@@ -4,8 +4,7 @@
 // variables. Two emulators: the real API, and the "attacker" the pull request points at.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { ACME_BASE, createWorkspace } from "../helpers/workspace.js";
+import { ACME_BASE, createWorkspace, runCli } from "../support/cli.js";
 
 let api: EmulatorHandle;
 let attacker: EmulatorHandle;

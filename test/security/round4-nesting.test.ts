@@ -4,8 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../../src/nesting.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 import { type HostileProxy, startHostileProxy } from "./hostile-proxy.js";
 
 let emulator: EmulatorHandle;

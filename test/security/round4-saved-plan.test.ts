@@ -5,8 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli, type Workspace } from "../support/cli.js";
 
 let emulator: EmulatorHandle;
 let workspace: Workspace;

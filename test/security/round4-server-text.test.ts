@@ -5,9 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { htmlText, markdownCode, markdownText, terminalText, visibleText } from "../../src/sanitize.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 const INVISIBLE: [string, string][] = [
   ["\u200b", "\\u200b"],
