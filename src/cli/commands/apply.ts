@@ -323,7 +323,7 @@ async function runWithSignals(
       : // listr2 draws in place: it needs a terminal that says how wide it is.
         context.terminal.isTTY && (context.terminal.width ?? 0) >= 40
         ? listrProgress(plan, (text) => visibleText(context.masker.mask(text)))
-        : lineProgress((text) => context.terminal.err(text));
+        : lineProgress((text) => context.terminal.err(text), plan.actions.length);
   return withStopSignals(
     context,
     "\nStopping: starting nothing new, finishing running actions (Ctrl-C again to abort them).\n",
