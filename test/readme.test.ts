@@ -54,17 +54,20 @@ describe("README", () => {
     for (const flag of flags) expect(help, flag).toContain(flag);
   });
 
-  it("installs notiform from a release, never by the unpublished bare name", async () => {
+  it("installs notiform from a release tag, never by the unpublished bare name", async () => {
     const text = await readme();
-    // Whoever claims the name on the registry would run code in the user's CI.
-    expect(text).not.toMatch(/npx (?!--no )[^\n]*\bnotiform\b/);
+    // Whoever claims the name on the registry would run code in the user's CI; and
+    // `npx --no notiform --help` runs npm's help (`--no` takes `notiform` as its value).
+    expect(text).not.toMatch(/npx (?!--no -- )[^\n]*\bnotiform\b/);
     expect(text).not.toMatch(/npm (install|i) (-[gD] )*notiform(@|\s|$)/m);
+    // No placeholder a user would paste: the repository comes from a variable they set, and the
+    // line fails, naming it, when it is not set (test/package/ runs these lines).
+    expect(text).not.toMatch(/OWNER|<owner>|your-org/i);
     const version = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).version;
-    const installs = [...text.matchAll(/^npm install -D (\S+)/gm)].map((m) => m[1]);
+    const installs = [...text.matchAll(/^npm install -D (.+)$/gm)].map((m) => m[1]);
     expect(installs).toEqual([
-      `https://github.com/OWNER/notiform/releases/download/v${version}/notiform-${version}.tgz`,
-      `./notiform/notiform-${version}.tgz`,
-      `github:OWNER/notiform#v${version}`,
+      `"git+\${NOTIFORM_REPO:?set it to the notiform git URL}#v${version}"`,
+      `./notiform-${version}.tgz`,
     ]);
   });
 

@@ -37,15 +37,19 @@ export interface World {
   nextRunId(): number;
 }
 
+/** The NOTIFORM_REPO a user of these recipes set: the npm stand-in never fetches it. */
+const NOTIFORM_REPO = "https://git.example.com/notiform.git";
+
 /**
- * The install spec README tells users to put in package.json (`npm install -D SPEC`): the
- * user's repository here pins exactly that, so the recipes and the README cannot drift apart.
+ * The install spec README tells users to put in package.json (`npm install -D SPEC`, the first
+ * one, with NOTIFORM_REPO set): the user's repository here pins exactly that, so the recipes and
+ * the README cannot drift apart.
  */
 export async function readmeInstallSpec(): Promise<string> {
   const readme = await readFile(join(ROOT, "README.md"), "utf8");
-  const spec = /^npm install -D (\S+)/m.exec(readme)?.[1];
-  if (spec === undefined) throw new Error("README.md shows no `npm install -D ...` line");
-  return spec;
+  const spec = /^npm install -D "([^"]+)"$/m.exec(readme)?.[1];
+  if (spec === undefined) throw new Error('README.md shows no `npm install -D "..."` line');
+  return spec.replace(/\$\{NOTIFORM_REPO(?::\?[^}]*)?\}/, NOTIFORM_REPO);
 }
 
 /**
