@@ -216,7 +216,7 @@ describe("GitHub Actions recipes: safety", () => {
     const fork = steps.find((s) => s.if?.includes("head.repo.full_name != github.repository"));
     expect(fork?.run).toContain("::notice::");
     expect(fork?.run).toContain("fork");
-    const planStep = steps.find((s) => s.run?.includes("npx --no notiform plan"));
+    const planStep = steps.find((s) => s.run?.includes("npx --no -- notiform plan"));
     expect(planStep?.if).toContain("steps.fork.outputs.skip != 'true'");
   });
 
@@ -234,11 +234,12 @@ describe("GitHub Actions recipes: safety", () => {
   );
 
   it.each(RECIPES)(
-    "%s runs notiform only with `npx --no` (the name is not on the registry)",
+    "%s runs notiform only with `npx --no --` (the name is not on the registry)",
     async (name) => {
       const runs = (await stepsOf(name)).map((s) => s.run ?? "").join("\n");
-      // Without --no, npx in CI installs a missing package by name: whoever claims "notiform".
-      expect(runs).not.toMatch(/\bnpx (?!--no )/);
+      // Without --no, npx in CI installs a missing package by name: whoever claims "notiform";
+      // without --, `--no` takes the name as its value and a first flag (--help) goes to npm.
+      expect(runs).not.toMatch(/\bnpx (?!--no -- )/);
       expect(runs).not.toMatch(/npm (install|i) /);
     },
   );
