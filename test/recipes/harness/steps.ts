@@ -247,7 +247,10 @@ export async function runStep(
   status: JobStatus,
 ): Promise<StepRecord> {
   const name = step.name ?? step.uses ?? step.run?.split("\n")[0] ?? "step";
-  const stepEnv = asEnv(step.env, scope);
+  // A step's env may name earlier steps' outputs (`${{ steps.plan.outputs.x }}`), as on GitHub.
+  const stepEnv = asEnv(step.env, {
+    contexts: { ...scope.contexts, steps: scope.steps as unknown as Value },
+  });
   const contexts = {
     ...scope.contexts,
     steps: scope.steps as unknown as Value,

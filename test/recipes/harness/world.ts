@@ -19,6 +19,16 @@ export interface PullRequest {
   baseRefName: string;
 }
 
+export interface Issue {
+  number: number;
+  state: "OPEN" | "CLOSED";
+  title: string;
+  body: string;
+  labels: { name: string }[];
+  author: { login: string };
+  comments: { author: { login: string }; body: string }[];
+}
+
 export interface World {
   root: string;
   remote: Remote;
@@ -32,6 +42,8 @@ export interface World {
   /** GitHub's REST API for the runs (a fake on 127.0.0.1), when a test has one. */
   githubApiUrl?: string;
   pulls(): Promise<PullRequest[]>;
+  /** The repository's issues, oldest first (the gh stand-in's record). */
+  issues(): Promise<Issue[]>;
   /** GitHub's merge button: merge the pull request's head into main (the branch stays). */
   mergePull(number: number): Promise<PushEvent>;
   nextRunId(): number;
@@ -99,6 +111,7 @@ export async function createWorld(
   await chmod(join(shims, "npm"), 0o755);
   let runs = 1000;
   const pulls = async () => (JSON.parse(await readFile(store, "utf8")) as { pulls: PullRequest[] }).pulls;
+  const issues = async () => (JSON.parse(await readFile(store, "utf8")) as { issues?: Issue[] }).issues ?? [];
   return {
     root,
     remote,
@@ -107,6 +120,7 @@ export async function createWorld(
     secrets,
     runnerEnv,
     pulls,
+    issues,
     nextRunId: () => ++runs,
     mergePull: async (number) => {
       const data = JSON.parse(await readFile(store, "utf8")) as { pulls: PullRequest[] };
