@@ -173,6 +173,7 @@ describe("GitHub Actions recipes: safety", () => {
     "notiform-action-plan.yml",
     "notiform-action-apply.yml",
     "notiform-promote.yml",
+    "notiform-drift.yml",
   ];
   type Step = { uses?: string; run?: string; if?: string; with?: Record<string, string> };
   const stepsOf = async (name: string): Promise<Step[]> => {
