@@ -8,7 +8,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import type { CliResult } from "../helpers/cli.js";
+import type { CliResult } from "../support/cli.js";
 import {
   createProject,
   createTaggedRepository,

@@ -10,9 +10,8 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import type { CliResult } from "../helpers/cli.js";
 import { runOnPty } from "../helpers/pty.js";
-import { ACME_BASE } from "../helpers/workspace.js";
+import { ACME_BASE, type CliResult } from "../support/cli.js";
 import {
   createProject,
   createTaggedRepository,

@@ -6,7 +6,7 @@ import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type CliResult, runProcess } from "../helpers/cli.js";
+import { type CliResult, runProcess } from "../support/cli.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 

@@ -6,8 +6,7 @@
 // nothing. The server is the emulator; the issues are the gh stand-in's.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
+import { runCli, SEED } from "../support/cli.js";
 import { git, gitEnv } from "./harness/remote.js";
 import { userRepository } from "./harness/repository.js";
 import { runDispatch, runSchedule, type WorkflowRun } from "./harness/runner.js";
