@@ -90,5 +90,5 @@ describe("installed from a git tag, as the README says", () => {
     const result = await notiform(["--help"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("notiform <command> [options]");
-  });
+  }, 180_000); // a clone, an install of the build tools and a build: the slowest step here
 });

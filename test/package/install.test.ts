@@ -113,7 +113,7 @@ describe("the packed package", () => {
     expect(ci.code, ci.stderr).toBe(0);
     const result = await notiform(["--version"]);
     expect(result.stdout.trim()).toBe(manifest.version);
-  });
+  }, 60_000);
 
   it("lists no run-time dependencies: notiform installs alone and `--version` runs", async () => {
     expect(manifest.dependencies ?? {}).toEqual({});
