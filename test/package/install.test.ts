@@ -10,8 +10,8 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runOnPty } from "../helpers/pty.js";
 import { ACME_BASE, type CliResult } from "../support/cli.js";
+import { runOnPty } from "../support/pty.js";
 import {
   createProject,
   createTaggedRepository,
