@@ -140,5 +140,5 @@ describe("notiform-drift.yml on a schedule and on demand", () => {
     const after = await runDispatch(world, WORKFLOW);
     expect(jobOf(after)?.result, after.log()).toBe("success");
     expect(await world.issues()).toHaveLength(1);
-  });
+  }, 180_000); // six workflow runs, each planning two environments
 });
