@@ -153,5 +153,5 @@ describe("notiform-promote.yml on a protected main", () => {
       }
     }
     expect(approvals).toHaveLength(2);
-  });
+  }, 120_000); // two runs of two jobs each: 19 s on a quiet machine, over 30 s under a full suite's load
 });
