@@ -184,7 +184,10 @@ layouts:
     const yaml = await workspace.read("exported/layouts.yaml");
     expect(yaml).toContain("file: layouts/brand.html");
     expect(await workspace.read("exported/layouts/brand.html")).toContain('class="x"');
-    const zero = await run(["plan", "--detailed-exitcode"], { cwd: workspace.path("exported") });
+    // Exported for one environment of several: planned with --env (export --env writes environments:).
+    const zero = await run(["plan", "--env", "development", "--detailed-exitcode"], {
+      cwd: workspace.path("exported"),
+    });
     expect(zero.stdout, zero.stderr).toContain("No changes.");
   });
 });
