@@ -10,7 +10,7 @@ import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { visibleText as v } from "../sanitize.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
-import { renderStepChange } from "./render-steps.js";
+import { renderContentChange } from "./render-steps.js";
 
 export interface TextRenderOptions {
   color: boolean;
@@ -59,7 +59,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
       action.op === "create" || action.op === "update" ? "" : ` (${action.op}: ${v(action.reason ?? "")})`;
     lines.push(paint(COLORS[action.op], `  ${head}`) + (suffix ? paint(DIM, suffix) : ""));
     for (const change of action.changes) {
-      const step = renderStepChange(change, formatValue);
+      const step = renderContentChange(change, formatValue);
       const color = changeColor(change);
       if (step === undefined) lines.push(`      ${paint(color, formatChange(change))}`);
       else {

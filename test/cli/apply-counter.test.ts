@@ -2,8 +2,8 @@
 // terminal the task list opens with the whole run's N/M above the per-kind counts.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { type PtyRun, runOnPty } from "../support/pty.js";
 import { cliTests, createWorkspace, SEED } from "../support/cli.js";
+import { type PtyRun, runOnPty } from "../support/pty.js";
 
 const topics = (n: number) =>
   `version: 1\norganization: Acme Inc\ntopics:\n${Array.from({ length: n }, (_, i) => `  - key: c${i}\n    name: C ${i}\n`).join("")}`;

@@ -8,8 +8,8 @@ import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
 import { caller } from "../emulator/harness.js";
-import { type PtyRun, runOnPty } from "../support/pty.js";
 import { createWorkspace, SEED } from "../support/cli.js";
+import { type PtyRun, runOnPty } from "../support/pty.js";
 
 const GREEN = "\u001b[32m";
 const RED = "\u001b[31m";
