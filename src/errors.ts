@@ -61,6 +61,7 @@ export type ErrorCode =
   | "PORT_UNAVAILABLE"
   | "INTERRUPTED"
   | "CREATE_UNCERTAIN"
+  | "TEMPLATE_INVALID"
   | "INTERNAL";
 
 export interface NotiformErrorOptions {
