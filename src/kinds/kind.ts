@@ -231,6 +231,16 @@ export interface KindModule<K extends Kind> {
    * for any list index): the loader puts the file's text there (config/text-file-ref.ts).
    */
   textFileFields?: readonly TextFieldPath[];
+  /**
+   * Fields of an entry that may be `{ file: PATH }` of JSON or YAML data (a preview example):
+   * the loader puts the file's parsed mapping there (config/data-file-ref.ts).
+   */
+  dataFileFields?: readonly TextFieldPath[];
+  /**
+   * Fields of an entry that stay on this machine (preview examples): never sent, planned or part
+   * of the config's digest, so editing them changes no plan.
+   */
+  localFields?: readonly string[];
   /** An entry's identity: duplicates, overlays, digests and targets use it. */
   identity(spec: SpecByKind[K]): string;
   /** The entry with what the config may leave out filled in (a workflow's key), after layering. */

@@ -5,10 +5,13 @@ import { didYouMean } from "../../config/did-you-mean.js";
 import type { Resources } from "../../config/model.js";
 import { where } from "../../config/where.js";
 import type { Problem } from "../../errors.js";
+import { checkPreviewExamples } from "./preview-examples.js";
 import { checkWorkflowSteps } from "./step-checks.js";
 
 export function checkWorkflowReferences(resources: Resources, problems: Problem[]): void {
   checkWorkflowSteps(resources, problems);
+  for (const { spec, source } of resources.workflow)
+    checkPreviewExamples(spec, source.fields.preview ?? source.pos, problems);
   const byId = new Map<string, { key: string; pos: string }>();
   for (const { spec, source } of resources.workflow) {
     if (spec.id === undefined && spec.identifier === undefined) {
