@@ -1,4 +1,4 @@
-// The r4 captures (real server 2.0.0, test/fixtures/real-responses/r4-*.json) read for replay:
+// The r4 captures (real server 2.0.0, test/fixtures/real-responses/render/r4-*.json) read for replay:
 // every file, its request and answer, and the records the earlier captures created, so a
 // placeholder such as `<layoutId:r4-simple>` can be replaced by that layout. Order matters: r4-51
 // set the organization's branding, and every later case ran with it.
@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Branding, LayoutTemplate } from "../../src/render/index.js";
 
-export const FIXTURES = join(import.meta.dirname, "../fixtures/real-responses");
+export const FIXTURES = join(import.meta.dirname, "../fixtures/real-responses/render");
 
 export interface Capture {
   file: string;
