@@ -55,6 +55,18 @@ describe.each([
     expect(github.comments[0]?.body.startsWith(marker)).toBe(true);
     expect(github.comments[0]?.body).toContain("newsletter");
     expect(jobOf(first)?.summary).toContain("newsletter");
+    if (recipe === "notiform-plan.yml") {
+      // The plan has changes: the preview of the changed messages ran, was uploaded with the run,
+      // and the comment links the run's artifacts.
+      expect(first.log()).toContain("Wrote 0 changed message steps to notiform-preview/index.html");
+      expect(world.artifacts.map((a) => a.name)).toEqual(["notiform-preview"]);
+      expect(world.artifacts[0]?.files).toContain("index.html");
+      expect(github.comments[0]?.body).toMatch(
+        new RegExp(
+          `\\[this run's artifacts\\]\\(https://github.com/${REPOSITORY}/actions/runs/${world.artifacts[0]?.runId}#artifacts\\)`,
+        ),
+      );
+    }
 
     // Second push: the same comment, updated.
     const second = await push(topics(["orders", "returns"]));
