@@ -64,6 +64,7 @@ export type ErrorCode =
   | "RENDER_FAILED"
   | "INTERRUPTED"
   | "CREATE_UNCERTAIN"
+  | "TEMPLATE_INVALID"
   | "INTERNAL";
 
 export interface NotiformErrorOptions {
