@@ -16,6 +16,7 @@ import { findBrowser, shotsOf, takeShots } from "../preview/screenshots.js";
 import { exposureWarning, type SiteServer, serveSite } from "../preview/serve-site.js";
 import { siteFiles } from "../preview/site-files.js";
 import { addToSite, writeSite } from "../preview/write-site.js";
+import { loadRenderer } from "../render/index.js";
 import type { RunContext } from "./context.js";
 import { preparePlan } from "./prepare-plan.js";
 import { loadDesired, type SessionArgs } from "./session.js";
@@ -40,8 +41,7 @@ export async function runPreview(args: PreviewArgs, context: RunContext): Promis
   const { desired, steps, changed } = args.changed
     ? await readChanged(args, context)
     : await readOffline(args, context);
-  // Loaded only here: a command that renders nothing never loads the engine.
-  const { loadRenderer } = await import("../render/index.js");
+  // The engine (handlebars) loads here; this module itself loads only when `preview` runs.
   const renderer = await loadRenderer();
   const site = buildSite(renderer, desired, steps, changed === undefined ? {} : { changed });
   await writeSite(out, args.out, siteFiles(site));
