@@ -276,14 +276,27 @@ describe("notiform preview --changed, over the emulator", () => {
     expect(JSON.stringify(handle.requests)).not.toContain("A-1");
 
     // The subject changes: only that step is in the site, before and after.
-    await ws.write(
-      "workflows.yaml",
-      withExamples.replace("subject: Your order {{orderId}} shipped", 'subject: "Shipped: {{orderId}}"'),
+    const edited = withExamples
+      .replace("subject: Your order {{orderId}} shipped", 'subject: "Shipped: {{orderId}}"')
+      .replace("content: Order {{orderId}} shipped", 'content: "Order {{orderId}} is on its way 🚚"');
+    expect(edited).toContain("on its way");
+    await ws.write("workflows.yaml", edited);
+
+    // The pull request's comment: each changed message's rendered subject (or text) before and
+    // after, and the SMS's segments.
+    const markdown = await cli("plan", "--output", "markdown");
+    expect(markdown.code, markdown.stderr).toBe(0);
+    expect(markdown.stdout).toContain("#### Messages: 2 changed, rendered with the preview examples");
+    expect(markdown.stdout).toContain(
+      "| `order-shipped-content / email-customer` | email | `Your order A-1 shipped` | `Shipped: A-1` |",
+    );
+    expect(markdown.stdout).toContain(
+      "| `order-shipped-content / text` | SMS | `Order A-1 shipped` · 1 SMS segment | `Order A-1 is on its way 🚚` · 1 SMS segment |",
     );
     handle.clearRequests();
     const changed = await cli("preview", "--changed");
     expect(changed.code, changed.stderr).toBe(0);
-    expect(changed.stderr).toContain("Wrote 1 changed message step to notiform-preview/index.html");
+    expect(changed.stderr).toContain("Wrote 2 changed message steps to notiform-preview/index.html");
     expect(handle.requests.filter((r) => r.method !== "GET")).toEqual([]);
     const site = (path: string) => readFileSync(join(ws.dir, "notiform-preview", path), "utf8");
     const json = JSON.parse(site("order-shipped-content/email-customer.json"));
@@ -291,7 +304,11 @@ describe("notiform preview --changed, over the emulator", () => {
     expect(json.examples[0].subject).toBe("Shipped: A-1");
     expect(json.examples[0].before.subject).toBe("Your order A-1 shipped");
     expect(site(json.examples[0].before.html)).toContain("Hello Ada");
-    expect(existsSync(join(ws.dir, "notiform-preview/order-shipped-content/text.json"))).toBe(false);
+    expect(JSON.parse(site("order-shipped-content/text.json")).examples[0].segments).toEqual({
+      encoding: "UCS-2",
+      characters: 26,
+      segments: 1,
+    });
     const page = site("order-shipped-content/email-customer.preview.html");
     expect(page).toContain("live (before)");
     expect(page).toContain("config (after)");
