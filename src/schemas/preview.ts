@@ -149,17 +149,17 @@ export const previewSchema = {
         segments: {
           type: "object",
           additionalProperties: false,
-          required: ["encoding", "length", "count"],
+          required: ["encoding", "characters", "segments"],
           description: "sms: GSM-7 160 characters (153 a part), UCS-2 70 (67 a part).",
           properties: {
             encoding: {
               enum: ["GSM-7", "UCS-2"],
             },
-            length: {
+            characters: {
               type: "integer",
               minimum: 0,
             },
-            count: {
+            segments: {
               type: "integer",
               minimum: 0,
             },
