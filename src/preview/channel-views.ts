@@ -3,7 +3,7 @@
 // item with its buttons; an SMS as a bubble with its length and segments; chat and push as text.
 // Every value is escaped; the email's own HTML only ever goes into a sandboxed frame (html.ts).
 
-import { escapeHtml as e, messageFrame } from "./html.js";
+import { escapeHtml as e, frameSource, messageFrame } from "./html.js";
 import type { RenderedMessage, RenderOutcome } from "./model.js";
 
 /** Desktop and mobile frame widths, in CSS pixels (the screenshots use the same). */
@@ -38,15 +38,15 @@ export function messageView(message: RenderedMessage, label: string): string {
 }
 
 function emailView(message: RenderedMessage, label: string): string {
-  const html = message.html ?? "";
+  const source = frameSource(message.html ?? "");
   return `<div class="envelope">
 <div><span class="label">From</span> ${message.senderName ? e(message.senderName) : "<em>(the provider's sender name)</em>"}</div>
 <div><span class="label">Subject</span> <strong>${e(message.subject ?? "")}</strong></div>
 <div><span class="label">Preheader</span> ${message.preheader ? e(message.preheader) : "<em>(none)</em>"}</div>
 </div>
 <div class="widths">
-<figure><figcaption>desktop, ${EMAIL_WIDTHS.desktop} px</figcaption>${messageFrame(html, EMAIL_WIDTHS.desktop, FRAME_HEIGHT, `${label}, desktop`)}</figure>
-<figure><figcaption>mobile, ${EMAIL_WIDTHS.mobile} px</figcaption>${messageFrame(html, EMAIL_WIDTHS.mobile, FRAME_HEIGHT, `${label}, mobile`)}</figure>
+<figure><figcaption>desktop, ${EMAIL_WIDTHS.desktop} px</figcaption>${messageFrame(source, EMAIL_WIDTHS.desktop, FRAME_HEIGHT, `${label}, desktop`)}</figure>
+<figure><figcaption>mobile, ${EMAIL_WIDTHS.mobile} px</figcaption>${messageFrame(source, EMAIL_WIDTHS.mobile, FRAME_HEIGHT, `${label}, mobile`)}</figure>
 </div>`;
 }
 

@@ -36,9 +36,14 @@ export function framedHtml(html: string): string {
   return `${doctype[0]}${meta}${html.slice(doctype[0].length)}`;
 }
 
-/** A sandboxed frame holding a message: no scripts, forms, popups or navigation of the page. */
-export function messageFrame(html: string, width: number, height: number, label: string): string {
-  return `<iframe class="message" sandbox="" referrerpolicy="no-referrer" title="${escapeHtml(label)}" width="${width}" height="${height}" srcdoc="${escapeHtml(framedHtml(html))}"></iframe>`;
+/** The `srcdoc` attribute's value for a message (escaped once, shared by its frames). */
+export function frameSource(html: string): string {
+  return escapeHtml(framedHtml(html));
+}
+
+/** A sandboxed frame holding a message (`source`: frameSource's): no scripts, forms, popups or navigation of the page. */
+export function messageFrame(source: string, width: number, height: number, label: string): string {
+  return `<iframe class="message" sandbox="" referrerpolicy="no-referrer" title="${escapeHtml(label)}" width="${width}" height="${height}" srcdoc="${source}"></iframe>`;
 }
 
 /** A whole page: its policy first, then the shared style. `root`: the path back to the site's folder. */

@@ -12,7 +12,7 @@ import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { NotiformError } from "../errors.js";
 import { EMAIL_WIDTHS } from "./channel-views.js";
-import { messageFrame, page } from "./html.js";
+import { frameSource, messageFrame, page } from "./html.js";
 import type { PreviewSite } from "./model.js";
 
 const BROWSER_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
@@ -132,10 +132,11 @@ export async function takeShots(browser: string, shots: readonly Shot[]): Promis
 
 /** A page holding only the message's frame, edge to edge. */
 export function shotPage(shot: Shot): string {
-  return page(shot.path, ".", messageFrame(shot.html, shot.width, shot.height, shot.path)).replace(
-    "<body ",
-    '<body style="margin:0;padding:0;max-width:none;background:#fff" ',
-  );
+  return page(
+    shot.path,
+    ".",
+    messageFrame(frameSource(shot.html), shot.width, shot.height, shot.path),
+  ).replace("<body ", '<body style="margin:0;padding:0;max-width:none;background:#fff" ');
 }
 
 function runBrowser(browser: string, args: string[]): Promise<void> {

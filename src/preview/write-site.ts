@@ -3,7 +3,7 @@
 // failed write leaves the previous site as it was. The folder is marked as a preview site; an
 // existing folder without the mark (someone's own files) that is not empty is never replaced.
 
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { NotiformError } from "../errors.js";
@@ -23,14 +23,16 @@ export async function writeSite(
   const old = join(parent, `.${basename(out)}.old-${stamp}`);
   try {
     await mkdir(fresh, { recursive: true });
-    await writeFile(
+    // Synchronous: thousands of small files go faster one after another than as as many promises
+    // queued on libuv's four threads, and nothing else runs meanwhile.
+    writeFileSync(
       join(fresh, SITE_MARK),
       "This folder is written by `notiform preview`, which replaces it whole.\n",
     );
     const folders = new Set<string>();
     for (const path of files.keys()) folders.add(dirname(path));
-    for (const folder of folders) await mkdir(join(fresh, folder), { recursive: true });
-    await Promise.all([...files].map(([path, text]) => writeFile(join(fresh, path), text)));
+    for (const folder of folders) mkdirSync(join(fresh, folder), { recursive: true });
+    for (const [path, text] of files) writeFileSync(join(fresh, path), text);
     const had = existsSync(out);
     if (had) await rename(out, old);
     await rename(fresh, out);
