@@ -15,6 +15,17 @@ import type { NotificationApi } from "./notification-api.js";
 import type { PlannedRequest } from "./operations.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "./plan-action.js";
 
+/** A template field of an entry (KindModule.templateFields). */
+export interface TemplateFieldSpec {
+  /** Its path inside an entry, "*" for any list index; a value that is not a string there is skipped. */
+  path: TextFieldPath;
+  /**
+   * Names the server puts in this template's context besides the payload (`branding`, `subject`,
+   * ...), or the trigger supplies (`tenant`, `actor`): no preview example has to supply them.
+   */
+  supplied: readonly string[];
+}
+
 /** The server environment the key reaches, where the server says (GET /v1/environments/me). */
 export interface ServerEnvironment {
   id: string;
@@ -241,6 +252,17 @@ export interface KindModule<K extends Kind> {
    * of the config's digest, so editing them changes no plan.
    */
   localFields?: readonly string[];
+  /**
+   * Fields of an entry that hold a template the server renders (Handlebars): `validate` checks
+   * each offline, in YAML or in its `{ file: PATH }` text (loader/template-checks.ts).
+   */
+  templateFields?: readonly TemplateFieldSpec[];
+  /**
+   * The payloads an entry's preview examples render with (each example's payload, with its
+   * subscriber under `subscriber`); [] when it has none. With at least one, a template variable
+   * that no example supplies is a warning.
+   */
+  previewPayloads?(spec: SpecByKind[K]): Record<string, unknown>[];
   /** An entry's identity: duplicates, overlays, digests and targets use it. */
   identity(spec: SpecByKind[K]): string;
   /** The entry with what the config may leave out filled in (a workflow's key), after layering. */

@@ -50,7 +50,7 @@ export function layoutDefaults(variables: readonly LayoutVariable[], payload: Re
       "payload",
       `payload is missing required key(s) and type(s): ${missing.join(", ")}`,
       {
-        field: "layout",
+        field: "layout.variables",
       },
     );
   const defaults: Data = {};

@@ -4,7 +4,7 @@
 // message. Answers about the HTTP route (validation arrays, unknown layout, the 500 of a string
 // given as editor content) are replayed against the emulator in test/emulator/preview-routes.test.ts.
 import { describe, expect, it } from "vitest";
-import { loadRenderer, RenderError, type RenderContext } from "../../src/render/index.js";
+import { loadRenderer, type RenderContext, RenderError } from "../../src/render/index.js";
 import { type Capture, capturedBranding, capturedLayouts, readCaptures } from "./captures.js";
 
 const captures = readCaptures();
@@ -20,7 +20,10 @@ const routeLevel = (c: Capture) =>
 
 function contextOf(capture: Capture): RenderContext {
   const body = capture.request.body ?? {};
-  const context: RenderContext = { payload: (body.payload ?? {}) as Record<string, unknown>, mode: "preview" };
+  const context: RenderContext = {
+    payload: (body.payload ?? {}) as Record<string, unknown>,
+    mode: "preview",
+  };
   if (capture.number > branding.after) context.branding = branding.branding;
   if (typeof body.layoutId === "string") {
     const layout = layouts.get(body.layoutId);
@@ -57,21 +60,27 @@ describe("the renderer against the real server's preview answers (r4 captures)",
   });
 
   const answered = previews.filter((c) => c.response.status === 201);
-  it.each(answered.map((c) => [c.file, c] as const))("%s renders what the server answered", (_file, capture) => {
-    expect(render(capture)).toEqual(capture.response.body.data);
-  });
+  it.each(answered.map((c) => [c.file, c] as const))(
+    "%s renders what the server answered",
+    (_file, capture) => {
+      expect(render(capture)).toEqual(capture.response.body.data);
+    },
+  );
 
   const refused = previews.filter((c) => c.response.status === 400 && !routeLevel(c));
-  it.each(refused.map((c) => [c.file, c] as const))("%s fails with the server's message", (_file, capture) => {
-    let thrown: unknown;
-    try {
-      render(capture);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(RenderError);
-    expect((thrown as RenderError).message).toBe(capture.response.body.message);
-  });
+  it.each(refused.map((c) => [c.file, c] as const))(
+    "%s fails with the server's message",
+    (_file, capture) => {
+      let thrown: unknown;
+      try {
+        render(capture);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(RenderError);
+      expect((thrown as RenderError).message).toBe(capture.response.body.message);
+    },
+  );
 
   it("leaves to the route test only the answers about the HTTP route", () => {
     expect(previews.filter(routeLevel).map((c) => c.file)).toEqual([

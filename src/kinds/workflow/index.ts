@@ -51,6 +51,7 @@ import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
 import { isContentField } from "./steps-canonical.js";
 import { exportSteps } from "./steps-export.js";
+import { WORKFLOW_TEMPLATES } from "./template-fields.js";
 import type { WorkflowOperation, WorkflowSpec } from "./types.js";
 import type { Workflow } from "./wire.js";
 
@@ -96,6 +97,7 @@ export const workflowKind: KindModule<"workflow"> = {
     ["preview", "*", "subscriber"],
   ],
   localFields: ["preview"],
+  ...WORKFLOW_TEMPLATES,
   identity: (spec) => spec.key ?? spec.identifier,
   complete: (spec) => (spec.key === undefined ? { ...spec, key: spec.identifier ?? "" } : spec),
   resolve: resolveWorkflows,
