@@ -188,15 +188,27 @@ describe("notiform preview, offline", () => {
     expect(existsSync(join(ws.dir, "site/welcome"))).toBe(false);
   });
 
-  it("fails on a message the server would refuse, after writing the site that shows why", async () => {
-    const ws = await offlineWorkspace(
-      CONFIG.replace('content: "Open the app"', 'content: "{{upercase name}}"'),
-    );
+  it("fails on a message the server would refuse (past validate's checks), after writing the site that shows why", async () => {
+    // Parses, and names only the server's helpers: only rendering with the example fails.
+    const config = CONFIG.replace(
+      "  - identifier: welcome\n",
+      "  - identifier: welcome\n    preview: { payload: { count: 5 } }\n",
+    ).replace('content: "Open the app"', 'content: "{{titlecase count}}"');
+    const ws = await offlineWorkspace(config);
     const result = await runCli(["preview"], { cwd: ws.dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('welcome / push (placeholders): content: Missing helper: "upercase"');
+    expect(result.stderr).toContain("1 message does not render (the server would refuse them):");
+    expect(result.stderr).toContain("welcome / push (example-1): content: value.split is not a function");
     const page = readFileSync(join(ws.dir, "notiform-preview/welcome/push.preview.html"), "utf8");
     expect(page).toContain("The server would refuse to render this message");
+    // A template validate refuses is refused before anything is written.
+    const typo = await offlineWorkspace(
+      CONFIG.replace('content: "Open the app"', 'content: "{{upercase name}}"'),
+    );
+    const refused = await runCli(["preview"], { cwd: typo.dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Missing helper: "upercase" (did you mean "uppercase"?)');
+    expect(existsSync(join(typo.dir, "notiform-preview"))).toBe(false);
   });
 
   it("refuses an unknown --workflow with a suggestion, and a folder of someone else's files", async () => {
