@@ -10,10 +10,19 @@ import type { Problem } from "../errors.js";
 import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { IdentifierSection, StateFile } from "../state/model.js";
 import type { EndpointGroup } from "./endpoint-group.js";
-import type { EndpointsOf, ExtensionOf, Kind, LiveByKind, OperationByKind, SpecByKind } from "./kinds.js";
+import type {
+  EndpointsOf,
+  ExtensionOf,
+  Kind,
+  LiveByKind,
+  OperationByKind,
+  PromotableKind,
+  SpecByKind,
+} from "./kinds.js";
 import type { NotificationApi } from "./notification-api.js";
 import type { PlannedRequest } from "./operations.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "./plan-action.js";
+import type { KindPromotion } from "./promotion.js";
 
 /** A template field of an entry (KindModule.templateFields). */
 export interface TemplateFieldSpec {
@@ -319,6 +328,13 @@ export interface KindModule<K extends Kind> {
    */
   reread(actions: readonly PlanAction[], client: NotificationApi, scope: ReadScope): Promise<LiveByKind[K]>;
   exportSection(live: LiveByKind[K], keys: ExportKeys): ExportSection;
+  /**
+   * How `notiform promote` carries this kind to Production: the server's change types that bring
+   * it there, which Development entities the config manages, what a change gives Production.
+   * Only a kind whose types declare `promoted: true` has one; promotion applies kinds in the
+   * registry's order.
+   */
+  promotion?: K extends PromotableKind ? KindPromotion : never;
 }
 
 export type ResourceRegistry = { [K in Kind]: KindModule<K> };

@@ -8,9 +8,7 @@ import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { serializeLockInfo } from "../../src/state/lock.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { type CliResult, createWorkspace, runCli, SEED, type Workspace } from "../support/cli.js";
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {

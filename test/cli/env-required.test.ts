@@ -3,9 +3,7 @@
 // offline and checks every environment instead. As processes against the emulator over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED, type Workspace } from "../support/cli.js";
 
 const CONFIG = `version: 1
 organization: Acme Inc

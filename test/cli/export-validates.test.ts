@@ -9,8 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { topicKind } from "../../src/kinds/topic/index.js";
 import { caller, start } from "../emulator/harness.js";
 import { topic } from "../helpers/builders.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 const LONG = "Sent when an order leaves the warehouse. ".repeat(25).slice(0, 1000);
 let closers: (() => Promise<void>)[] = [];

@@ -5,15 +5,15 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
 import {
   ACME_BASE,
   createWorkspace,
+  runCli,
   TENANT_1,
   TENANT_2,
   WORKFLOW_RESET,
   WORKFLOW_SHIPPED,
-} from "../helpers/workspace.js";
+} from "../support/cli.js";
 
 const SEED = "examples/emulator-seed.yaml";
 

@@ -1,8 +1,7 @@
 // Ctrl-C during apply, --target, and the emulator and validate commands as processes.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace, TENANT_1, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { createWorkspace, runCli, TENANT_1, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 const SEED = "examples/emulator-seed.yaml";
 

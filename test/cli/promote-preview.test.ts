@@ -7,9 +7,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, WORKFLOW_SHIPPED, type Workspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED, WORKFLOW_SHIPPED, type Workspace } from "../support/cli.js";
 
 const config = (name: string) => `version: 1
 organization: Acme Inc

@@ -8,10 +8,8 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
 import { type PtyRun, runOnPty } from "../helpers/pty.js";
-import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 const WEEKLY_DIGEST = "64f1c0ffee0000000000a003";
 

@@ -4,10 +4,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { caller } from "../emulator/harness.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
 import { type PtyRun, runOnPty } from "../helpers/pty.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED } from "../support/cli.js";
 
 let emulator: EmulatorHandle | undefined;
 let run: PtyRun | undefined;

@@ -2,17 +2,12 @@
 // 503 on a list read and the plan still succeeds; a read that keeps failing gives up after the
 // policy's bound with an error naming the method, path, status and attempts. As processes against
 // the emulator's scripted faults over HTTP.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_RETRY } from "../../src/api/retry-policy.js";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE } from "../helpers/workspace.js";
+import { ACME_BASE, cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 /** --list-unmanaged: the topics are read as a list (GET /v1/topics), not one by one. */
 const listReads = (handle: EmulatorHandle) =>
@@ -20,8 +15,7 @@ const listReads = (handle: EmulatorHandle) =>
 
 describe("a 5xx on a read", () => {
   it.each([502, 503])("a single %s on the topic list is retried and the plan succeeds", async (status) => {
-    const session = await startCliSession(ACME_BASE);
-    emulator = session.emulator;
+    const session = await cliTest({ config: ACME_BASE });
     session.emulator.injectFault({ method: "GET", path: "/v1/topics*", times: 1, kind: { status } });
     const plan = await session.cli("plan", "--list-unmanaged", "--output", "json", "--verbose");
     expect(plan.code, plan.stderr).toBe(0);
@@ -33,8 +27,7 @@ describe("a 5xx on a read", () => {
   });
 
   it("a single 504 on the organization read (the guard's) is retried too", async () => {
-    const session = await startCliSession(ACME_BASE);
-    emulator = session.emulator;
+    const session = await cliTest({ config: ACME_BASE });
     session.emulator.injectFault({
       method: "GET",
       path: "/v1/organizations/me",
@@ -48,8 +41,7 @@ describe("a 5xx on a read", () => {
   });
 
   it("that persists gives up after the policy's attempts, naming the read, and writes nothing", async () => {
-    const session = await startCliSession(ACME_BASE);
-    emulator = session.emulator;
+    const session = await cliTest({ config: ACME_BASE });
     session.emulator.injectFault({ method: "GET", path: "/v1/topics*", times: 100, kind: { status: 503 } });
     const plan = await session.cli("plan", "--list-unmanaged");
     expect(plan.code).toBe(1);

@@ -4,8 +4,7 @@
 // Request counts are exact, from the emulator's own request log.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, type Seed, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 const TOPICS = 200; // 20 pages of 10
 const OVERRIDES = 300; // 3 pages of 100

@@ -8,9 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { PLAN_FORMAT_VERSION } from "../../src/plan/model.js";
 import { validatorOf } from "../../src/schemas.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED, type Workspace } from "../support/cli.js";
 
 const CONFIG = `version: 1
 organization: Acme Inc

@@ -4,9 +4,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { serializeLockInfo } from "../../src/state/lock.js";
-import { SEED } from "../helpers/cli-session.js";
 import { type PtyRun, runOnPty } from "../helpers/pty.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, SEED } from "../support/cli.js";
 
 let emulator: EmulatorHandle | undefined;
 let run: PtyRun | undefined;

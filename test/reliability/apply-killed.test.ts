@@ -3,8 +3,7 @@
 // and the plan after it is empty.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { killWhen, runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, killWhen, runCli } from "../support/cli.js";
 import { buildScaleConfig, scaleSeed } from "./scale-config.js";
 
 let emulator: EmulatorHandle | undefined;

@@ -3,8 +3,7 @@
 // bursts. Re-running apply must converge with zero duplicate creates and zero lost changes.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 import { buildScaleConfig, scaleSeed } from "./scale-config.js";
 
 let emulator: EmulatorHandle | undefined;

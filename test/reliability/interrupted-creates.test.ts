@@ -8,8 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { killWhen, runCli } from "../helpers/cli.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { createWorkspace, killWhen, runCli, type Workspace } from "../support/cli.js";
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {

@@ -4,8 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { validatorOf } from "../../src/schemas.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {

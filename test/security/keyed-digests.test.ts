@@ -8,8 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { keyedDigest } from "../../src/secrets/keyed-digest.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { createWorkspace, runCli, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {

@@ -3,9 +3,7 @@
 // without a single request: not retried and blamed on the network (issue 12 item 8).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { ACME_BASE, createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { ACME_BASE, createWorkspace, runCli, SEED, type Workspace } from "../support/cli.js";
 
 let emulator: EmulatorHandle;
 let workspace: Workspace;

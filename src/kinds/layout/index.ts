@@ -22,6 +22,7 @@ import { layoutApi } from "./api.js";
 import { canonicalLayout } from "./canonical.js";
 import { checkLayouts } from "./checks.js";
 import { executeLayout, exportLayouts } from "./execute.js";
+import { layoutPromotion } from "./promotion.js";
 import { layoutRequest } from "./requests.js";
 import type { Layout } from "./wire.js";
 
@@ -60,6 +61,7 @@ export const layoutKind: KindModule<"layout"> = {
   // The server refuses a second layout with the identifier (409): a lost create is found again by it.
   creates: [],
   checkReferences: checkLayouts,
+  promotion: layoutPromotion,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
     return desired.resources.layout.map(({ spec, source }) => {

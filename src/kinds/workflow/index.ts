@@ -47,6 +47,7 @@ import {
   rereadWorkflows,
   type WorkflowReadAhead,
 } from "./execute.js";
+import { workflowPromotion } from "./promotion.js";
 import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
 import { isContentField } from "./steps-canonical.js";
@@ -237,6 +238,7 @@ export const workflowKind: KindModule<"workflow"> = {
     return { live, listed: read.listed };
   },
   readAhead: readWorkflowsAhead,
+  promotion: workflowPromotion,
   execute: executeWorkflow,
   reread: rereadWorkflows,
 

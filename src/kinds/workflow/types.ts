@@ -92,6 +92,7 @@ declare module "../kinds.js" {
       operation: WorkflowOperation;
       endpoints: WorkflowEndpoints;
       extension: WorkflowExtension;
+      promoted: true;
     };
   }
 }
