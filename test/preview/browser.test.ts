@@ -10,9 +10,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { framedHtml } from "../../src/preview/html.js";
-import { runCli } from "../helpers/cli.js";
 import { countPixels, decodePng } from "../helpers/png.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 const CHROMIUM = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim();
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { previewExamplesOf } from "../../src/kinds/workflow/preview-examples.js";
 import { loadConfig } from "../../src/loader/index.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 const workflow = (preview: string) => `version: 1
 workflows:

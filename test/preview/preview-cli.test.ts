@@ -9,9 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { loadRenderer } from "../../src/render/index.js";
 import { validatorOf } from "../../src/schemas.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED } from "../support/cli.js";
 
 const LAYOUT = `<!doctype html>
 <html><head><title>{{subject}}</title></head>

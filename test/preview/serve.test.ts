@@ -5,8 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { exposureWarning } from "../../src/preview/serve-site.js";
-import { BIN } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { BIN, createWorkspace } from "../support/cli.js";
 
 const CONFIG = `version: 1
 workflows:
