@@ -6,10 +6,12 @@
 import type HandlebarsNamespace from "handlebars";
 import { registerServerHelpers } from "./helpers.js";
 import { RenderError } from "./render-error.js";
+import { skeletonOf, TEXTS_KEY } from "./skeleton.js";
 import type { TemplatePosition } from "./types.js";
 
 type Handlebars = typeof HandlebarsNamespace;
 export type TemplateAst = hbs.AST.Program;
+type RuntimeOptions = Handlebars.RuntimeOptions;
 
 export interface Engine {
   /** Render `text` over `data` as the server does (escaping, helpers, the `&#x27;` post-pass). */
@@ -28,28 +30,48 @@ export async function loadEngine(): Promise<Engine> {
   return createEngine(handlebars);
 }
 
+/** A text ready to render: its compiled skeleton and its literal texts (skeleton.ts). */
+interface Compiled {
+  template: HandlebarsTemplateDelegate;
+  /** Runtime options: the server passes `{}` (defaults: no prototype access, no partials). */
+  options: RuntimeOptions;
+}
+
 function createEngine(handlebars: Handlebars): Engine {
-  const compiled = new Map<string, HandlebarsTemplateDelegate>();
+  const compiled = new Map<string, Compiled>();
+  const bySkeleton = new Map<string, HandlebarsTemplateDelegate>();
   const parsed = new Map<string, TemplateAst>();
 
-  function compiledOf(text: string): HandlebarsTemplateDelegate {
-    let template = compiled.get(text);
-    if (template === undefined) {
+  function compiledOf(text: string): Compiled {
+    let entry = compiled.get(text);
+    if (entry === undefined) {
       if (compiled.size >= CACHE_LIMIT) compiled.clear();
+      if (bySkeleton.size >= CACHE_LIMIT) bySkeleton.clear();
       // Parse first, so a syntax error surfaces with its position rather than at first call.
-      template = handlebars.compile(parseWith(handlebars, text));
-      compiled.set(text, template);
+      const ast = parseWith(handlebars, text);
+      const skeleton = skeletonOf(ast);
+      if (skeleton === undefined) entry = { template: handlebars.compile(ast), options: {} };
+      else {
+        let template = bySkeleton.get(skeleton.key);
+        if (template === undefined) {
+          template = handlebars.compile(skeleton.ast);
+          bySkeleton.set(skeleton.key, template);
+        }
+        entry = { template, options: { data: { [TEXTS_KEY]: skeleton.texts } } };
+      }
+      compiled.set(text, entry);
     }
-    return template;
+    return entry;
   }
 
   return {
     render(text, data) {
-      const template = compiledOf(text);
+      // No mustache at all: the engine would print the text as it is.
+      if (!text.includes("{{")) return text.includes("&#x27;") ? text.replaceAll("&#x27;", "'") : text;
+      const { template, options } = compiledOf(text);
       let out: string;
       try {
-        // The server passes `{}` as runtime options: defaults (no prototype access, no partials).
-        out = template(data, {});
+        out = template(data, options);
       } catch (error) {
         throw toRenderError(error, "render");
       }

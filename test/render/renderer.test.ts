@@ -181,3 +181,25 @@ describe("channels", () => {
     expect(renderer.renderPush({ content: "{{branding.color}}" }, context)).toEqual({ content: "#000" });
   });
 });
+
+describe("templates that differ only in their text", () => {
+  it("share one compiled skeleton yet each renders its own text, escapes and stripping included", () => {
+    const texts = [
+      "Order {{id}} (workflow 1) \\{{id}}",
+      "Commande {{id}} (flux 22) \\{{id}}",
+      "<ul>\n  {{~#each items~}}\n  <li>{{this}}</li>\n  {{~/each~}}\n</ul>{{{{raw}}}}{{x}}{{{{/raw}}}}",
+      "<ol>\n  {{~#each items~}}\n  <i>{{this}}</i>\n  {{~/each~}}\n</ol>{{{{raw}}}}{{y}}{{{{/raw}}}}",
+    ];
+    const payload = { id: 7, items: [1, 2], raw: true };
+    const rendered = [...texts, ...texts].map(
+      (content) => renderer.renderSms({ content }, { payload }).content,
+    );
+    expect(rendered.slice(0, 4)).toEqual([
+      "Order 7 (workflow 1) {{id}}",
+      "Commande 7 (flux 22) {{id}}",
+      "<ul><li>1</li><li>2</li></ul>{{x}}",
+      "<ol><i>1</i><i>2</i></ol>{{y}}",
+    ]);
+    expect(rendered.slice(4)).toEqual(rendered.slice(0, 4));
+  });
+});
