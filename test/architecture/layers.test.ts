@@ -15,6 +15,8 @@ const LAYERS: [prefix: string, layer: string, rank: number][] = [
   ["src/pipeline/", "pipeline", 6],
   ["src/apply/", "apply", 5],
   ["src/promote/", "promote", 5],
+  // The preview site, its server and screenshots: beside apply/ and promote/.
+  ["src/preview/", "preview", 5],
   ["src/plan/", "plan", 4],
   ["src/loader/", "loader", 4],
   // The names of the kinds and the types each declares into them: a leaf every layer may name.

@@ -34,7 +34,9 @@ async function problemsOf(files: Record<string, string>, configPath: string): Pr
     await loadConfig({ cwd: ws.dir, vars: {}, configPath });
   } catch (error) {
     if (error instanceof ConfigError)
-      return error.problems.map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col} ${p.message}`);
+      return error.problems
+        .filter((p) => p.severity === "error")
+        .map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col} ${p.message}`);
     throw error;
   }
   return [];
