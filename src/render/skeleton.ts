@@ -61,7 +61,10 @@ export function skeletonOf(ast: TemplateAst): Skeleton | undefined {
       return textLookup(texts.length - 1, current.loc);
     }
     const out: AstNode = {};
-    for (const [key, value] of Object.entries(current)) out[key] = key === "loc" ? value : copy(value);
+    for (const key in current) {
+      const value = current[key];
+      out[key] = key === "loc" || typeof value !== "object" || value === null ? value : copy(value);
+    }
     return out;
   };
   const skeleton = copy(ast) as TemplateAst;
