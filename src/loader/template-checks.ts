@@ -18,16 +18,19 @@ import { nodeAt, sourceReader, yamlPosition } from "./template-positions.js";
 
 type Segment = string | number;
 
-interface Site {
+/** One template field of one entry: where it sits in the file's data, and the file it came from. */
+export interface TemplateSite {
   module: KindModule<Kind>;
   entry: unknown;
   field: TemplateFieldSpec;
   /** From the top of the file. */
   path: Segment[];
+  /** The mapping that holds the value, and its key there: read again once `{ file: }` texts are in. */
+  holder: Record<string, unknown>;
+  key: string;
+  /** The template file a `{ file: PATH }` reference names (absolute), for positions inside it. */
+  origin?: string;
 }
-
-/** The template files `{ file: PATH }` references name, by field path; read before they are replaced. */
-export type TemplateOrigins = Map<string, string>;
 
 function keyOf(path: readonly Segment[]): string {
   let out = "";
@@ -35,81 +38,91 @@ function keyOf(path: readonly Segment[]): string {
   return out;
 }
 
+/** The values at `field` under `value` (whose path is `at`, extended in place and restored). */
 function expand(
   value: unknown,
   field: TextFieldPath,
+  depth: number,
   at: Segment[],
-  out: { path: Segment[]; value: unknown }[],
-) {
-  const [head, ...rest] = field;
-  if (head === undefined) {
-    out.push({ path: at, value });
-    return;
-  }
+  found: (holder: Record<string, unknown>, key: string, path: Segment[]) => void,
+): void {
+  const head = field[depth];
+  if (head === undefined || value === null || typeof value !== "object") return;
   if (head === "*") {
-    if (Array.isArray(value))
-      value.forEach((item, index) => {
-        expand(item, rest, [...at, index], out);
-      });
+    if (!Array.isArray(value)) return;
+    for (let index = 0; index < value.length; index += 1) {
+      at.push(index);
+      expand(value[index], field, depth + 1, at, found);
+      at.pop();
+    }
     return;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return;
-  expand((value as Record<string, unknown>)[head], rest, [...at, head], out);
+  if (Array.isArray(value)) return;
+  const holder = value as Record<string, unknown>;
+  if (!Object.hasOwn(holder, head)) return;
+  at.push(head);
+  if (depth === field.length - 1) found(holder, head, [...at]);
+  else expand(holder[head], field, depth + 1, at, found);
+  at.pop();
 }
 
-/** Every declared template field of every entry in one file's data, with its value. */
-function sitesOf(data: Record<string, unknown>): { site: Site; value: unknown }[] {
-  const found: { site: Site; value: unknown }[] = [];
+/**
+ * Every declared template field of every entry in one file's data, before its `{ file: PATH }`
+ * texts are read: which fields are such references, and to which file.
+ */
+export function templateSites(file: YamlFile, data: Record<string, unknown>): TemplateSite[] {
+  const sites: TemplateSite[] = [];
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
     if (module.templateFields === undefined) continue;
-    const section = data[module.section.name];
+    const name = module.section.name;
+    const section = data[name];
     const entries: [Segment[], unknown][] =
       module.section.shape === "list"
         ? Array.isArray(section)
-          ? section.map((entry, index) => [[module.section.name, index], entry])
+          ? section.map((entry, index) => [[name, index], entry])
           : []
         : section === undefined
           ? []
-          : [[[module.section.name], section]];
+          : [[[name], section]];
     for (const [entryPath, entry] of entries) {
       for (const field of module.templateFields) {
-        const values: { path: Segment[]; value: unknown }[] = [];
-        expand(entry, field.path, entryPath, values);
-        for (const { path, value } of values) found.push({ site: { module, entry, field, path }, value });
+        expand(entry, field.path, 0, [...entryPath], (holder, key, path) => {
+          const value = holder[key];
+          const site: TemplateSite = { module, entry, field, path, holder, key };
+          if (isTextFileRef(value)) site.origin = resolve(dirname(file.path), value.file);
+          sites.push(site);
+        });
       }
     }
   }
-  return found;
-}
-
-/** Before the `{ file: PATH }` texts are read: which template fields are references, to which file. */
-export function templateOrigins(file: YamlFile, data: Record<string, unknown>): TemplateOrigins {
-  const origins: TemplateOrigins = new Map();
-  for (const { site, value } of sitesOf(data))
-    if (isTextFileRef(value)) origins.set(keyOf(site.path), resolve(dirname(file.path), value.file));
-  return origins;
+  return sites;
 }
 
 /** Check every template field of one file (after its `{ file: }` texts and examples were read). */
 export async function checkTemplates(
   file: YamlFile,
-  data: Record<string, unknown>,
-  origins: TemplateOrigins,
+  sites: readonly TemplateSite[],
   cwd: string,
   problems: Problem[],
 ): Promise<void> {
-  const sites = sitesOf(data).filter((found) => typeof found.value === "string" && found.value !== "");
-  if (sites.length === 0) return;
+  const texts = sites.filter((site) => {
+    const value = site.holder[site.key];
+    return typeof value === "string" && value !== "";
+  });
+  if (texts.length === 0) return;
   const renderer = await loadRenderer();
   const read = sourceReader();
   const examples = new Map<unknown, Record<string, unknown>[]>();
-  for (const { site, value } of sites) {
-    const text = value as string;
-    const origin = origins.get(keyOf(site.path));
+  for (const site of texts) {
+    const text = site.holder[site.key] as string;
     const place = (inside: { line: number; col: number } | undefined): Promise<Position> =>
-      origin !== undefined
-        ? Promise.resolve({ file: displayPath(origin, cwd), line: inside?.line ?? 1, col: inside?.col ?? 1 })
+      site.origin !== undefined
+        ? Promise.resolve({
+            file: displayPath(site.origin, cwd),
+            line: inside?.line ?? 1,
+            col: inside?.col ?? 1,
+          })
         : yamlPosition(file, nodeAt(file, site.path), inside, read);
     const field = keyOf(site.path);
     for (const found of renderer.checkTemplate(text))
@@ -136,7 +149,7 @@ export async function checkTemplates(
 function unsuppliedVariables(
   renderer: Renderer,
   text: string,
-  site: Site,
+  site: TemplateSite,
   cache: Map<unknown, Record<string, unknown>[]>,
 ): string[] {
   let payloads = cache.get(site.entry);

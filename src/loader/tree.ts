@@ -12,7 +12,7 @@ import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } 
 import type { Problem } from "../errors.js";
 import { collectResources, type FileResources } from "./collect.js";
 import { checkSchema } from "./schema-check.js";
-import { checkTemplates, templateOrigins } from "./template-checks.js";
+import { checkTemplates, templateSites } from "./template-checks.js";
 import { dataFileFields, textFileFields } from "./text-file-fields.js";
 
 const MAX_ALIAS_COUNT = 1000;
@@ -90,7 +90,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   }
   entry.data = data;
   checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
-  const origins = templateOrigins(file, data);
+  const templates = templateSites(file, data);
   await resolveTextFileRefs(
     { file, project: loader.project, cwd: loader.cwd },
     data,
@@ -103,7 +103,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     dataFileFields(),
     loader.problems,
   );
-  await checkTemplates(file, data, origins, loader.cwd, loader.problems);
+  await checkTemplates(file, templates, loader.cwd, loader.problems);
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates are reported too; any error means
   // no result, so nothing of an invalid file can reach the desired state.

@@ -33,17 +33,20 @@ function parsed(engine: Engine, text: string): TemplateAst | RenderError {
   }
 }
 
-/** Every node below `node`, depth first, in source order. */
-function* walk(node: unknown): Generator<Node> {
+const CHILD_KEYS = ["path", "params", "hash", "pairs", "value", "program", "inverse", "body"] as const;
+
+/** Call `visit` on every node below `node`, depth first, in source order. */
+function walk(node: unknown, visit: (node: Node) => void): void {
   if (Array.isArray(node)) {
-    for (const item of node) yield* walk(item);
+    for (const item of node) walk(item, visit);
     return;
   }
   if (typeof node !== "object" || node === null || typeof (node as Node).type !== "string") return;
   const current = node as Node & Record<string, unknown>;
-  yield current;
-  for (const key of ["path", "params", "hash", "pairs", "value", "program", "inverse", "body"]) {
-    if (current[key] !== undefined) yield* walk(current[key]);
+  visit(current);
+  for (const key of CHILD_KEYS) {
+    const child = current[key];
+    if (child !== undefined && child !== null && typeof child === "object") walk(child, visit);
   }
 }
 
@@ -72,6 +75,8 @@ function helperProblem(call: Call): TemplateProblem | undefined {
 }
 
 export function checkTemplateWith(engine: Engine, text: string): TemplateProblem[] {
+  // Without a mustache a text is all literal: nothing to parse, nothing to report.
+  if (!text.includes("{{")) return [];
   const ast = parsed(engine, text);
   if (ast instanceof RenderError) {
     const found: TemplateProblem = { severity: "error", rule: "template-parse", message: ast.message };
@@ -79,7 +84,7 @@ export function checkTemplateWith(engine: Engine, text: string): TemplateProblem
     return [found];
   }
   const problems: TemplateProblem[] = [];
-  for (const node of walk(ast)) {
+  walk(ast, (node) => {
     switch (node.type) {
       case "PartialStatement": {
         const name = (node as hbs.AST.PartialStatement).name;
@@ -107,7 +112,7 @@ export function checkTemplateWith(engine: Engine, text: string): TemplateProblem
         break;
       }
     }
-  }
+  });
   return problems;
 }
 
@@ -146,6 +151,7 @@ function pathRead(path: Path, scopes: readonly Scope[]): string | undefined {
 
 /** The payload paths a template reads, in first-use order; [] when it does not parse. */
 export function templateVariablesWith(engine: Engine, text: string): string[] {
+  if (!text.includes("{{")) return [];
   const ast = parsed(engine, text);
   if (ast instanceof RenderError) return [];
   const found = new Set<string>();

@@ -42,15 +42,27 @@ function createEngine(handlebars: Handlebars): Engine {
   const bySkeleton = new Map<string, HandlebarsTemplateDelegate>();
   const parsed = new Map<string, TemplateAst>();
 
+  function parsedOf(text: string): TemplateAst {
+    let ast = parsed.get(text);
+    if (ast === undefined) {
+      if (parsed.size >= CACHE_LIMIT) parsed.clear();
+      ast = parseWith(handlebars, text);
+      parsed.set(text, ast);
+    }
+    return ast;
+  }
+
   function compiledOf(text: string): Compiled {
     let entry = compiled.get(text);
     if (entry === undefined) {
       if (compiled.size >= CACHE_LIMIT) compiled.clear();
       if (bySkeleton.size >= CACHE_LIMIT) bySkeleton.clear();
-      // Parse first, so a syntax error surfaces with its position rather than at first call.
-      const ast = parseWith(handlebars, text);
-      const skeleton = skeletonOf(ast);
-      if (skeleton === undefined) entry = { template: handlebars.compile(ast), options: {} };
+      // Parse first (the checks' parse when they ran), so a syntax error surfaces with its
+      // position rather than at first call. The skeleton is a copy: the shared tree is not touched.
+      const skeleton = skeletonOf(parsedOf(text));
+      // Compiled from a parse of its own: the compiler may annotate the tree it is given.
+      if (skeleton === undefined)
+        entry = { template: handlebars.compile(parseWith(handlebars, text)), options: {} };
       else {
         let template = bySkeleton.get(skeleton.key);
         if (template === undefined) {
@@ -77,15 +89,7 @@ function createEngine(handlebars: Handlebars): Engine {
       }
       return out.includes("&#x27;") ? out.replaceAll("&#x27;", "'") : out;
     },
-    parse(text) {
-      let ast = parsed.get(text);
-      if (ast === undefined) {
-        if (parsed.size >= CACHE_LIMIT) parsed.clear();
-        ast = parseWith(handlebars, text);
-        parsed.set(text, ast);
-      }
-      return ast;
-    },
+    parse: parsedOf,
   };
 }
 

@@ -7,11 +7,10 @@
 // already happened in the parser, on the texts themselves. Templates with partials or decorators
 // are compiled as they are (their compile-time errors carry positions of their own).
 
-import type { TemplateAst } from "./engine.js";
-
 /** The @data key the texts are passed under; no template of the server's names it. */
 export const TEXTS_KEY = "__notiformTexts";
 
+type TemplateAst = hbs.AST.Program;
 type AstNode = { type?: unknown; loc?: unknown } & Record<string, unknown>;
 
 export interface Skeleton {
@@ -62,7 +61,10 @@ export function skeletonOf(ast: TemplateAst): Skeleton | undefined {
       return textLookup(texts.length - 1, current.loc);
     }
     const out: AstNode = {};
-    for (const [key, value] of Object.entries(current)) out[key] = key === "loc" ? value : copy(value);
+    for (const key in current) {
+      const value = current[key];
+      out[key] = key === "loc" || typeof value !== "object" || value === null ? value : copy(value);
+    }
     return out;
   };
   const skeleton = copy(ast) as TemplateAst;

@@ -3,9 +3,7 @@
 // with no stack trace, and the emulator receives no write. Warnings do not block.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli, SEED } from "../support/cli.js";
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Problem } from "../../src/errors.js";
 import { validateConfig } from "../../src/loader/validate-config.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 function shown(problems: Problem[]): string[] {
   return problems.map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col} ${p.severity} ${p.rule} ${p.message}`);

@@ -8,6 +8,9 @@ import type { Problem } from "../../errors.js";
 import { checkPreviewExamples } from "./preview-examples.js";
 import { checkWorkflowSteps } from "./step-checks.js";
 
+/** The offline render checks' side: which step fields are templates, and the examples to check them with. */
+export { WORKFLOW_TEMPLATES } from "./template-fields.js";
+
 export function checkWorkflowReferences(resources: Resources, problems: Problem[]): void {
   checkWorkflowSteps(resources, problems);
   for (const { spec, source } of resources.workflow)

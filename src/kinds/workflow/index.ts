@@ -30,7 +30,7 @@ import { wantedItems } from "../read-by-cost.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { workflowApi } from "./api.js";
 import { liveWorkflowItem, normalizeTags } from "./canonical.js";
-import { checkWorkflowReferences } from "./checks.js";
+import { checkWorkflowReferences, WORKFLOW_TEMPLATES } from "./checks.js";
 import {
   addDesiredContent,
   contentAwareOperations,
@@ -52,7 +52,6 @@ import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
 import { isContentField } from "./steps-canonical.js";
 import { exportSteps } from "./steps-export.js";
-import { WORKFLOW_TEMPLATES } from "./template-fields.js";
 import type { WorkflowOperation, WorkflowSpec } from "./types.js";
 import type { Workflow } from "./wire.js";
 

@@ -4,8 +4,10 @@
 // content. Paths run inside one workflow entry; a field a step type does not have is simply
 // absent, and an editor block list at `content` is skipped there and read through its blocks.
 
+import { isTextFileRef } from "../../config/text-file-ref.js";
+import type { Problem } from "../../errors.js";
 import type { KindModule, TemplateFieldSpec } from "../kind.js";
-import { previewExamplesOf, previewPayloadOf } from "./preview-examples.js";
+import { checkPreviewExamples, previewExamplesOf, previewPayloadOf } from "./preview-examples.js";
 
 /**
  * What the server (or the trigger) supplies besides the payload: the organization's branding,
@@ -30,5 +32,16 @@ export const STEP_TEMPLATE_FIELDS: readonly TemplateFieldSpec[] = [
 /** The workflow kind's template fields, and the payloads its preview examples render with. */
 export const WORKFLOW_TEMPLATES: Pick<KindModule<"workflow">, "templateFields" | "previewPayloads"> = {
   templateFields: STEP_TEMPLATE_FIELDS,
-  previewPayloads: (spec) => previewExamplesOf(spec).map(previewPayloadOf),
+  previewPayloads(spec) {
+    // Examples that are themselves wrong (reported by the workflow's checks) say nothing of variables.
+    const problems: Problem[] = [];
+    checkPreviewExamples(spec, { file: "", line: 1, col: 1 }, problems);
+    const written =
+      spec.preview === undefined ? [] : Array.isArray(spec.preview) ? spec.preview : [spec.preview];
+    // A `{ file: }` left in place is one that failed to load (reported at the reference).
+    const unread = written.some(
+      (e) => isTextFileRef(e) || isTextFileRef(e?.payload) || isTextFileRef(e?.subscriber),
+    );
+    return problems.length > 0 || unread ? [] : previewExamplesOf(spec).map(previewPayloadOf);
+  },
 };
