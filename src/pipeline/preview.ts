@@ -14,7 +14,7 @@ import { type MessageStep, messageStepsOf, workflowNamesOf } from "../preview/me
 import type { PreviewSite } from "../preview/model.js";
 import { findBrowser, shotsOf, takeShots } from "../preview/screenshots.js";
 import { exposureWarning, type SiteServer, serveSite } from "../preview/serve-site.js";
-import { siteFiles } from "../preview/site-files.js";
+import { siteFileEntries } from "../preview/site-files.js";
 import { addToSite, writeSite } from "../preview/write-site.js";
 import { loadRenderer } from "../render/index.js";
 import type { RunContext } from "./context.js";
@@ -44,7 +44,7 @@ export async function runPreview(args: PreviewArgs, context: RunContext): Promis
   // The engine (handlebars) loads here; this module itself loads only when `preview` runs.
   const renderer = await loadRenderer();
   const site = buildSite(renderer, desired, steps, changed === undefined ? {} : { changed });
-  await writeSite(out, args.out, siteFiles(site));
+  await writeSite(out, args.out, siteFileEntries(site));
   return { site, out, files: desired.files };
 }
 

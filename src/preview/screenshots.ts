@@ -110,6 +110,9 @@ export async function takeShots(browser: string, shots: readonly Shot[]): Promis
         "--disable-sync",
         "--no-first-run",
         "--hide-scrollbars",
+        // Wait for the frame's content to load and paint before the shot (a loaded machine
+        // otherwise catches an empty frame now and then).
+        "--virtual-time-budget=5000",
         `--user-data-dir=${join(work, "profile")}`,
         `--screenshot=${png}`,
         `--window-size=${shot.width},${shot.height}`,

@@ -11,14 +11,19 @@ import { indexPage, stepPage, stepPagePath } from "./site-pages.js";
 export const PREVIEW_FORMAT_VERSION = 1;
 
 export function siteFiles(site: PreviewSite): Map<string, string> {
-  const files = new Map<string, string>();
-  files.set("index.html", indexPage(site));
+  return new Map(siteFileEntries(site));
+}
+
+/** The same files one step at a time, so a large site is written without holding all of it. */
+export function* siteFileEntries(site: PreviewSite): Generator<[string, string]> {
+  yield ["index.html", indexPage(site)];
   for (const step of site.steps) {
+    const files = new Map<string, string>();
     files.set(stepPagePath(step), stepPage(step));
     const json = stepJson(step, files);
     files.set(`${step.base}.json`, `${JSON.stringify(json, null, 2)}\n`);
+    yield* files;
   }
-  return files;
 }
 
 /** The step's JSON; adds each email's HTML file to `files`. */

@@ -14,7 +14,7 @@ export const SITE_MARK = ".notiform-preview";
 export async function writeSite(
   out: string,
   shown: string,
-  files: ReadonlyMap<string, string>,
+  files: Iterable<[string, string]>,
 ): Promise<void> {
   await checkReplaceable(out, shown);
   const parent = dirname(out);
@@ -30,9 +30,14 @@ export async function writeSite(
       "This folder is written by `notiform preview`, which replaces it whole.\n",
     );
     const folders = new Set<string>();
-    for (const path of files.keys()) folders.add(dirname(path));
-    for (const folder of folders) mkdirSync(join(fresh, folder), { recursive: true });
-    for (const [path, text] of files) writeFileSync(join(fresh, path), text);
+    for (const [path, text] of files) {
+      const folder = dirname(path);
+      if (!folders.has(folder)) {
+        mkdirSync(join(fresh, folder), { recursive: true });
+        folders.add(folder);
+      }
+      writeFileSync(join(fresh, path), text);
+    }
     const had = existsSync(out);
     if (had) await rename(out, old);
     await rename(fresh, out);

@@ -60,8 +60,9 @@ describe("the preview in headless Chromium", () => {
       const image = decodePng(readFileSync(join(ws.dir, `notiform-preview/order-shipped/email.${size}.png`)));
       expect(image.width).toBe(width);
       // Not blank: the email's blue block is there. The script did not run: nothing is red.
-      expect(countPixels(image, isBlue)).toBeGreaterThan(100);
-      expect(countPixels(image, isRed)).toBe(0);
+      const counts = { blue: countPixels(image, isBlue), red: countPixels(image, isRed) };
+      expect(counts.blue, `${size}: ${JSON.stringify(counts)}`).toBeGreaterThan(100);
+      expect(counts.red, `${size}: ${JSON.stringify(counts)}`).toBe(0);
     }
   });
 
