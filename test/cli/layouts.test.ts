@@ -2,8 +2,9 @@
 // environments): validate refuses content without {{{body}}} and two defaults (file:line); a
 // layout with its content in a file applies in Development (POST answering the id only, then the
 // set-default route), plans to zero; Production's plan says it arrives by promotion and sends
-// nothing; promote; Production plans to zero. Export writes layouts with their content as files
-// and plans back to zero. Layouts the config does not name are listed, never deleted.
+// nothing; promote; Production plans to zero. An existing layout newly marked the default is one
+// set-default request. Export writes layouts with their content as files and plans back to zero.
+// Layouts the config does not name are listed, never deleted.
 import { describe, expect, it } from "vitest";
 import { cliTests, runCli } from "../support/cli.js";
 
@@ -125,6 +126,38 @@ layouts:
     expect(step?.template?._layoutId).toBe(brand?._id);
     const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
     expect(zero.stdout, zero.stderr).toContain("No changes.");
+  });
+
+  it("an existing layout newly marked isDefault: true is one set-default request, and then plans to zero", async () => {
+    const notDefault = CONFIG.replace("    isDefault: true\n", "");
+    const { emulator, workspace, cli, json } = await setUp({
+      "notiform.yaml": notDefault,
+      "layouts/brand.html": HTML,
+    });
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const brand = () => emulator.store("development").layouts?.find((l) => l.identifier === "brand");
+    expect(brand()?.isDefault).toBe(false);
+
+    await workspace.write("notiform.yaml", CONFIG);
+    const plan = (await json(["plan", "--env", "development"])).value;
+    expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
+      ["layout/brand", "update"],
+    ]);
+    expect(plan.actions[0].requests).toEqual([
+      { method: "POST", path: `/v1/layouts/${brand()?._id}/default`, body: {} },
+    ]);
+    emulator.clearRequests();
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(emulator.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /v1/layouts/${brand()?._id}/default`,
+    ]);
+    expect(brand()?.isDefault).toBe(true);
+    const others = emulator.store("development").layouts?.filter((l) => l.identifier !== "brand") ?? [];
+    expect(others.map((l) => l.isDefault)).toEqual(others.map(() => false));
+    const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(zero.stdout, zero.stderr).toContain("No changes.");
+    expect(zero.code).toBe(0);
   });
 
   it("an edited content file is one PATCH of content; export writes content as files and plans back to zero", async () => {

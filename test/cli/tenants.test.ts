@@ -100,6 +100,21 @@ describe("tenants as code", () => {
     expect((await cli("plan", "--env", "development", "--detailed-exitcode")).code).toBe(0);
   });
 
+  it("a tenant the server holds without data plans to zero against data: {}", async () => {
+    const { emulator, cli, json } = await setUp(
+      "version: 1\norganization: Acme Inc\ntenants:\n  - identifier: tenant-one\n    name: Tenant One\n    data: {}\n",
+    );
+    const tenant = emulator.store("development").tenants.find((t) => t.identifier === "tenant-one");
+    expect(tenant).toBeDefined();
+    expect(tenant?.data).toBeUndefined();
+    const plan = await json(["plan", "--detailed-exitcode"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.value.actions).toEqual([]);
+    emulator.clearRequests();
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
   it("export writes the tenants, and the exported config plans back to zero", async () => {
     const { workspace, cli, run } = await setUp("version: 1\norganization: Acme Inc\n");
     expect((await cli("apply", "--auto-approve")).code).toBe(0);

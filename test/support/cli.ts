@@ -2,8 +2,8 @@
 // examples/emulator-seed.yaml unless told otherwise), a throwaway config folder from a map of
 // files, the emulator's keys in a minimal environment (PATH, HOME, NO_COLOR=1 and the keys: no
 // inherited NOTIFORM_* variable), the built CLI (bin/notiform.js) spawned there against the
-// emulator, its JSON output parsed, and everything stopped and removed afterwards. A kind's CLI
-// test is then a page of assertions:
+// emulator (or on a pseudo-terminal), its JSON output parsed, and everything stopped and removed
+// afterwards. A kind's CLI test is then a page of assertions:
 //
 //   const cliTest = cliTests();                       // closes what each test started
 //   const { cli, json, emulator } = await cliTest({ config: CONFIG, flavor: "real" });
@@ -12,12 +12,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, expect } from "vitest";
 import { type EmulatorHandle, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
 import { type SchemaName, validatorOf } from "../../src/schemas.js";
+import { BIN } from "./bin.js";
+import { type PtyRun, runOnPty } from "./pty.js";
 
-export const BIN = fileURLToPath(new URL("../../bin/notiform.js", import.meta.url));
+export { BIN };
 export const SEED = "examples/emulator-seed.yaml";
 
 export const WORKFLOW_SHIPPED = "64f1c0ffee0000000000a001";
@@ -179,6 +180,8 @@ export interface CliTest {
   cli(...args: string[]): Promise<CliResult>;
   /** The same with more say over the run. */
   run(args: string[], options?: RunOptions): Promise<CliResult>;
+  /** notiform ARGS on a pseudo-terminal (a person at a terminal: prompts, progress, Ctrl-C). */
+  onTerminal(args: string[], options?: Pick<RunOptions, "env" | "url">): PtyRun;
   /**
    * notiform ARGS --output json: the parsed stdout (checked against the published schema when
    * `schema` is given) with the run's result; fails the test, with stderr, when stdout is not JSON.
@@ -212,6 +215,18 @@ export async function startCliTest(options: CliTestOptions = {}): Promise<CliTes
       ...(more.input === undefined ? {} : { input: more.input }),
       ...(more.onSpawn === undefined ? {} : { onSpawn: more.onSpawn }),
     });
+  const terminals: PtyRun[] = [];
+  const onTerminal: CliTest["onTerminal"] = (args, more = {}) => {
+    const merged: Record<string, string> = {};
+    for (const [name, value] of Object.entries({ ...env, ...more.env }))
+      if (value !== undefined) merged[name] = value;
+    const pty = runOnPty([...args, "--api-url", more.url ?? emulator.url], {
+      cwd: workspace.dir,
+      env: merged,
+    });
+    terminals.push(pty);
+    return pty;
+  };
   const json: CliTest["json"] = async (args, more = {}) => {
     const result = await run([...args, "--output", "json"], more);
     let value: unknown;
@@ -240,9 +255,11 @@ export async function startCliTest(options: CliTestOptions = {}): Promise<CliTes
     env,
     cli: (...args) => run(args),
     run,
+    onTerminal,
     json,
     call,
     close: async () => {
+      for (const pty of terminals) pty.child.stdin?.end();
       await emulator.close();
       await workspace.remove();
     },
