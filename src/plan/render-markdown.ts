@@ -11,6 +11,7 @@ import { KINDS } from "../kinds/registry.js";
 import { markdownCode, markdownText } from "../sanitize.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
+import { type MessageChange, renderMessagesMarkdown } from "./render-messages.js";
 import { renderContentChange } from "./render-steps.js";
 import { formatChange, formatValue } from "./render-text.js";
 
@@ -26,6 +27,8 @@ export interface MarkdownOptions {
   budget?: number;
   /** The commit the plan was made from (--commit, default GITHUB_SHA). */
   commit?: string | undefined;
+  /** The changed messages, rendered (only for a plan that changes content). */
+  messages?: readonly MessageChange[];
 }
 
 /** Creates last: a bulk of them must not push an update or a refusal out of the comment. */
@@ -49,7 +52,7 @@ const COLUMNS: { label: string; count: (s: Plan["summary"]) => number }[] = [
 
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const budget = options.budget ?? MARKDOWN_BUDGET;
-  let out = header(plan, options.commit);
+  let out = header(plan, options.commit) + renderMessagesMarkdown(options.messages ?? []);
   const sections = KINDS.map((kind) => ({
     kind,
     actions: plan.actions

@@ -35,6 +35,8 @@ export interface World {
   /** GitHub's merge button: merge the pull request's head into main (the branch stays). */
   mergePull(number: number): Promise<PushEvent>;
   nextRunId(): number;
+  /** What runs uploaded with actions/upload-artifact: its name, the run, the files (relative paths). */
+  artifacts: { name: string; runId: string; files: string[] }[];
 }
 
 /**
@@ -104,6 +106,7 @@ export async function createWorld(
     runnerEnv,
     pulls,
     nextRunId: () => ++runs,
+    artifacts: [],
     mergePull: async (number) => {
       const data = JSON.parse(await readFile(store, "utf8")) as { pulls: PullRequest[] };
       const pull = data.pulls.find((p) => p.number === number);
