@@ -59,8 +59,12 @@ export type ErrorCode =
   | "FILE_WRITE_FAILED"
   | "OUTPUT_DIR_MISSING"
   | "PORT_UNAVAILABLE"
+  | "BROWSER_NOT_FOUND"
+  | "SCREENSHOT_FAILED"
+  | "RENDER_FAILED"
   | "INTERRUPTED"
   | "CREATE_UNCERTAIN"
+  | "TEMPLATE_INVALID"
   | "INTERNAL";
 
 export interface NotiformErrorOptions {

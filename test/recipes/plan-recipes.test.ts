@@ -55,6 +55,17 @@ describe.each([
     expect(github.comments[0]?.body.startsWith(marker)).toBe(true);
     expect(github.comments[0]?.body).toContain("newsletter");
     expect(jobOf(first)?.summary).toContain("newsletter");
+    // The plan has changes: the preview of the changed messages ran, was uploaded with the run,
+    // and the comment links the run's artifacts.
+    expect(first.log()).toContain("Wrote 0 changed message steps to notiform-preview/index.html");
+    expect(jobOf(first)?.summary).toContain("[this run's artifacts]");
+    expect(world.artifacts.map((a) => a.name)).toEqual(["notiform-preview"]);
+    expect(world.artifacts[0]?.files).toContain("index.html");
+    expect(github.comments[0]?.body).toMatch(
+      new RegExp(
+        `\\[this run's artifacts\\]\\(https://github.com/${REPOSITORY}/actions/runs/${world.artifacts[0]?.runId}#artifacts\\)`,
+      ),
+    );
 
     // Second push: the same comment, updated.
     const second = await push(topics(["orders", "returns"]));
@@ -78,5 +89,81 @@ describe.each([
     expect(fork.log()).toContain("::notice::");
     expect(github.comments.map((c) => c.body)).toEqual([before]);
     expect(fork.log()).not.toContain(emulator.apiKey);
+  });
+});
+
+// Issue 34's "done when": a new user changes an email's subject and body in a pull request; the
+// comment shows the rendered subject before and after and links the previews the run uploaded.
+describe("notiform-plan.yml on a pull request that changes an email", () => {
+  it("comments the rendered subject before and after, and uploads the before/after preview", async () => {
+    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
+    const handle = emulator;
+    const created = await fetch(`${handle.url}/v1/workflows`, {
+      method: "POST",
+      headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "Order shipped content",
+        notificationGroupId: handle.store("development").notificationGroups[0]?._id,
+        active: true,
+        steps: [
+          {
+            name: "email-customer",
+            template: {
+              type: "email",
+              subject: "Your order {{orderId}} shipped",
+              content: "<p>Hello {{firstName}}</p>",
+              contentType: "customHtml",
+            },
+          },
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    github = await startFakeGitHub(REPOSITORY, PR);
+    const config = (subject: string, body: string) => `version: 1
+organization: Acme Inc
+workflows:
+  - identifier: order-shipped-content
+    preview:
+      payload: { orderId: A-1, firstName: Ada }
+    steps:
+      - name: email-customer
+        type: email
+        template:
+          subject: "${subject}"
+          content: "${body}"
+          contentType: customHtml
+`;
+    const world = await createWorld(
+      {
+        ...(await userRepository(["notiform-plan.yml"])),
+        [CONFIG]: config("Your order {{orderId}} shipped", "<p>Hello {{firstName}}</p>"),
+      },
+      { NOTIFORM_API_KEY: handle.apiKey },
+      { NOTIFORM_API_URL: handle.url },
+    );
+    world.githubApiUrl = github.url;
+    const event = await world.remote.pushToPull(
+      PR,
+      "email",
+      { [CONFIG]: config("Shipped: {{orderId}}", "<p>Hi {{firstName}}, it is on its way</p>") },
+      "Reword the shipping email",
+    );
+    const run = await runPullRequest(world, ".github/workflows/notiform-plan.yml", event);
+    expect(jobOf(run)?.result, run.log()).toBe("success");
+    const comment = github.comments[0]?.body ?? "";
+    expect(comment).toContain(
+      "| `order-shipped-content / email-customer` | email | `Your order A-1 shipped` | `Shipped: A-1` |",
+    );
+    expect(comment).toContain(`[this run's artifacts](https://github.com/${REPOSITORY}/actions/runs/`);
+    expect(world.artifacts[0]?.files).toEqual(
+      expect.arrayContaining([
+        "index.html",
+        "order-shipped-content/email-customer.html",
+        "order-shipped-content/email-customer.before.html",
+        "order-shipped-content/email-customer.json",
+        "order-shipped-content/email-customer.preview.html",
+      ]),
+    );
   });
 });

@@ -8,6 +8,7 @@ import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
 import { renderPlanMarkdown } from "../../plan/render-markdown.js";
+import { changesMessages } from "../../plan/render-messages.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { defaultStatePath, writeFileAtomic } from "../../state/state-store.js";
 import { defineCommand } from "../command.js";
@@ -59,14 +60,22 @@ export const planCommand = defineCommand({
         args.state !== undefined ? resolve(context.cwd, args.state) : defaultStatePath(config, args.env);
       await checkPlanOut(out, args.out, managedFiles(config, state), args.force);
     }
-    const { session, plan } = await preparePlan(args, runContext(context, args));
+    const prepared = await preparePlan(args, runContext(context, args));
+    const { session, plan } = prepared;
     try {
+      // The renderer loads only for a comment on a plan that changes content.
+      const messages =
+        args.output === "markdown" && changesMessages(plan)
+          ? await (await import("../../pipeline/plan-messages.js")).renderMessageChanges(prepared)
+          : [];
       if (args.out !== undefined)
         await writeFileAtomic(resolve(context.cwd, args.out), renderPlanJson(plan, context.masker));
       const visible = maskPlan(plan, context.masker);
       if (args.output === "json") context.terminal.out(renderPlanJson(plan, context.masker));
       else if (args.output === "markdown")
-        context.terminal.out(renderPlanMarkdown(visible, { commit: args.commit ?? context.env.GITHUB_SHA }));
+        context.terminal.out(
+          renderPlanMarkdown(visible, { commit: args.commit ?? context.env.GITHUB_SHA, messages }),
+        );
       else
         context.terminal.out(
           renderPlanText(visible, { color: context.terminal.color && args.color, verbose: args.verbose }),

@@ -53,6 +53,8 @@ export const layoutKind: KindModule<"layout"> = {
   section: { name: "layouts", shape: "list", identityFields: ["identifier"] },
   label: { one: "layout", many: "layouts" },
   textFileFields: [["content"]],
+  // Rendered around an email's body: the server supplies body, subject, preheader, branding, blocks.
+  templateFields: [{ path: ["content"], supplied: ["body", "subject", "preheader", "branding", "blocks"] }],
   identity: (spec) => spec.identifier,
   api: layoutApi,
   requestOf: layoutRequest,
@@ -163,11 +165,6 @@ export const layoutKind: KindModule<"layout"> = {
   // While the config loads, once it holds a layout: the whole list, which readLive reads anyway.
   readAhead: (client) => client.listAllLayouts(),
   execute: executeLayout,
-
-  async reread(_actions, client) {
-    const layouts = await unlessUnsupported(client.listAllLayouts());
-    return layouts === undefined ? undefined : new Map(layouts.map((layout) => [layout.identifier, layout]));
-  },
 
   exportSection: exportLayouts,
 };

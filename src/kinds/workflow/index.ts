@@ -30,7 +30,7 @@ import { wantedItems } from "../read-by-cost.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { workflowApi } from "./api.js";
 import { liveWorkflowItem, normalizeTags } from "./canonical.js";
-import { checkWorkflowReferences } from "./checks.js";
+import { checkWorkflowReferences, WORKFLOW_TEMPLATES } from "./checks.js";
 import {
   addDesiredContent,
   contentAwareOperations,
@@ -40,13 +40,7 @@ import {
   readDefaultGroup,
   readLayouts,
 } from "./content.js";
-import {
-  executeWorkflow,
-  readWorkflows,
-  readWorkflowsAhead,
-  rereadWorkflows,
-  type WorkflowReadAhead,
-} from "./execute.js";
+import { executeWorkflow, readWorkflows, readWorkflowsAhead, type WorkflowReadAhead } from "./execute.js";
 import { workflowPromotion } from "./promotion.js";
 import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
@@ -88,6 +82,16 @@ export const workflowKind: KindModule<"workflow"> = {
     ["steps", "*", "template", "content"],
     ["steps", "*", "template", "preheader"],
   ],
+  dataFileFields: [
+    ["preview"],
+    ["preview", "*"],
+    ["preview", "payload"],
+    ["preview", "subscriber"],
+    ["preview", "*", "payload"],
+    ["preview", "*", "subscriber"],
+  ],
+  localFields: ["preview"],
+  ...WORKFLOW_TEMPLATES,
   identity: (spec) => spec.key ?? spec.identifier,
   complete: (spec) => (spec.key === undefined ? { ...spec, key: spec.identifier ?? "" } : spec),
   resolve: resolveWorkflows,
@@ -229,7 +233,6 @@ export const workflowKind: KindModule<"workflow"> = {
   readAhead: readWorkflowsAhead,
   promotion: workflowPromotion,
   execute: executeWorkflow,
-  reread: rereadWorkflows,
 
   exportSection(live, keys) {
     return exportWorkflows(live, keys);

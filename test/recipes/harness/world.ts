@@ -47,6 +47,8 @@ export interface World {
   /** GitHub's merge button: merge the pull request's head into main (the branch stays). */
   mergePull(number: number): Promise<PushEvent>;
   nextRunId(): number;
+  /** What runs uploaded with actions/upload-artifact: its name, the run, the files (relative paths). */
+  artifacts: { name: string; runId: string; files: string[] }[];
 }
 
 /** The NOTIFORM_REPO a user of these recipes set: the npm stand-in never fetches it. */
@@ -122,6 +124,7 @@ export async function createWorld(
     pulls,
     issues,
     nextRunId: () => ++runs,
+    artifacts: [],
     mergePull: async (number) => {
       const data = JSON.parse(await readFile(store, "utf8")) as { pulls: PullRequest[] };
       const pull = data.pulls.find((p) => p.number === number);
