@@ -1,7 +1,7 @@
 // The one interface every resource kind implements, end to end: its config section, its live
 // reads, planning into typed operations, executing them, re-reading for a saved plan and export.
 // The planner, applier, exporter and validator iterate the registry (registry.ts) and never name
-// a kind. Planning methods are pure; readLive, execute and reread are the kind's I/O edge.
+// a kind. Planning methods are pure; readLive and execute are the kind's I/O edge.
 
 import type { JsonObject } from "../canonical.js";
 import type { Desired, DesiredState, Resources, Source } from "../config/model.js";
@@ -322,11 +322,6 @@ export interface KindModule<K extends Kind> {
    */
   readAhead?(client: NotificationApi, count: () => number, early: ReadAheadContext): Promise<unknown>;
   execute(action: PlanAction, op: OperationByKind[K], context: ExecuteContext): Promise<ExecuteResult>;
-  /**
-   * For a saved plan: read again only the live objects this kind's actions were computed from
-   * (and what planning them needs), so they can be planned again and compared.
-   */
-  reread(actions: readonly PlanAction[], client: NotificationApi, scope: ReadScope): Promise<LiveByKind[K]>;
   exportSection(live: LiveByKind[K], keys: ExportKeys): ExportSection;
   /**
    * How `notiform promote` carries this kind to Production: the server's change types that bring

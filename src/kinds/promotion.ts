@@ -52,6 +52,19 @@ export interface KindPromotion {
   ): Promise<{ handles: ReadonlyMap<string, PromotionHandle>; warnings: string[] }>;
   /** Pure: the fields a change's operations give Production; without it, none are shown. */
   describe?(ops: readonly ChangeOp[], managed: ManagedHandles): PromotedDetails;
+  /**
+   * I/O edge: the Development entities of other kinds that these (about to be promoted) need in
+   * Production first, e.g. the layouts a workflow's steps use, whatever the config names: their
+   * pending changes are promoted too, in an earlier phase.
+   */
+  requires?(entityIds: readonly string[], client: NotificationApi): Promise<RequiredEntity[]>;
+}
+
+/** An entity another one needs in Production, with the handle to name it by. */
+export interface RequiredEntity {
+  kind: PromotableKind;
+  entityId: string;
+  handle: PromotionHandle;
 }
 
 /** A change op's top-level field. */

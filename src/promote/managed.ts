@@ -2,11 +2,12 @@
 // own (a workflow by its resolved `id`, a group through the state file, a layout by identifier),
 // read in parallel. What the config names but Development lacks comes back as warnings.
 import type { DesiredState } from "../config/model.js";
+import type { Change } from "../kinds/endpoints/wire.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
 import type { ManagedHandles } from "../kinds/promotion.js";
 import { registry } from "../kinds/registry.js";
 import type { StateFile } from "../state/model.js";
-import { PROMOTABLE_KINDS } from "./promotable.js";
+import { kindOfChange, PROMOTABLE_KINDS } from "./promotable.js";
 
 /** Development ids of what the config manages, with the handles to name them by. */
 export interface ManagedEntities {
@@ -36,4 +37,34 @@ export async function resolveManagedEntities(
     warnings.push(...managed.warnings);
   }
   return { kinds, warnings };
+}
+
+/**
+ * The managed entities plus what those with a pending change require in Production (a
+ * workflow's layouts): required entities are promoted with them, in an earlier phase, never
+ * after (a workflow promoted before its layout points at no layout in Production).
+ */
+export async function withRequired(
+  managed: ManagedEntities,
+  pending: readonly Change[],
+  client: NotificationApi,
+): Promise<ManagedEntities> {
+  const kinds: ManagedHandles = { ...managed.kinds };
+  const required = await Promise.all(
+    PROMOTABLE_KINDS.map((kind) => {
+      const requires = registry[kind].promotion?.requires;
+      const handles = kinds[kind];
+      if (requires === undefined || handles === undefined) return [];
+      const ids = pending
+        .filter((change) => kindOfChange(change.type) === kind && handles.has(change._entityId))
+        .map((change) => change._entityId);
+      return ids.length === 0 ? [] : requires([...new Set(ids)], client);
+    }),
+  );
+  for (const { kind, entityId, handle } of required.flat()) {
+    const handles = new Map(kinds[kind] ?? []);
+    if (!handles.has(entityId)) handles.set(entityId, handle);
+    kinds[kind] = handles;
+  }
+  return { ...managed, kinds };
 }

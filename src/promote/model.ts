@@ -36,8 +36,8 @@ export interface PromotionEntry {
   /** Steps replaced by the change (summarised, never listed). */
   stepsChanged?: number;
   /**
-   * A workflow's Development record against Production's current one, field by field (old:
-   * Production's value, new: what Production receives), where Production was read.
+   * A workflow's or layout's Development record against Production's current one, field by
+   * field (old: Production's value, new: what Production receives), where Production was read.
    */
   diff?: FieldChange[];
   /** sha256 of the change's type, entity and operations: a saved promotion refuses when it moved. */

@@ -157,7 +157,16 @@ describe("one config, Development and Production", () => {
     expect(workflows).toContain("identifier: order-shipped");
     expect(workflows).not.toMatch(/\bid:/);
     const plan = await cli(
-      ["plan", "--config", "exported/notiform.yaml", "--detailed-exitcode", "--state", "prod.state.json"],
+      [
+        "plan",
+        "--config",
+        "exported/notiform.yaml",
+        "--env",
+        "production",
+        "--detailed-exitcode",
+        "--state",
+        "prod.state.json",
+      ],
       production,
     );
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);

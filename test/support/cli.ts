@@ -165,8 +165,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   onSpawn?: CliOptions["onSpawn"];
-  /** Another API URL than the emulator's. */
-  url?: string;
+  /** Another API URL than the emulator's; null: no --api-url (validate, resolve: offline commands). */
+  url?: string | null;
   /** Another folder than the test's config folder. */
   cwd?: string;
 }
@@ -208,8 +208,10 @@ export async function startCliTest(options: CliTestOptions = {}): Promise<CliTes
   });
   const keys = { development: emulator.apiKey, production: emulator.productionApiKey ?? "" };
   const env = (envOf ?? defaultKeys)(keys);
+  const urlArgs = (url: string | null | undefined) =>
+    url === null ? [] : ["--api-url", url ?? emulator.url];
   const run = (args: string[], more: RunOptions = {}) =>
-    runCli([...args, "--api-url", more.url ?? emulator.url], {
+    runCli([...args, ...urlArgs(more.url)], {
       cwd: more.cwd ?? workspace.dir,
       env: { ...env, ...more.env },
       ...(more.input === undefined ? {} : { input: more.input }),
@@ -220,7 +222,7 @@ export async function startCliTest(options: CliTestOptions = {}): Promise<CliTes
     const merged: Record<string, string> = {};
     for (const [name, value] of Object.entries({ ...env, ...more.env }))
       if (value !== undefined) merged[name] = value;
-    const pty = runOnPty([...args, "--api-url", more.url ?? emulator.url], {
+    const pty = runOnPty([...args, ...urlArgs(more.url)], {
       cwd: workspace.dir,
       env: merged,
     });

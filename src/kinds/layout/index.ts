@@ -166,10 +166,5 @@ export const layoutKind: KindModule<"layout"> = {
   readAhead: (client) => client.listAllLayouts(),
   execute: executeLayout,
 
-  async reread(_actions, client) {
-    const layouts = await unlessUnsupported(client.listAllLayouts());
-    return layouts === undefined ? undefined : new Map(layouts.map((layout) => [layout.identifier, layout]));
-  },
-
   exportSection: exportLayouts,
 };

@@ -6,8 +6,37 @@
 // would plan as a change forever.
 import type { DesiredState } from "../../config/model.js";
 import { isNotiformError } from "../../errors.js";
+import type { ChangeOp } from "../endpoints/wire.js";
 import type { NotificationApi } from "../notification-api.js";
-import type { KindPromotion, PromotionHandle } from "../promotion.js";
+import {
+  type KindPromotion,
+  type PromotedDetails,
+  type PromotedField,
+  type PromotionHandle,
+  promotedField,
+  topField,
+} from "../promotion.js";
+
+/** Layout fields shown as Production will receive them; ids and dates are not. */
+const LAYOUT_FIELDS = new Set(["name", "description", "content", "contentType", "isDefault", "deleted"]);
+
+/**
+ * What a Layout change gives Production, for a preview that could not read Production: its
+ * fields, and `variables` once when a variable changed (a real server also records each
+ * variable's regenerated `_id`, which says nothing).
+ */
+function describeLayoutOps(ops: readonly ChangeOp[]): PromotedDetails {
+  const fields: PromotedField[] = [];
+  let variables = false;
+  for (const op of ops) {
+    const field = topField(op);
+    if (LAYOUT_FIELDS.has(field) && op.path.length === 1) fields.push(promotedField(field, op));
+    else if (field === "variables" && !["_id", "id"].includes(String(op.path.at(-1)))) variables = true;
+  }
+  if (variables) fields.push({ field: "variables", op: "set", value: "(changed)" });
+  fields.sort((a, b) => a.field.localeCompare(b.field));
+  return { fields };
+}
 
 async function namedLayouts(desired: DesiredState, _state: unknown, client: NotificationApi) {
   const declared = new Set(desired.resources.layout.map((l) => l.spec.identifier));
@@ -29,4 +58,5 @@ async function namedLayouts(desired: DesiredState, _state: unknown, client: Noti
 export const layoutPromotion: KindPromotion = {
   changeTypes: ["Layout", "DefaultLayout"],
   managed: namedLayouts,
+  describe: describeLayoutOps,
 };

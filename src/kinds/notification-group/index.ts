@@ -135,8 +135,6 @@ export const notificationGroupKind: KindModule<"notificationGroup"> = {
   execute: executeNotificationGroup,
   promotion: notificationGroupPromotion,
   // Groups can only be read as a whole list (where the server lists them at all).
-  reread: (_actions, client, scope) => readGroups(client, scope),
-
   exportSection(live, keys) {
     if (live === undefined) return { notExported: "notification groups (the server cannot list them)" };
     if (live.length === 0) return undefined;

@@ -40,13 +40,7 @@ import {
   readDefaultGroup,
   readLayouts,
 } from "./content.js";
-import {
-  executeWorkflow,
-  readWorkflows,
-  readWorkflowsAhead,
-  rereadWorkflows,
-  type WorkflowReadAhead,
-} from "./execute.js";
+import { executeWorkflow, readWorkflows, readWorkflowsAhead, type WorkflowReadAhead } from "./execute.js";
 import { workflowPromotion } from "./promotion.js";
 import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
@@ -239,7 +233,6 @@ export const workflowKind: KindModule<"workflow"> = {
   readAhead: readWorkflowsAhead,
   promotion: workflowPromotion,
   execute: executeWorkflow,
-  reread: rereadWorkflows,
 
   exportSection(live, keys) {
     return exportWorkflows(live, keys);

@@ -14,8 +14,11 @@ import {
   type PromotedField,
   type PromotionHandle,
   promotedField,
+  type RequiredEntity,
   topField,
 } from "../promotion.js";
+import { unlessUnsupported } from "../unsupported.js";
+import type { Step, Workflow } from "./wire.js";
 
 /** Workflow fields shown as Production will receive them; others (ids, dates, triggers) are not. */
 const WORKFLOW_FIELDS = new Set(["name", "description", "active", "tags", "critical", "preferenceSettings"]);
@@ -74,8 +77,45 @@ function describeWorkflowOps(ops: readonly ChangeOp[], managed: ManagedHandles):
   return details;
 }
 
+/**
+ * The layouts the workflows' steps use in Development (`_layoutId`, variants included), named by
+ * identifier: a workflow promoted before its layout points at no layout in Production (r3-q2-03)
+ * until it is promoted again. A step the config gives no `layout` keeps the one it has (the
+ * server's default, for an email step created over the API: r4-61), so the config's own names
+ * are not enough. Each workflow is read by id (the list carries no template).
+ */
+async function layoutsInUse(
+  workflowIds: readonly string[],
+  client: NotificationApi,
+): Promise<RequiredEntity[]> {
+  const workflows = await Promise.all(workflowIds.map((id) => readIfThere(client, id)));
+  const used = new Set<string>();
+  const visit = (step: Step & { variants?: Step[] }) => {
+    const layoutId = step.template?._layoutId;
+    if (typeof layoutId === "string") used.add(layoutId);
+    for (const variant of step.variants ?? []) visit(variant);
+  };
+  for (const workflow of workflows) for (const step of workflow?.steps ?? []) visit(step);
+  if (used.size === 0) return [];
+  const layouts = (await unlessUnsupported(client.listAllLayouts())) ?? [];
+  return layouts
+    .filter((layout) => used.has(layout._id))
+    .map((layout) => ({ kind: "layout", entityId: layout._id, handle: { key: layout.identifier } }));
+}
+
+/** A Development workflow by id; undefined where the server cannot read one or it is gone. */
+async function readIfThere(client: NotificationApi, id: string): Promise<Workflow | undefined> {
+  try {
+    return await unlessUnsupported(client.getWorkflow(id));
+  } catch (error) {
+    if (isNotiformError(error) && error.code === "API_NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+
 export const workflowPromotion: KindPromotion = {
   changeTypes: ["NotificationTemplate"],
   managed: managedWorkflows,
   describe: describeWorkflowOps,
+  requires: layoutsInUse,
 };
