@@ -6,7 +6,7 @@
 // 100 requests/s limiter no failure and at most 5 % of requests answered 429; a plan of 10,000
 // topics under the hosted Free-plan limit (20/s, burst +10 %) within 1.1x of requests / limit
 // with no 429; plan within 1.08x of the floor script (both scenarios), its first request within
-// 150 ms of process start and planning + output within 100 ms of the last answer; 50,000 resources offline in under 2 s wall and 2 s CPU with peak RSS under 300 MB.
+// 150 ms of process start and planning + output within 100 ms of the last answer; 50,000 resources offline in under 2 s wall and 2 s CPU with peak RSS under 300 MB; a preview of 1,000 workflows x 4 message steps, and validate of that config, each under 2 s wall.
 import { loadavg } from "node:os";
 import { benchApplyScale } from "./apply-scale.js";
 import { benchContentScale } from "./content-scale.js";
@@ -14,6 +14,7 @@ import { benchEmulatorThroughput } from "./emulator-throughput.js";
 import { benchHostedLimit } from "./hosted-limit.js";
 import { benchOffline } from "./offline-scale.js";
 import { benchPlanScale, LATENCY_MS } from "./plan-scale.js";
+import { benchPreviewScale } from "./preview-scale.js";
 
 const json = process.argv.includes("--json");
 const log = (text: string) => {
@@ -35,6 +36,8 @@ log("bench: plan of 10,000 topics under the hosted Free-plan limit (20/s, burst 
 const hosted = await benchHostedLimit();
 log("bench: offline validate + plan of 50,000 resources in 100 files ...");
 const offline = await benchOffline();
+log("bench: preview of 1,000 workflows x 4 message steps, and validate of the same config ...");
+const preview = await benchPreviewScale();
 log("bench: emulator throughput ...");
 const throughput = await benchEmulatorThroughput();
 
@@ -56,6 +59,8 @@ const targets = {
   offlineUnder2sWall: offline.totalMs < 2_000,
   offlineUnder2sCpu: offline.cpuMs < 2_000,
   offlineRssUnder300Mb: offline.peakRssMb < 300,
+  previewUnder2sWall: preview.previewMs < 2_000,
+  previewValidateUnder2sWall: preview.validateMs < 2_000,
 };
 const passed = Object.values(targets).filter(Boolean).length;
 const load = { before: loadBefore, after: loadavg(), cpus: (await import("node:os")).cpus().length };
@@ -68,6 +73,7 @@ const results = {
   limited,
   hosted,
   offline,
+  preview,
   throughput,
   targets,
 };
@@ -183,6 +189,16 @@ if (json) {
       "offline: peak RSS",
       `${offline.peakRssMb.toFixed(0)} MB`,
       `target < 300 MB -> ${x(offline.peakRssMb / 300)} ${ok(targets.offlineRssUnder300Mb)}`,
+    ],
+    [
+      "preview 1,000 workflows x 4 message steps: wall",
+      s(preview.previewMs),
+      `${preview.steps} steps rendered to a site; target < 2 s -> ${x(preview.previewMs / 2_000)} ${ok(targets.previewUnder2sWall)}`,
+    ],
+    [
+      "validate of the same config (templates): wall",
+      s(preview.validateMs),
+      `target < 2 s -> ${x(preview.validateMs / 2_000)} ${ok(targets.previewValidateUnder2sWall)}`,
     ],
     [
       "emulator: GET /v1/organizations/me",

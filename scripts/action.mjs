@@ -7,7 +7,8 @@
 // the environment variable the config names; it is never put on a command line, printed, or
 // written anywhere. notiform masks it in everything it prints.
 import { spawn } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const CLI = fileURLToPath(new URL("../bin/notiform.js", import.meta.url));
@@ -28,6 +29,7 @@ function inputs(env) {
     key: env.NOTIFORM_ACTION_API_KEY ?? "",
     comment: (env.INPUT_COMMENT ?? "true").trim() !== "false",
     args: (env.INPUT_ARGS ?? "").split(/\s+/).filter(Boolean),
+    preview: (env.INPUT_PREVIEW ?? "").trim(),
   };
 }
 
@@ -51,6 +53,14 @@ function cliArgs(input) {
   // request, a protected environment's approval) is the approval.
   if (input.command === "apply" || input.command === "promote") args.push("--auto-approve");
   return [...args, ...input.args];
+}
+
+/** `preview --changed` for the plan's changed messages, with the plan's config, environment and API. */
+function previewArgs(input) {
+  const args = ["preview", "--changed", "--config", input.config, "--out", input.preview];
+  if (input.environment) args.push("--env", input.environment);
+  if (input.apiUrl) args.push("--api-url", input.apiUrl);
+  return args;
 }
 
 function runCli(args, env) {
@@ -178,12 +188,27 @@ async function main(env = process.env) {
   const run = env.GITHUB_RUN_ID
     ? `[Run ${env.GITHUB_RUN_ID}](${env.GITHUB_SERVER_URL ?? "https://github.com"}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID})`
     : "";
-  const body = truncate(render(input, result, ok, run));
+  // The changed messages rendered, for the workflow to upload: a message that does not render is
+  // shown as such in the site, so only a folder that was not written at all is left out.
+  let previewDir = "";
+  if (input.preview && input.command === "plan" && result.code === 2) {
+    await runCli(previewArgs(input), childEnv);
+    if (existsSync(join(input.preview, "index.html"))) previewDir = input.preview;
+  }
+  const artifacts = env.GITHUB_RUN_ID
+    ? `${env.GITHUB_SERVER_URL ?? "https://github.com"}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}#artifacts`
+    : "";
+  const previewNote =
+    previewDir && artifacts
+      ? `\nRendered messages (before and after): download **${previewDir}** from [this run's artifacts](${artifacts}) and open index.html.\n`
+      : "";
+  const body = truncate(render(input, result, ok, run) + previewNote);
   report(env, {
     summary: body,
     outputs: {
       exitcode: String(result.code),
       "has-changes": String(input.command === "plan" && result.code === 2),
+      "preview-dir": previewDir,
     },
   });
   if (pr && input.comment && env.GITHUB_TOKEN) {

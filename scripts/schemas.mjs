@@ -7,7 +7,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
-const names = ["notiform", "plan", "state", "apply-result", "seed", "promotion", "promotion-result", "error"];
+const names = [
+  "notiform",
+  "plan",
+  "state",
+  "apply-result",
+  "seed",
+  "promotion",
+  "promotion-result",
+  "error",
+  "preview",
+];
 
 const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 const written = [];

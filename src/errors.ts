@@ -61,8 +61,12 @@ export type ErrorCode =
   | "FILE_UNSAFE"
   | "OUTPUT_DIR_MISSING"
   | "PORT_UNAVAILABLE"
+  | "BROWSER_NOT_FOUND"
+  | "SCREENSHOT_FAILED"
+  | "RENDER_FAILED"
   | "INTERRUPTED"
   | "CREATE_UNCERTAIN"
+  | "TEMPLATE_INVALID"
   | "INTERNAL";
 
 export interface NotiformErrorOptions {

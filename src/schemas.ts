@@ -15,7 +15,8 @@ export type SchemaName =
   | "apply-result"
   | "seed"
   | "promotion"
-  | "promotion-result";
+  | "promotion-result"
+  | "preview";
 
 export const SCHEMA_NAMES: readonly SchemaName[] = [
   "notiform",
@@ -25,6 +26,7 @@ export const SCHEMA_NAMES: readonly SchemaName[] = [
   "seed",
   "promotion",
   "promotion-result",
+  "preview",
 ];
 
 const documents = new Map<SchemaName, object>();

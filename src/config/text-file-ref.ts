@@ -111,10 +111,8 @@ export async function resolveTextFileRefs(
         continue;
       }
       if (scope.budget.exceeded) break;
-      scope.budget.used += result.bytes;
-      if (scope.budget.used > MAX_TEXT_FILE_TOTAL) {
-        scope.budget.exceeded = true;
-        problems.push(problemAt(pos, overBudget(item.ref.file), item.path));
+      if (chargeTextBudget(scope.budget, result.bytes)) {
+        problems.push(problemAt(pos, overTextBudget(item.ref.file), item.path));
         break;
       }
       item.holder[item.key] = result.text;
@@ -156,7 +154,15 @@ export async function readTextFile(written: string, target: string, scope: TextF
   return { text: read.bytes.toString("utf8"), bytes: read.bytes.length };
 }
 
-function overBudget(written: string): string {
+/** Count `bytes` against the total; true (and the budget marked exceeded) when they cross it. */
+export function chargeTextBudget(budget: TextBudget, bytes: number): boolean {
+  budget.used += bytes;
+  if (budget.used <= MAX_TEXT_FILE_TOTAL) return false;
+  budget.exceeded = true;
+  return true;
+}
+
+export function overTextBudget(written: string): string {
   return `file ${quoted(written)} takes the text of the config's { file: } references past ${MAX_TEXT_FILE_TOTAL / (1024 * 1024)} MiB, the most notiform reads (every reference counts, a file named twice counts twice)`;
 }
 

@@ -204,9 +204,9 @@ async function answerFresh(
     now: timestamp,
     environment,
   };
-  let answer: ReturnType<typeof matched.route.handler>;
+  let answer: Awaited<ReturnType<typeof matched.route.handler>>;
   try {
-    answer = matched.route.handler(context);
+    answer = await matched.route.handler(context);
   } catch (error) {
     if (error instanceof HttpError) return fail(error);
     throw error;

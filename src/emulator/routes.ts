@@ -3,6 +3,7 @@
 
 import * as b from "./handlers/branding.js";
 import * as c from "./handlers/changes.js";
+import * as cp from "./handlers/content-preview.js";
 import type { Handler } from "./handlers/context.js";
 import * as e from "./handlers/environments.js";
 import * as l from "./handlers/layouts.js";
@@ -87,6 +88,12 @@ export const ROUTES: Route[] = [
   route("PATCH", "/v1/layouts/{id}", l.updateLayout, true),
   route("DELETE", "/v1/layouts/{id}", l.deleteLayout, true),
   route("POST", "/v1/layouts/{id}/default", l.setDefaultLayout, true),
+  // The server's template preview, rendered by notiform's renderer (API key accepted here).
+  route("POST", "/v1/content-templates/preview/email", cp.previewEmail, true),
+  route("POST", "/v1/content-templates/preview/in-app", cp.previewInApp, true),
+  route("POST", "/v1/content-templates/preview/sms", cp.previewSms, true),
+  route("POST", "/v1/content-templates/preview/chat", cp.previewChat, true),
+  route("POST", "/v1/content-templates/preview/push", cp.previewPush, true),
 ];
 
 export function matchRoute(

@@ -24,6 +24,17 @@ import type { PlannedRequest } from "./operations.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "./plan-action.js";
 import type { KindPromotion } from "./promotion.js";
 
+/** A template field of an entry (KindModule.templateFields). */
+export interface TemplateFieldSpec {
+  /** Its path inside an entry, "*" for any list index; a value that is not a string there is skipped. */
+  path: TextFieldPath;
+  /**
+   * Names the server puts in this template's context besides the payload (`branding`, `subject`,
+   * ...), or the trigger supplies (`tenant`, `actor`): no preview example has to supply them.
+   */
+  supplied: readonly string[];
+}
+
 /** The server environment the key reaches, where the server says (GET /v1/environments/me). */
 export interface ServerEnvironment {
   id: string;
@@ -240,6 +251,27 @@ export interface KindModule<K extends Kind> {
    * for any list index): the loader puts the file's text there (config/text-file-ref.ts).
    */
   textFileFields?: readonly TextFieldPath[];
+  /**
+   * Fields of an entry that may be `{ file: PATH }` of JSON or YAML data (a preview example):
+   * the loader puts the file's parsed mapping there (config/data-file-ref.ts).
+   */
+  dataFileFields?: readonly TextFieldPath[];
+  /**
+   * Fields of an entry that stay on this machine (preview examples): never sent, planned or part
+   * of the config's digest, so editing them changes no plan.
+   */
+  localFields?: readonly string[];
+  /**
+   * Fields of an entry that hold a template the server renders (Handlebars): `validate` checks
+   * each offline, in YAML or in its `{ file: PATH }` text (loader/template-checks.ts).
+   */
+  templateFields?: readonly TemplateFieldSpec[];
+  /**
+   * The payloads an entry's preview examples render with (each example's payload, with its
+   * subscriber under `subscriber`); [] when it has none. With at least one, a template variable
+   * that no example supplies is a warning.
+   */
+  previewPayloads?(spec: SpecByKind[K]): Record<string, unknown>[];
   /** An entry's identity: duplicates, overlays, digests and targets use it. */
   identity(spec: SpecByKind[K]): string;
   /** The entry with what the config may leave out filled in (a workflow's key), after layering. */

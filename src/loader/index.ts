@@ -124,7 +124,7 @@ function canonicalText(desired: DesiredState): string {
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
     sections[module.section.name] = desired.resources[kind]
-      .map((item) => ({ id: module.identity(item.spec as never), spec: item.spec }))
+      .map((item) => ({ id: module.identity(item.spec as never), spec: withoutLocal(item.spec, module) }))
       .sort((a, b) => compare(a.id, b.id))
       .map((item) => item.spec);
   }
@@ -137,6 +137,16 @@ function canonicalText(desired: DesiredState): string {
     apiKeyEnv: desired.apiKeyEnv,
     ...sections,
   });
+}
+
+/** An entry without the fields that stay on this machine (KindModule.localFields). */
+function withoutLocal(spec: unknown, module: KindModule<Kind>): unknown {
+  const local = module.localFields;
+  if (local === undefined || spec === null || typeof spec !== "object") return spec;
+  if (!local.some((field) => field in spec)) return spec;
+  const copy = { ...(spec as Record<string, unknown>) };
+  for (const field of local) delete copy[field];
+  return copy;
 }
 
 function sha256(text: string): string {

@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import { isMap, isScalar, isSeq, visit } from "yaml";
+import { resolveDataFileRefs } from "../config/data-file-ref.js";
 import { plainValue } from "../config/fast-yaml.js";
 import {
   checkIncludePattern,
@@ -16,7 +17,8 @@ import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } 
 import type { Problem } from "../errors.js";
 import { collectResources, type FileResources } from "./collect.js";
 import { checkSchema } from "./schema-check.js";
-import { textFileFields } from "./text-file-fields.js";
+import { checkTemplates, templateSites } from "./template-checks.js";
+import { dataFileFields, textFileFields } from "./text-file-fields.js";
 
 const MAX_ALIAS_COUNT = 1000;
 
@@ -104,12 +106,20 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   }
   entry.data = data;
   checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
+  const templates = templateSites(file, data);
   await resolveTextFileRefs(
     { file, project: loader.project, cwd: loader.cwd, budget: loader.textBudget },
     data,
     textFileFields(),
     loader.problems,
   );
+  await resolveDataFileRefs(
+    { file, project: loader.project, cwd: loader.cwd, budget: loader.textBudget },
+    data,
+    dataFileFields(),
+    loader.problems,
+  );
+  await checkTemplates(file, templates, loader.cwd, loader.problems);
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates and the later checks are reported too
   // (the faulty fields flagged and left out); any error means no result, so nothing of an

@@ -19,12 +19,17 @@ export interface CommentSection {
   /** How the note names it when it is left out (plain text: the note escapes it). */
   title: string;
   text: string;
+  /**
+   * Which sections keep their place first when not all fit (lower first; default 0): a
+   * section can be shown first and still be the first to go (rendered messages before changes).
+   */
+  priority?: number;
 }
 
 /**
- * `head`, then every section that fits in `bound` (in order; a section that does not fit is left
- * out and named in a closing note, later smaller ones are still shown). A head longer than the
- * bound by itself is clipped.
+ * `head`, then every section that fits in `bound`, in the order given. Sections are admitted by
+ * priority (then order): one that does not fit is left out and named in a closing note, and
+ * later, smaller ones are still shown. A head longer than the bound by itself is clipped.
  */
 export function fitComment(
   head: string,
@@ -33,12 +38,23 @@ export function fitComment(
   advice = "run `notiform plan` for the full plan",
 ): string {
   const noteRoom = 600;
-  let out = head.length + noteRoom <= bound ? head : `${clipText(head, bound - noteRoom - 100)}\n\n`;
-  const left: string[] = [];
-  for (const section of sections) {
-    if (out.length + section.text.length + noteRoom <= bound) out += section.text;
-    else left.push(section.title);
+  const top = head.length + noteRoom <= bound ? head : `${clipText(head, bound - noteRoom - 100)}\n\n`;
+  const byPriority = sections
+    .map((section, index) => ({ section, index }))
+    .sort((a, b) => (a.section.priority ?? 0) - (b.section.priority ?? 0) || a.index - b.index);
+  const kept = new Set<number>();
+  let size = top.length;
+  for (const { section, index } of byPriority) {
+    if (size + section.text.length + noteRoom > bound) continue;
+    kept.add(index);
+    size += section.text.length;
   }
+  let out = top;
+  const left: string[] = [];
+  sections.forEach((section, index) => {
+    if (kept.has(index)) out += section.text;
+    else left.push(section.title);
+  });
   if (left.length === 0) return out;
   const names = markdownText(clipText(left.join(", "), 300));
   return `${out}\n_… not shown, to keep this comment under GitHub's ${GITHUB_COMMENT_LIMIT.toLocaleString("en-US")} characters: ${names}. ${advice[0]?.toUpperCase()}${advice.slice(1)}._\n`;

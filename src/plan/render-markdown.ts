@@ -15,6 +15,7 @@ import { clipText, htmlText, markdownCode, markdownText } from "../sanitize.js";
 import { COMMENT_BOUND, type CommentSection, fitComment } from "./comment-bound.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
+import { type MessageChange, renderMessagesMarkdown } from "./render-messages.js";
 import { renderContentChange } from "./render-steps.js";
 import { formatChange, formatValue } from "./render-text.js";
 
@@ -34,6 +35,8 @@ export interface MarkdownOptions {
   budget?: number;
   /** The commit the plan was made from (--commit, default GITHUB_SHA). */
   commit?: string | undefined;
+  /** The changed messages, rendered (only for a plan that changes content). */
+  messages?: readonly MessageChange[];
 }
 
 /** Creates last: a bulk of them must not push an update or a refusal out of the comment. */
@@ -58,6 +61,8 @@ const COLUMNS: { label: string; count: (s: Plan["summary"]) => number }[] = [
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const budget = options.budget ?? MARKDOWN_BUDGET;
   const head = header(plan, options.commit);
+  // The rendered messages show first but go first when the comment is full: the changes matter more.
+  const messages = renderMessagesMarkdown(options.messages ?? []);
   const sections = KINDS.map((kind) => ({
     kind,
     actions: plan.actions
@@ -65,7 +70,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
       .sort((a, b) => OP_ORDER[a.op] - OP_ORDER[b.op]),
   })).filter((section) => section.actions.length > 0);
   const expanded = plan.actions.length <= EXPANDED_UP_TO;
-  const parts: CommentSection[] = [];
+  const parts: CommentSection[] =
+    messages === "" ? [] : [{ title: "rendered messages", text: messages, priority: 1 }];
   let used = head.length;
   let left = sections.length;
   for (const { kind, actions } of sections) {

@@ -330,6 +330,42 @@ export const notiformSchema = {
           type: "object",
           description: "Free-form workflow data; replaces the stored object.",
         },
+        preview: {
+          type: ["object", "array"],
+          description:
+            "Examples to render previews with (`notiform preview`, render checks): one example, or a list of named ones. Never sent to the server and never planned. Any example, or its payload or subscriber, may be `{ file: PATH }`: a JSON or YAML file relative to the YAML file that names it, inside the config's folder.",
+          additionalProperties: false,
+          dependentSchemas: {
+            file: {
+              maxProperties: 1,
+            },
+          },
+          properties: {
+            file: {
+              type: "string",
+              minLength: 1,
+              description:
+                "A JSON or YAML file holding the example (name, payload, subscriber), relative to the YAML file that names it; it must stay inside the config's folder.",
+            },
+            name: {
+              type: "string",
+              minLength: 1,
+              description: "The example's name, shown on the preview pages (default: example-N).",
+            },
+            payload: {
+              type: "object",
+              description:
+                "The trigger payload: its keys are the template's top-level variables. Or `{ file: PATH }` (JSON or YAML).",
+            },
+            subscriber: {
+              type: "object",
+              description: "The subscriber (`{{subscriber.firstName}}`). Or `{ file: PATH }` (JSON or YAML).",
+            },
+          },
+          items: {
+            $ref: "#/$defs/previewExample",
+          },
+        },
         steps: {
           type: "array",
           items: {
@@ -666,6 +702,39 @@ export const notiformSchema = {
             },
           },
           description: "Template variables ({name, type, required, defaultValue}).",
+        },
+      },
+    },
+    previewExample: {
+      type: "object",
+      additionalProperties: false,
+      description:
+        "One preview example: the trigger payload and the subscriber a message is rendered with, or `{ file: PATH }` (JSON or YAML holding them).",
+      dependentSchemas: {
+        file: {
+          maxProperties: 1,
+        },
+      },
+      properties: {
+        file: {
+          type: "string",
+          minLength: 1,
+          description:
+            "A JSON or YAML file holding the example (name, payload, subscriber), relative to the YAML file that names it; it must stay inside the config's folder.",
+        },
+        name: {
+          type: "string",
+          minLength: 1,
+          description: "The example's name, shown on the preview pages (default: example-N).",
+        },
+        payload: {
+          type: "object",
+          description:
+            "The trigger payload: its keys are the template's top-level variables. Or `{ file: PATH }` (JSON or YAML).",
+        },
+        subscriber: {
+          type: "object",
+          description: "The subscriber (`{{subscriber.firstName}}`). Or `{ file: PATH }` (JSON or YAML).",
         },
       },
     },

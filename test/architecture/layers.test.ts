@@ -15,11 +15,16 @@ const LAYERS: [prefix: string, layer: string, rank: number][] = [
   ["src/pipeline/", "pipeline", 6],
   ["src/apply/", "apply", 5],
   ["src/promote/", "promote", 5],
+  // The preview site, its server and screenshots: beside apply/ and promote/.
+  ["src/preview/", "preview", 5],
   ["src/plan/", "plan", 4],
   ["src/loader/", "loader", 4],
   // The names of the kinds and the types each declares into them: a leaf every layer may name.
   ["src/kinds/kinds.ts", "kind names", 1],
   ["src/kinds/", "kinds", 3],
+  // Pure rendering (template + payload + layout + branding -> message) and the template checks:
+  // below the loader, the planner, the preview and the emulator, which all render or check.
+  ["src/render/", "render", 3],
   ["src/api/", "api", 2],
   ["src/config/", "config", 2],
   ["src/state/", "state", 2],

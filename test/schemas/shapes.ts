@@ -30,7 +30,7 @@ import type { NotificationGroupSpec } from "../../src/kinds/notification-group/t
 import type { OverrideSpec } from "../../src/kinds/override/types.js";
 import type { TopicSpec } from "../../src/kinds/topic/types.js";
 import type { WrittenStepSpec } from "../../src/kinds/workflow/step-spec.js";
-import type { WorkflowSpec } from "../../src/kinds/workflow/types.js";
+import type { WorkflowSpec, WrittenPreviewExampleSpec } from "../../src/kinds/workflow/types.js";
 import type { Plan } from "../../src/plan/model.js";
 import type { Promotion, PromotionReport } from "../../src/promote/model.js";
 import type { applyResultSchema } from "../../src/schemas/apply-result.js";
@@ -77,7 +77,11 @@ type ConfigDef<N extends keyof (typeof notiformSchema)["$defs"] & string> = Deri
 }>;
 
 /** A workflow entry as written: `key` may be left out when `identifier` is given (the loader fills it in). */
-type WrittenWorkflowSpec = Omit<WorkflowSpec, "key" | "steps"> & { key?: string; steps?: WrittenStepSpec[] };
+type WrittenWorkflowSpec = Omit<WorkflowSpec, "key" | "steps" | "preview"> & {
+  key?: string;
+  steps?: WrittenStepSpec[];
+  preview?: WrittenPreviewExampleSpec | WrittenPreviewExampleSpec[];
+};
 
 type PublishedActionResult = Omit<ActionResult, "error"> & {
   error?: Omit<NonNullable<ActionResult["error"]>, "code"> & { code: string };

@@ -5,6 +5,7 @@ import { emulatorCommand } from "./emulator.js";
 import { exportCommand } from "./export.js";
 import { forceUnlockCommand } from "./force-unlock.js";
 import { planCommand } from "./plan.js";
+import { previewCommand } from "./preview.js";
 import { promoteCommand } from "./promote.js";
 import { resolveCommand } from "./resolve.js";
 import { showCommand } from "./show.js";
@@ -21,5 +22,6 @@ export const commands: Command[] = [
   whoamiCommand,
   forceUnlockCommand,
   resolveCommand,
+  previewCommand,
   emulatorCommand,
 ];

@@ -9,6 +9,7 @@ import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
 import { renderPlanMarkdown } from "../../plan/render-markdown.js";
+import { changesMessages } from "../../plan/render-messages.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { defaultStatePath, writeFileAtomic } from "../../state/state-store.js";
 import { defineCommand } from "../command.js";
@@ -60,8 +61,14 @@ export const planCommand = defineCommand({
         args.state !== undefined ? resolve(context.cwd, args.state) : defaultStatePath(config, args.env);
       await checkPlanOut(out, args.out, managedFiles(config, state), args.force);
     }
-    const { session, plan } = await preparePlan(args, runContext(context, args));
+    const prepared = await preparePlan(args, runContext(context, args));
+    const { session, plan } = prepared;
     try {
+      // The renderer loads only for a comment on a plan that changes content.
+      const messages =
+        args.output === "markdown" && changesMessages(plan)
+          ? await (await import("../../pipeline/plan-messages.js")).renderMessageChanges(prepared)
+          : [];
       const visible = maskPlan(plan, context.masker);
       // As saved: masked, then sealed (the content digest covers what the file holds).
       const saved = sealPlanContent(visible, session.keyed);
@@ -69,7 +76,9 @@ export const planCommand = defineCommand({
         await writeFileAtomic(resolve(context.cwd, args.out), renderPlanJson(saved, context.masker));
       if (args.output === "json") context.terminal.out(renderPlanJson(saved, context.masker));
       else if (args.output === "markdown")
-        context.terminal.out(renderPlanMarkdown(visible, { commit: args.commit ?? context.env.GITHUB_SHA }));
+        context.terminal.out(
+          renderPlanMarkdown(visible, { commit: args.commit ?? context.env.GITHUB_SHA, messages }),
+        );
       else
         context.terminal.out(
           renderPlanText(visible, { color: context.terminal.color && args.color, verbose: args.verbose }),

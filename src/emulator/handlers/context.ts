@@ -25,7 +25,8 @@ export interface Answer {
   wrote?: boolean;
 }
 
-export type Handler = (ctx: HandlerContext) => Answer;
+/** Synchronous, except where an answer needs a module loaded on first use (the renderer). */
+export type Handler = (ctx: HandlerContext) => Answer | Promise<Answer>;
 
 export const ok = (data: unknown, status = 200, wrote = false): Answer => ({ status, body: { data }, wrote });
 

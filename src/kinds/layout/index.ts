@@ -53,6 +53,8 @@ export const layoutKind: KindModule<"layout"> = {
   section: { name: "layouts", shape: "list", identityFields: ["identifier"] },
   label: { one: "layout", many: "layouts" },
   textFileFields: [["content"]],
+  // Rendered around an email's body: the server supplies body, subject, preheader, branding, blocks.
+  templateFields: [{ path: ["content"], supplied: ["body", "subject", "preheader", "branding", "blocks"] }],
   identity: (spec) => spec.identifier,
   api: layoutApi,
   requestOf: layoutRequest,

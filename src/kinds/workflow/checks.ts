@@ -6,10 +6,16 @@ import { isFlagged } from "../../config/flagged.js";
 import type { Resources } from "../../config/model.js";
 import { where } from "../../config/where.js";
 import type { Problem } from "../../errors.js";
+import { checkPreviewExamples } from "./preview-examples.js";
 import { checkWorkflowSteps } from "./step-checks.js";
+
+/** The offline render checks' side: which step fields are templates, and the examples to check them with. */
+export { WORKFLOW_TEMPLATES } from "./template-fields.js";
 
 export function checkWorkflowReferences(resources: Resources, problems: Problem[]): void {
   checkWorkflowSteps(resources, problems);
+  for (const { spec, source } of resources.workflow)
+    checkPreviewExamples(spec, source.fields.preview ?? source.pos, problems);
   const byId = new Map<string, { key: string; pos: string }>();
   for (const { spec, source } of resources.workflow) {
     // An id or identifier the schema refused was taken out: already told.

@@ -30,7 +30,7 @@ import { wantedItems } from "../read-by-cost.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { workflowApi } from "./api.js";
 import { liveWorkflowItem, normalizeTags } from "./canonical.js";
-import { checkWorkflowReferences } from "./checks.js";
+import { checkWorkflowReferences, WORKFLOW_TEMPLATES } from "./checks.js";
 import {
   addDesiredContent,
   contentAwareOperations,
@@ -82,6 +82,16 @@ export const workflowKind: KindModule<"workflow"> = {
     ["steps", "*", "template", "content"],
     ["steps", "*", "template", "preheader"],
   ],
+  dataFileFields: [
+    ["preview"],
+    ["preview", "*"],
+    ["preview", "payload"],
+    ["preview", "subscriber"],
+    ["preview", "*", "payload"],
+    ["preview", "*", "subscriber"],
+  ],
+  localFields: ["preview"],
+  ...WORKFLOW_TEMPLATES,
   identity: (spec) => spec.key ?? spec.identifier,
   complete: (spec) => (spec.key === undefined ? { ...spec, key: spec.identifier ?? "" } : spec),
   resolve: resolveWorkflows,

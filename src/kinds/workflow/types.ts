@@ -30,7 +30,19 @@ export interface WorkflowSpec {
   data?: Record<string, unknown>;
   /** The workflow's content, in order; managed as a whole when present (step-spec.ts). */
   steps?: StepSpec[];
+  /** Examples to render previews with: never sent, planned or digested (preview-examples.ts). */
+  preview?: PreviewExampleSpec | PreviewExampleSpec[];
 }
+
+/** One preview example as loaded (a `{ file: PATH }` already replaced by the file's mapping). */
+export interface PreviewExampleSpec {
+  name?: string;
+  payload?: Record<string, unknown>;
+  subscriber?: Record<string, unknown>;
+}
+
+/** As written: an example may be `{ file: PATH }` (so may its payload and subscriber, objects too). */
+export type WrittenPreviewExampleSpec = PreviewExampleSpec & { file?: string };
 
 /** A step (index in the body's `steps`) whose layout is created by another action (`layout/ID`). */
 export interface LayoutFromAction {

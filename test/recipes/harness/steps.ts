@@ -5,8 +5,8 @@
 // actions/checkout, setup-node as a no-op that still insists on a lockfile for `cache: npm`,
 // and the notiform Action run from its action.yml as a composite action.
 import { spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { isAbsolute, join, relative } from "node:path";
 import { parse } from "yaml";
 import { type Contexts, condition, interpolate, type JobStatus, type Value } from "./expressions.js";
 import { git, gitEnv } from "./remote.js";
@@ -16,6 +16,7 @@ export const PINS: Record<string, string> = {
   "actions/checkout": "11bd71901bbe5b1630ceea73d27597364c9af683", // v4.2.2
   "actions/setup-node": "39370e3970a6d050c480ffad4ff0ed4d3fdee5af", // v4.1.0
   "actions/github-script": "60a0d83039c74a4aee543508d2ffcb1c3799cdea", // v7.0.1
+  "actions/upload-artifact": "ea165f8d65b6e75b540449e92b4886f43607fa02", // v4.6.2
 };
 
 const GITHUB_SCRIPT = join(import.meta.dirname, "github-script.mjs");
@@ -133,6 +134,30 @@ async function runScript(scope: JobScope, step: Step, env: Record<string, string
 }
 
 /**
+ * actions/upload-artifact: the files under `path` (a folder of the workspace) recorded in the
+ * world by name; as the action does, a path that matches nothing fails (if-no-files-found: error
+ * is not the default, warn is, so it succeeds with a warning).
+ */
+async function uploadArtifact(scope: JobScope, inputs: Record<string, string>) {
+  const folder = join(scope.workspace, inputs.path ?? "");
+  const files = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  const found = files.filter((f) => f.isFile()).map((f) => relative(folder, join(f.parentPath, f.name)));
+  if (found.length === 0)
+    return {
+      ok: true,
+      output: `Warning: No files were found with the provided path: ${inputs.path}`,
+      outputs: {},
+    };
+  const runId = String((scope.contexts.github as Record<string, Value>).run_id);
+  scope.world.artifacts.push({ name: inputs.name ?? "artifact", runId, files: found.sort() });
+  return {
+    ok: true,
+    output: `Artifact ${inputs.name} has been successfully uploaded (${found.length} files)`,
+    outputs: {},
+  };
+}
+
+/**
  * actions/checkout with its defaults: fetch the one commit (depth 1, no tags), check out `main`,
  * and leave the job's token in .git/config unless `persist-credentials: false`.
  */
@@ -244,6 +269,7 @@ async function runUses(scope: JobScope, step: Step, env: Record<string, string>)
     });
     return { ok: result.code === 0, output: result.output, outputs: {} };
   }
+  if (name === "actions/upload-artifact") return uploadArtifact(scope, inputs);
   throw new Error(`the harness has no stand-in for ${name}`);
 }
 
@@ -255,7 +281,10 @@ export async function runStep(
   status: JobStatus,
 ): Promise<StepRecord> {
   const name = step.name ?? step.uses ?? step.run?.split("\n")[0] ?? "step";
-  const stepEnv = asEnv(step.env, scope);
+  // A step's env may name earlier steps' outputs (`${{ steps.plan.outputs.x }}`), as on GitHub.
+  const stepEnv = asEnv(step.env, {
+    contexts: { ...scope.contexts, steps: scope.steps as unknown as Value },
+  });
   const contexts = {
     ...scope.contexts,
     steps: scope.steps as unknown as Value,

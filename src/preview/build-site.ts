@@ -1,0 +1,104 @@
+// The preview of a config: every message step rendered with each of its workflow's examples (or
+// placeholder values), and with --changed the steps the plan changes, rendered from the server's
+// current content too. Pure: the config, the renderer and what was read come in; the model
+// (model.ts) goes out.
+
+import type { DesiredState } from "../config/model.js";
+import { previewExamplesOf, previewPayloadOf } from "../kinds/workflow/preview-examples.js";
+import type { StepTemplateSpec } from "../kinds/workflow/step-spec.js";
+import type { LayoutTemplate, Renderer } from "../render/index.js";
+import type { MessageStep } from "./message-steps.js";
+import type { PreviewSite, PreviewStep, RenderedExample } from "./model.js";
+import { placeholderPayload } from "./placeholders.js";
+import { type RenderInputs, renderStep, templateTexts } from "./render-step.js";
+
+/** The server's side of a changed step (--changed). */
+export interface LiveSide {
+  /** undefined: the step is new. */
+  template: StepTemplateSpec | undefined;
+  inputs: RenderInputs;
+}
+
+export interface BuildOptions {
+  /** --changed: only these steps (by `base`), each with the server's side. */
+  changed?: ReadonlyMap<string, LiveSide>;
+}
+
+export function buildSite(
+  renderer: Renderer,
+  desired: DesiredState,
+  steps: readonly MessageStep[],
+  options: BuildOptions = {},
+): PreviewSite {
+  const inputs = configInputs(desired);
+  const out: PreviewStep[] = [];
+  for (const item of steps) {
+    const live = options.changed?.get(item.base);
+    if (options.changed !== undefined && live === undefined) continue;
+    const notes = new Set<string>();
+    const template = item.step.template ?? {};
+    let examples = previewExamplesOf(item.workflow).map((example) => ({
+      name: example.name,
+      placeholder: false,
+      payload: previewPayloadOf(example),
+    }));
+    if (examples.length === 0) {
+      const names = templateTexts(item.step).flatMap((text) => renderer.templateVariables(text));
+      examples = [{ name: "placeholders", placeholder: true, payload: placeholderPayload(names) }];
+      notes.add(
+        "The workflow has no preview example: each variable shows as [its name]. Add `preview: { payload: ..., subscriber: ... }` to the workflow for real values.",
+      );
+    }
+    const rendered: RenderedExample[] = examples.map((example) => {
+      const after = renderStep(renderer, item.channel, template, example.payload, inputs, notes);
+      const result: RenderedExample = { name: example.name, placeholder: example.placeholder, after };
+      if (live?.template !== undefined)
+        result.before = renderStep(
+          renderer,
+          item.channel,
+          live.template,
+          example.payload,
+          live.inputs,
+          new Set(),
+        );
+      return result;
+    });
+    out.push({
+      workflow: item.workflow.key,
+      workflowName: item.workflow.name,
+      step: item.step.name,
+      channel: item.channel,
+      base: item.base,
+      examples: rendered,
+      ...(live !== undefined
+        ? { change: live.template === undefined ? ("added" as const) : ("changed" as const) }
+        : {}),
+      notes: [...notes],
+      source: item.source,
+    });
+  }
+  return { steps: out, changedOnly: options.changed !== undefined };
+}
+
+/** Layouts and branding as the config holds them. */
+export function configInputs(desired: DesiredState): RenderInputs {
+  const layouts = new Map<string, LayoutTemplate>();
+  for (const { spec } of desired.resources.layout) {
+    if (typeof spec.content !== "string") continue;
+    layouts.set(spec.identifier, {
+      content: spec.content,
+      ...(spec.variables !== undefined ? { variables: spec.variables } : {}),
+    });
+  }
+  const branding = desired.resources.branding[0]?.spec;
+  return {
+    layouts,
+    branding:
+      branding === undefined
+        ? undefined
+        : {
+            ...(branding.logo !== undefined ? { logo: branding.logo } : {}),
+            ...(branding.color !== undefined ? { color: branding.color } : {}),
+          },
+  };
+}

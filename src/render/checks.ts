@@ -1,0 +1,219 @@
+// Offline template checks and the variables a template reads, from the engine's syntax tree.
+// Checks find what fails every render on the server, whatever the payload: a parse error (with
+// the engine's message), a partial without a fallback (the server registers none), a helper call
+// (a name with arguments, inline, as a block or a sub-expression) that is not one of the server's
+// helpers, a decorator. A name without arguments is a plain lookup and is never an error (r4-35).
+
+import { didYouMean } from "../config/did-you-mean.js";
+import type { Engine, TemplateAst } from "./engine.js";
+import { KNOWN_HELPERS, SUGGESTED_HELPERS } from "./helper-names.js";
+import { RenderError } from "./render-error.js";
+import type { TemplatePosition, TemplateProblem } from "./types.js";
+
+type Node = hbs.AST.Node;
+type Path = hbs.AST.PathExpression;
+type Call = hbs.AST.MustacheStatement | hbs.AST.BlockStatement | hbs.AST.SubExpression;
+
+function positionOf(node: Node | undefined): TemplatePosition | undefined {
+  const start = node?.loc?.start;
+  return start === undefined ? undefined : { line: start.line, col: start.column + 1 };
+}
+
+function problem(rule: string, message: string, at: Node | undefined): TemplateProblem {
+  const pos = positionOf(at);
+  return pos === undefined ? { severity: "error", rule, message } : { severity: "error", rule, message, pos };
+}
+
+function parsed(engine: Engine, text: string): TemplateAst | RenderError {
+  try {
+    return engine.parse(text);
+  } catch (error) {
+    if (error instanceof RenderError) return error;
+    throw error;
+  }
+}
+
+const CHILD_KEYS = ["path", "params", "hash", "pairs", "value", "program", "inverse", "body"] as const;
+
+/** Call `visit` on every node below `node`, depth first, in source order. */
+function walk(node: unknown, visit: (node: Node) => void): void {
+  if (Array.isArray(node)) {
+    for (const item of node) walk(item, visit);
+    return;
+  }
+  if (typeof node !== "object" || node === null || typeof (node as Node).type !== "string") return;
+  const current = node as Node & Record<string, unknown>;
+  visit(current);
+  for (const key of CHILD_KEYS) {
+    const child = current[key];
+    if (child !== undefined && child !== null && typeof child === "object") walk(child, visit);
+  }
+}
+
+function isPath(node: unknown): node is Path {
+  return (node as Node | undefined)?.type === "PathExpression";
+}
+
+/** The problem with a call that has arguments, or undefined when the server has that helper. */
+function helperProblem(call: Call): TemplateProblem | undefined {
+  if (call.params.length === 0 || !isPath(call.path)) return undefined;
+  const path = call.path;
+  const simple =
+    !path.data && path.depth === 0 && path.parts.length === 1 && !/^(this|\.)/.test(path.original);
+  if (simple && KNOWN_HELPERS.has(path.original)) return undefined;
+  if (!simple)
+    return problem(
+      "template-helper",
+      `"${path.original}" is called with arguments but is not a helper: a path cannot be called`,
+      path,
+    );
+  return problem(
+    "template-helper",
+    `Missing helper: "${path.original}"${didYouMean(path.original, SUGGESTED_HELPERS)}`,
+    path,
+  );
+}
+
+export function checkTemplateWith(engine: Engine, text: string): TemplateProblem[] {
+  // Without a mustache a text is all literal: nothing to parse, nothing to report.
+  if (!text.includes("{{")) return [];
+  const ast = parsed(engine, text);
+  if (ast instanceof RenderError) {
+    const found: TemplateProblem = { severity: "error", rule: "template-parse", message: ast.message };
+    if (ast.at !== undefined) found.pos = ast.at;
+    return [found];
+  }
+  const problems: TemplateProblem[] = [];
+  walk(ast, (node) => {
+    switch (node.type) {
+      case "PartialStatement": {
+        const name = (node as hbs.AST.PartialStatement).name;
+        const label = isPath(name) ? name.original : "(dynamic)";
+        problems.push(
+          problem(
+            "template-partial",
+            `The partial ${label} could not be found: the server registers no partials (a partial block {{#> ${label}}}…{{/${label}}} renders its fallback)`,
+            node,
+          ),
+        );
+        break;
+      }
+      case "DecoratorBlock":
+      case "Decorator": {
+        const path = (node as unknown as { path: Path }).path;
+        problems.push(problem("template-helper", `Missing decorator: "${path.original}"`, node));
+        break;
+      }
+      case "MustacheStatement":
+      case "BlockStatement":
+      case "SubExpression": {
+        const found = helperProblem(node as Call);
+        if (found !== undefined) problems.push(found);
+        break;
+      }
+    }
+  });
+  return problems;
+}
+
+/** Blocks whose body sees a new context: `with` and a section (`{{#name}}`) descend into the value. */
+const DESCENDING = new Set(["with"]);
+/** Helpers whose body renders with the context they were given (loose equality keeps it, r4-16). */
+const KEEPING = new Set(["if", "unless", "equals"]);
+
+interface Scope {
+  /** The payload path this scope's context is, or undefined when it is not a payload path (an item, lost). */
+  prefix: string | undefined;
+  blockParams: readonly string[];
+}
+
+function join(prefix: string, parts: readonly string[]): string {
+  return [prefix, ...parts].filter((part) => part !== "").join(".");
+}
+
+/** The payload path a path expression reads, or undefined when it reads something else. */
+function pathRead(path: Path, scopes: readonly Scope[]): string | undefined {
+  if (path.data) {
+    // `@root.x` reads the payload; other @data (@index, @key, @first) do not.
+    return path.parts[0] === "root" && path.parts.length > 1 ? join("", path.parts.slice(1)) : undefined;
+  }
+  const scope = scopes[scopes.length - 1 - path.depth];
+  if (scope === undefined) return undefined;
+  if (
+    path.depth === 0 &&
+    path.parts.length > 0 &&
+    scopes.some((s) => s.blockParams.includes(path.parts[0] ?? ""))
+  )
+    return undefined;
+  if (scope.prefix === undefined || path.parts.length === 0) return undefined;
+  return join(scope.prefix, path.parts);
+}
+
+/** The payload paths a template reads, in first-use order; [] when it does not parse. */
+export function templateVariablesWith(engine: Engine, text: string): string[] {
+  if (!text.includes("{{")) return [];
+  const ast = parsed(engine, text);
+  if (ast instanceof RenderError) return [];
+  const found = new Set<string>();
+  const root: Scope = { prefix: "", blockParams: [] };
+  collect(ast, [root], found);
+  return [...found];
+}
+
+function readValue(node: unknown, scopes: Scope[], found: Set<string>): void {
+  if (isPath(node)) {
+    const read = pathRead(node, scopes);
+    if (read !== undefined) found.add(read);
+  } else if ((node as Node | undefined)?.type === "SubExpression") {
+    readCall(node as hbs.AST.SubExpression, scopes, found);
+  }
+}
+
+function readCall(call: Call, scopes: Scope[], found: Set<string>): void {
+  const isCall =
+    call.params.length > 0 || (call.hash?.pairs.length ?? 0) > 0 || call.type === "SubExpression";
+  if (!isCall) readValue(call.path, scopes, found);
+  for (const param of call.params) readValue(param, scopes, found);
+  for (const pair of call.hash?.pairs ?? []) readValue(pair.value, scopes, found);
+}
+
+function collect(node: unknown, scopes: Scope[], found: Set<string>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) collect(item, scopes, found);
+    return;
+  }
+  const current = node as (Node & Record<string, unknown>) | undefined;
+  if (current === undefined || current === null || typeof current.type !== "string") return;
+  switch (current.type) {
+    case "Program":
+      collect((current as unknown as hbs.AST.Program).body, scopes, found);
+      return;
+    case "MustacheStatement":
+      readCall(current as unknown as hbs.AST.MustacheStatement, scopes, found);
+      return;
+    case "PartialBlockStatement":
+      collect((current as unknown as hbs.AST.PartialBlockStatement).program, scopes, found);
+      return;
+    case "BlockStatement": {
+      const block = current as unknown as hbs.AST.BlockStatement;
+      readCall(block, scopes, found);
+      const name = isPath(block.path) ? block.path.original : "";
+      const first = block.params[0];
+      const firstRead = isPath(first) ? pathRead(first, scopes) : undefined;
+      const params = block.program?.blockParams ?? [];
+      // `../` climbs contexts, not blocks: a block that keeps the context adds no level.
+      let inner: Scope[];
+      if (KEEPING.has(name) && block.params.length > 0) inner = scopes;
+      else if (block.params.length === 0)
+        inner = [...scopes, { prefix: pathRead(block.path as Path, scopes), blockParams: params }];
+      else if (DESCENDING.has(name)) inner = [...scopes, { prefix: firstRead, blockParams: params }];
+      // each (items), the comparison helpers (no context at all, r4-28) and the rest: not the payload.
+      else inner = [...scopes, { prefix: undefined, blockParams: params }];
+      if (block.program) collect(block.program, inner, found);
+      if (block.inverse) collect(block.inverse, scopes, found);
+      return;
+    }
+    default:
+      return;
+  }
+}

@@ -1,0 +1,80 @@
+// dateFormat: date-fns v2 tokens (en-US) on a UTC clock, as the server formats; the input read as
+// the server reads it, whatever this machine's time zone.
+import { afterEach, describe, expect, it } from "vitest";
+import { formatDate } from "../../src/render/date-format.js";
+import { loadRenderer } from "../../src/render/index.js";
+
+const renderer = await loadRenderer();
+const AT = Date.UTC(2024, 2, 5, 15, 4, 5, 678); // Tuesday 5 March 2024, 15:04:05.678 UTC
+
+describe("formatDate", () => {
+  it.each([
+    ["yyyy-MM-dd HH:mm:ss.SSS", "2024-03-05 15:04:05.678"],
+    ["yy y yo yyyyy", "24 2024 2024th 02024"],
+    ["M MM Mo MMM MMMM MMMMM LLL", "3 03 3rd Mar March M Mar"],
+    ["d dd do DDD Do", "5 05 5th 065 65th"],
+    ["E EEE EEEE EEEEE EEEEEE", "Tue Tue Tuesday T Tu"],
+    ["e ee eo i ii io iii c", "3 03 3rd 2 02 2nd Tue 3"],
+    ["Q QQ Qo QQQ QQQQ q", "1 01 1st Q1 1st quarter 1"],
+    ["w wo I Io Y R", "10 10th 10 10th 2024 2024"],
+    ["h hh ho H K k m mm s ss", "3 03 3rd 15 3 15 4 04 5 05"],
+    ["a aa aaa aaaa aaaaa b B", "PM PM pm p.m. p PM in the afternoon"],
+    ["X XXX x xx xxx O OOOO z zzzz", "Z Z +00 +0000 +00:00 GMT+0 GMT+00:00 GMT+0 GMT+00:00"],
+    ["t T", "1709651045 1709651045678"],
+    ["G GGGG GGGGG", "AD Anno Domini A"],
+    ["P", "03/05/2024"],
+    ["PP", "Mar 5, 2024"],
+    ["PPP", "March 5th, 2024"],
+    ["PPPP", "Tuesday, March 5th, 2024"],
+    ["p pp", "3:04 PM 3:04:05 PM"],
+    ["Pp", "03/05/2024, 3:04 PM"],
+    ["PPPppp", "March 5th, 2024 'at' 3:04:05 PM GMT+0".replace(" 'at' ", " at ")],
+    ["'quoted' '' 'it''s'", "quoted ' it's"],
+    ["dd/MM/yyyy 'at' HH:mm", "05/03/2024 at 15:04"],
+  ])("%s -> %s", (pattern, expected) => {
+    expect(formatDate(AT, pattern)).toBe(expected);
+  });
+
+  it("midnight and noon as day periods, and 12-hour clocks around them", () => {
+    const midnight = Date.UTC(2024, 0, 1, 0, 30);
+    expect(formatDate(midnight, "h K k H b bbbbb a")).toBe("12 0 24 0 midnight mi AM");
+    expect(formatDate(Date.UTC(2024, 0, 1, 12), "b B")).toBe("noon in the afternoon");
+  });
+
+  it("refuses what date-fns v2 refuses, with its messages", () => {
+    expect(() => formatDate(AT, "yyyy-MM-dd 'at' HH:mm j")).toThrow(
+      new RangeError("Format string contains an unescaped latin alphabet character `j`"),
+    );
+    expect(() => formatDate(AT, "YYYY-MM-DD")).toThrow(
+      "Use `yyyy` instead of `YYYY` (in `YYYY-MM-DD`) for formatting years to the input `Tue Mar 05 2024 15:04:05 GMT+0000 (Coordinated Universal Time)`; see: https://github.com/date-fns/date-fns/blob/master/docs/unicodeTokens.md",
+    );
+    expect(() => formatDate(AT, "dd D")).toThrow("Use `d` instead of `D`");
+    expect(() => formatDate(Number.NaN, "yyyy")).toThrow(new RangeError("Invalid time value"));
+  });
+});
+
+describe("the dateFormat helper", () => {
+  const savedTz = process.env.TZ;
+  afterEach(() => {
+    if (savedTz === undefined) delete process.env.TZ;
+    else process.env.TZ = savedTz;
+  });
+
+  it("reads dates without an offset as the server does (UTC), whatever this machine's time zone", () => {
+    process.env.TZ = "America/New_York";
+    const sms = renderer.renderSms(
+      {
+        content:
+          "{{dateFormat a 'yyyy-MM-dd HH:mm'}}|{{dateFormat b 'yyyy-MM-dd HH:mm'}}|{{dateFormat c 'HH:mm'}}",
+      },
+      { payload: { a: "03/04/2024", b: "2024-03-05T10:00", c: "2024-03-05T10:00:00+02:00" } },
+    );
+    expect(sms.content).toBe("2024-03-04 00:00|2024-03-05 10:00|08:00");
+  });
+
+  it("without a format fails like the server: the options object is read as the pattern (r4-22)", () => {
+    expect(() =>
+      renderer.renderSms({ content: "{{dateFormat d}}" }, { payload: { d: "2024-01-01" } }),
+    ).toThrow("Format string contains an unescaped latin alphabet character `o`");
+  });
+});

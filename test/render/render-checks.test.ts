@@ -1,0 +1,166 @@
+// Render checks in `validate` (and so in plan and apply, before any write): every template field
+// the kinds declare is checked offline with the server's engine, each problem at the line and
+// column where the user edits it (inside a `{ file: }` template, or at the YAML value), all in
+// one run; variables no preview example supplies are a warning.
+import { describe, expect, it } from "vitest";
+import type { Problem } from "../../src/errors.js";
+import { validateConfig } from "../../src/loader/validate-config.js";
+import { createWorkspace } from "../support/cli.js";
+
+function shown(problems: Problem[]): string[] {
+  return problems.map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col} ${p.severity} ${p.rule} ${p.message}`);
+}
+
+async function validate(files: Record<string, string>) {
+  const ws = await createWorkspace(files);
+  return validateConfig({ cwd: ws.dir, vars: {} });
+}
+
+const WORKFLOW = (steps: string, extra = "") => `version: 1
+workflows:
+  - key: order-shipped
+    identifier: order-shipped
+    name: Order shipped${extra}
+    steps:
+${steps}`;
+
+describe("render checks", () => {
+  it("refuses a misspelt helper inside a template file, at its line and column, with a did-you-mean", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(`      - name: email
+        type: email
+        template:
+          subject: Shipped
+          contentType: customHtml
+          content: { file: templates/order-shipped/email.html }
+`),
+      "templates/order-shipped/email.html":
+        "<html>\n<body>\n  <p>Hi</p>\n  <p>{{upercase name}}</p>\n</body>\n</html>\n",
+    });
+    expect(result.valid).toBe(false);
+    expect(shown(result.problems)).toEqual([
+      'templates/order-shipped/email.html:4:8 error template-helper Missing helper: "upercase" (did you mean "uppercase"?)',
+    ]);
+    expect(result.problems[0]?.field).toBe("workflows[0].steps[0].template.content");
+  });
+
+  it("reports an unclosed block with the engine's message, at the YAML line of an inline subject", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(`      - name: email
+        type: email
+        template:
+          subject: "Hi {{#if vip}}VIP"
+          contentType: customHtml
+          content: ok
+`),
+    });
+    expect(result.valid).toBe(false);
+    const [problem] = result.problems;
+    expect(problem?.rule).toBe("template-parse");
+    expect(problem?.message).toBe(
+      "Parse error on line 1:\nHi {{#if vip}}VIP\n-----------------^\nExpecting 'OPEN_INVERSE_CHAIN', 'INVERSE', 'OPEN_ENDBLOCK', got 'EOF'",
+    );
+    // Line 10 holds the subject; its quote opens at column 20, so the text's column 18 is column 38.
+    expect(problem?.pos).toEqual({ file: "notiform.yaml", line: 10, col: 38 });
+  });
+
+  it("places a problem inside a literal block scalar at its own line and indentation", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(`      - name: sms
+        type: sms
+        template:
+          content: |
+            Hello {{name}},
+            your code is {{> code}}.
+`),
+    });
+    expect(shown(result.problems)).toEqual([
+      expect.stringMatching(
+        /^notiform\.yaml:12:26 error template-partial The partial code could not be found/,
+      ),
+    ]);
+  });
+
+  it("reports every problem of every template in one run: mismatched close, partial, unknown block helper, layout", async () => {
+    const result = await validate({
+      "notiform.yaml": `${WORKFLOW(`      - name: email
+        type: email
+        template:
+          subject: "{{#each items}}{{/if}}"
+          contentType: editor
+          content:
+            - { type: text, content: "{{#ifCond a b}}x{{/ifCond}}" }
+            - { type: button, content: Go, url: "https://x.example/{{> link}}" }
+      - name: bell
+        type: in_app
+        template:
+          content: "{{titlecase}}"
+          cta: { data: { url: "{{lookup}}" }, action: { buttons: [{ type: primary, content: "{{uppercse x}}" }] } }
+`)}layouts:
+  - identifier: brand
+    name: Brand
+    content: "<body>{{{body}}}{{#with}}</body>"
+`,
+    });
+    expect(result.valid).toBe(false);
+    expect(result.problems.map((p) => [p.rule, p.field])).toEqual([
+      ["template-parse", "workflows[0].steps[0].template.subject"],
+      ["template-helper", "workflows[0].steps[0].template.content[0].content"],
+      ["template-partial", "workflows[0].steps[0].template.content[1].url"],
+      ["template-helper", "workflows[0].steps[1].template.cta.action.buttons[0].content"],
+      ["template-parse", "layouts[0].content"],
+    ]);
+    expect(result.problems[0]?.message).toBe("each doesn't match if - 1:3");
+    expect(result.problems[1]?.message).toBe('Missing helper: "ifCond"');
+    expect(result.problems[3]?.message).toBe('Missing helper: "uppercse" (did you mean "uppercase"?)');
+  });
+
+  it("accepts lookups without arguments, partial blocks with a fallback and the server's helpers", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(`      - name: email
+        type: email
+        template:
+          subject: "{{#section}}{{x}}{{/section}} {{unknownNoArgs}} {{titlecase name}}"
+          contentType: customHtml
+          content: "{{#> header}}fallback{{/header}} {{#gt total 10}}big{{/gt}} {{dateFormat d 'yyyy'}} {{json (groupBy items 'k')}}"
+`),
+    });
+    expect(shown(result.problems)).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("warns, without failing, about variables that no preview example supplies", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(
+        `      - name: email
+        type: email
+        template:
+          subject: "Order {{orderId}} for {{subscriber.firstName}}"
+          contentType: customHtml
+          content: "{{#each items}}{{name}}{{/each}} {{coupon.code}} {{branding.color}} {{tenant.name}} {{total}}"
+`,
+        `
+    preview:
+      - name: one
+        payload: { orderId: A-1, items: [{ name: Lamp }] }
+        subscriber: { firstName: Ada }
+      - name: two
+        payload: { orderId: A-2, coupon: { code: X } }`,
+      ),
+    });
+    expect(result.valid).toBe(true);
+    expect(shown(result.problems)).toEqual([
+      "notiform.yaml:18:20 warning template-variables no preview example supplies this variable: total",
+    ]);
+  });
+
+  it("does not warn about variables when the workflow has no preview example", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(`      - name: sms
+        type: sms
+        template: { content: "Code {{code}}" }
+`),
+    });
+    expect(result.problems).toEqual([]);
+  });
+});
