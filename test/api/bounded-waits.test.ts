@@ -189,12 +189,14 @@ describe("the body timeout is a silence between chunks", () => {
 
 describe("the connection pool", () => {
   // Counts the connections a client opens while it makes two calls `pauseMs` apart.
-  async function connectionsFor(idleMs: number, pauseMs: number): Promise<number> {
+  // `serverIdleMs`: the server's own keep-alive timeout, which Node announces in a Keep-Alive header.
+  async function connectionsFor(idleMs: number, pauseMs: number, serverIdleMs = 30_000): Promise<number> {
     let connections = 0;
     const server = createServer((_req, res) => {
       res.writeHead(ME.status, { "content-type": "application/json" });
       res.end(JSON.stringify(ME.body));
     });
+    server.keepAliveTimeout = serverIdleMs;
     server.on("connection", () => {
       connections += 1;
     });
@@ -222,6 +224,11 @@ describe("the connection pool", () => {
 
   it("closes a connection left unused longer than idleMs, before a server's own keep-alive limit could race a write", async () => {
     expect(await connectionsFor(50, 300)).toBe(2);
+  });
+
+  it("closes it sooner when the server's Keep-Alive header says the server will close it sooner", async () => {
+    // "Keep-Alive: timeout=2": less undici's 2 s margin for a request's way there, nothing is left.
+    expect(await connectionsFor(5_000, 100, 2_500)).toBe(2);
   });
 });
 
