@@ -5,7 +5,7 @@
 
 import * as undici from "undici";
 import { describe, expect, it } from "vitest";
-import { Pool, sendRequest } from "../../src/api/undici-pool.js";
+import { BASELINE_WASM_FLAG, Pool, sendRequest } from "../../src/api/undici-pool.js";
 
 describe("undici's parts, imported directly", () => {
   it("are the classes and functions undici's index exports", async () => {
@@ -16,5 +16,18 @@ describe("undici's parts, imported directly", () => {
     expect((await import("undici/lib/api/api-request.js")).default).toBe(undici.Dispatcher.prototype.request);
     expect((await import("undici/lib/api/api-connect.js")).default).toBe(undici.Dispatcher.prototype.connect);
     expect(sendRequest).toBeTypeOf("function");
+  });
+});
+
+describe("the WebAssembly flag the transport sets", () => {
+  it("is one this Node's V8 knows (an unknown flag would print an error on every run)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const run = spawnSync(
+      process.execPath,
+      ["-e", `require("node:v8").setFlagsFromString(${JSON.stringify(BASELINE_WASM_FLAG)})`],
+      { encoding: "utf8" },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
   });
 });
