@@ -53,6 +53,14 @@ interface Loaded {
   send: typeof import("./undici-pool.js")["sendRequest"];
 }
 
+let undici: Promise<typeof import("./undici-pool.js")> | undefined;
+
+/** Load undici's pool and request API (once): started by the first pool, or earlier by the caller. */
+export function loadUndici(): Promise<typeof import("./undici-pool.js")> {
+  undici ??= import("./undici-pool.js");
+  return undici;
+}
+
 /**
  * The transport's connections to one origin, sized for the concurrency limit: undici's Pool,
  * or its ProxyAgent when the run goes through a proxy. Creating it starts loading undici.
@@ -76,7 +84,7 @@ export class ConnectionPool {
       keepAliveMaxTimeout: timeouts.idleMs,
     };
     this.loading = (async () => {
-      const { Pool, sendRequest } = await import("./undici-pool.js");
+      const { Pool, sendRequest } = await loadUndici();
       const dispatcher =
         proxy === undefined
           ? new Pool(origin, options)
