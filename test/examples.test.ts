@@ -6,8 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type EmulatorHandle, loadSeedFile, startEmulator } from "../src/emulator/index.js";
-import { runCli } from "./helpers/cli.js";
-import { createWorkspace } from "./helpers/workspace.js";
+import { createWorkspace, runCli } from "./support/cli.js";
 
 const EXAMPLES = join(import.meta.dirname, "..", "examples");
 

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
+import { runCli } from "./support/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
 

@@ -45,6 +45,11 @@ export type ClientLogEvent =
 /** Whole-list read progress: pages of one list read so far, of how many when the server says. */
 export interface PageProgress {
   endpoint: string;
+  /**
+   * Which reading of the list this is: one list may be read twice at once (for its own kind and
+   * for another kind that names its entries), and a view must not mix their counts.
+   */
+  list: number;
   read: number;
   /** Known from the first page's totalCount; undefined for lists that only say hasMore. */
   total: number | undefined;

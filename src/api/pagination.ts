@@ -22,6 +22,9 @@ export interface PageLimits {
   onPage?: ((progress: PageProgress) => void) | undefined;
 }
 
+/** Numbers each reading of a list (PageProgress.list). */
+let lists = 0;
+
 export async function listAllPaged<T>(
   fetchPage: (page: number) => Promise<PageResult<T>>,
   idOf: (item: T) => string,
@@ -29,8 +32,9 @@ export async function listAllPaged<T>(
 ): Promise<T[]> {
   let read = 0;
   let pagesTotal: number | undefined;
+  const list = ++lists;
   const report = (done: boolean) =>
-    limits.onPage?.({ endpoint: limits.endpoint, read, total: pagesTotal, done });
+    limits.onPage?.({ endpoint: limits.endpoint, list, read, total: pagesTotal, done });
   const counted = async (page: number) => {
     const result = await fetchPage(page);
     read += 1;
@@ -106,8 +110,9 @@ export async function listAllFollowing<T>(
 ): Promise<T[]> {
   const seen = new Map<string, T>();
   let read = 0;
+  const list = ++lists;
   const report = (done: boolean) =>
-    limits.onPage?.({ endpoint: limits.endpoint, read, total: undefined, done });
+    limits.onPage?.({ endpoint: limits.endpoint, list, read, total: undefined, done });
   try {
     return await readFollowing(fetchPage, idOf, limits, seen, () => {
       read += 1;

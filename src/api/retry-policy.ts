@@ -1,5 +1,7 @@
-// When to retry and how long to wait. Reads (GET) and PUT/PATCH are retried on network errors,
-// 429, 502, 503 and 504; a POST only when no duplicate can result: a 429 (refused before any
+// When to retry and how long to wait. Reads (GET) are retried on network errors, 429 and 500,
+// 502, 503, 504: the real server answers 500 for transient faults, and a read has no effect to
+// repeat. PUT/PATCH on network errors, 429, 502, 503 and 504, not 500: the write may have been
+// done before the server failed. A POST only when no duplicate can result: a 429 (refused before any
 // work) or a failure to connect (nothing was sent), unless the call says it is `repeatable`
 // (applying a promotion change twice converges), then like a PUT. Backoff is exponential with full jitter,
 // and the server's Retry-After (seconds or an HTTP date) wins when it asks for longer.
@@ -18,6 +20,9 @@ export const DEFAULT_RETRY: RetryOptions = {
 };
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** A read also retries 500: repeating it can change nothing, and the real server's transient faults are 500s. */
+const READ_RETRYABLE_STATUS = new Set([...RETRYABLE_STATUS, 500]);
+const READS = new Set(["GET", "HEAD"]);
 
 export type Outcome = { kind: "status"; status: number } | { kind: "network"; sent: boolean };
 
@@ -26,6 +31,7 @@ export function isRetryable(method: string, outcome: Outcome, repeatable = false
   const idempotent = method !== "POST" || repeatable;
   if (outcome.kind === "network") return idempotent || !outcome.sent;
   if (outcome.status === 429) return true;
+  if (READS.has(method)) return READ_RETRYABLE_STATUS.has(outcome.status);
   return idempotent && RETRYABLE_STATUS.has(outcome.status);
 }
 

@@ -1,7 +1,7 @@
 // Progress views for apply. On a TTY: a listr2 task list, one task per phase (kind) with live
-// counts, subtasks per resource when a phase is small enough to read. In CI: one plain line per
-// finished action. For --output json and tests: nothing. The engine emits events; views only
-// draw them.
+// counts, subtasks per resource when a phase is small enough to read, and the whole run's N/M
+// first. In CI: one plain line per finished action, numbered N/M. For --output json and tests:
+// nothing. The engine emits events; views only draw them.
 import { createRequire } from "node:module";
 import type { ListrTask } from "listr2";
 import { KINDS } from "../kinds/registry.js";
@@ -20,10 +20,15 @@ export function silentProgress(): ProgressView {
   return { onEvent: () => undefined, done: async () => undefined };
 }
 
-export function lineProgress(write: (text: string) => void): ProgressView {
+/** `total`: the plan's actions; each finished one is numbered "[N/M]" (a long apply shows how far it is). */
+export function lineProgress(write: (text: string) => void, total: number): ProgressView {
+  let done = 0;
+  const width = String(total).length;
   return {
     onEvent: (event) => {
-      if (event.type === "finish") write(`${describeResult(event.result)}\n`);
+      if (event.type !== "finish") return;
+      done += 1;
+      write(`[${String(done).padStart(width)}/${total}] ${describeResult(event.result)}\n`);
     },
     done: async () => undefined,
   };
@@ -48,6 +53,27 @@ export function listrProgress(plan: Plan, show: (text: string) => string = (text
   const phaseDone = new Map<Kind, () => void>();
   const titles = new Map<Kind, (title: string) => void>();
   const tasks: ListrTask[] = [];
+  // The whole run's N/M, first: a phase's own count says little of a 2,000-action apply.
+  const overall = { done: 0, failed: 0, total: plan.actions.length };
+  const overallTitle = () =>
+    `All changes: ${overall.done}/${overall.total}${overall.failed > 0 ? `, ${overall.failed} failed` : ""}`;
+  let setOverall: ((title: string) => void) | undefined;
+  let overallDone: (() => void) | undefined;
+  if (overall.total > 0) {
+    tasks.push({
+      title: overallTitle(),
+      task: (_ctx, task) => {
+        setOverall = (t) => {
+          task.title = t;
+        };
+        task.title = overallTitle();
+        return new Promise<void>((resolve) => {
+          if (overall.done === overall.total) resolve();
+          else overallDone = resolve;
+        });
+      },
+    });
+  }
   for (const kind of KINDS) {
     const actions = plan.actions.filter((a) => a.kind === kind);
     if (actions.length === 0) continue;
@@ -101,6 +127,10 @@ export function listrProgress(plan: Plan, show: (text: string) => string = (text
     onEvent: (event) => {
       if (event.type !== "finish") return;
       const { result } = event;
+      overall.done += 1;
+      if (result.status === "failed") overall.failed += 1;
+      setOverall?.(overallTitle());
+      if (overall.done === overall.total) overallDone?.();
       const c = counts.get(result.kind);
       if (c === undefined) return;
       c.done += 1;

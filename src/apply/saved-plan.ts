@@ -8,15 +8,15 @@ import { readBoundedFile } from "../bounded-file.js";
 import { canonicalJson } from "../canonical.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
-import type { LiveSnapshot } from "../kinds/kind.js";
+import type { LiveSnapshot, ServerEnvironment } from "../kinds/kind.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
-import { KINDS, type Kind, registry } from "../kinds/registry.js";
+import { readLive } from "../kinds/read-live.js";
 import { requestOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
 import { keyPlanDigests } from "../plan/key-plan-digests.js";
 import { maskAction } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
-import { planChanges } from "../plan/plan-changes.js";
+import { planChanges, selectTargets } from "../plan/plan-changes.js";
 import { validatorOf } from "../schemas.js";
 import { KEY_CHECK_TEXT, type KeyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
@@ -205,6 +205,8 @@ export interface RefreshInput {
   state: StateFile;
   client: NotificationApi;
   organization: LiveSnapshot["organization"];
+  /** The server environment the key reaches, where the server says (as the plan that made it knew). */
+  environment?: ServerEnvironment;
   masker: Masker;
   keyed: KeyedDigest;
   protect: Protect;
@@ -217,25 +219,15 @@ export interface RefreshInput {
  */
 export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
   const { saved, client } = input;
-  const scope = { desired: input.desired, everything: false };
-  const reads = await Promise.all(
-    KINDS.map((kind) =>
-      registry[kind].reread(
-        saved.actions.filter((action) => action.kind === kind),
-        client,
-        scope,
-      ),
-    ),
-  );
-  const kinds = {} as Record<Kind, unknown>;
-  KINDS.forEach((kind, index) => {
-    kinds[kind] = reads[index];
+  // The very reads `plan` makes (each kind's readLive, with what a kind reads besides its own
+  // objects: a workflow's layout ids, its default group), narrowed to the saved actions and what
+  // they depend on. A second read path for saved plans drifted from the first and planned
+  // differently: a step naming a layout failed as if the server listed none.
+  const ids = saved.actions.map((action) => action.id);
+  const live = await readLive(client, input.desired, input.organization, {
+    selected: selectTargets(input.desired, ids) ?? new Set(),
+    ...(input.environment !== undefined ? { environment: input.environment } : {}),
   });
-  const live: LiveSnapshot = {
-    organization: input.organization,
-    kinds: kinds as LiveSnapshot["kinds"],
-    duplicates: {},
-  };
 
   const fresh = keyPlanDigests(
     planChanges({

@@ -28,13 +28,13 @@ export const API_OPTIONS = {
     describe: "API base URL (overrides the environment's apiUrl and NOTIFORM_API_URL)",
   },
   concurrency: {
-    type: "string",
+    type: "number",
     default: 8,
     describe: `Requests in flight at once (shared by every request of the run), 1-${MAX_CONCURRENCY}`,
     coerce: integerFlag("concurrency", 1, MAX_CONCURRENCY),
   },
   "max-wait": {
-    type: "string",
+    type: "number",
     default: DEFAULT_MAX_WAIT_SECONDS,
     describe: `Longest wait (seconds) a server may ask for (Retry-After, RateLimit-Reset) before the run fails, 0-${MAX_MAX_WAIT_SECONDS}`,
     coerce: integerFlag("max-wait", 0, MAX_MAX_WAIT_SECONDS),

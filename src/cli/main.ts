@@ -11,6 +11,7 @@ import type { CommandContext } from "./command.js";
 import { commands } from "./commands/index.js";
 import { reportError } from "./error-report.js";
 import { EXIT } from "./exit-codes.js";
+import { epilogueOf, examplesOf } from "./help-text.js";
 import { checkRawFlags, type DeclaredOptions } from "./raw-flags.js";
 import { createProcessTerminal, type Terminal } from "./terminal.js";
 
@@ -34,6 +35,9 @@ export async function runMain(argv: string[]): Promise<void> {
   const verbose = argv.includes("--verbose") || argv.includes("-v");
   let exitCode: number = EXIT.ok;
 
+  // The options of the command being run, once yargs knows them: an unknown flag is named
+  // against these, as the user typed it (yargs' message adds its camelCase twin).
+  let declared: DeclaredOptions | undefined;
   try {
     let parser = yargs(argv)
       .scriptName("notiform")
@@ -44,18 +48,39 @@ export async function runMain(argv: string[]): Promise<void> {
       .strict()
       .demandCommand(1, "Name a command (see --help).")
       .recommendCommands()
+      // Every command honours --no-color (the terminal reads it from argv, before parsing): each
+      // accepts it, not only those that draw a plan.
+      .option("color", {
+        type: "boolean",
+        default: true,
+        global: true,
+        describe: "Colour output on a TTY (--no-color to disable)",
+      })
       .wrap(Math.min(110, process.stdout.columns ?? 110))
       .exitProcess(false)
       // Before validation, per command: its declared options are known by then.
       // yargs hands its instance as the second argument (not in @types/yargs 17).
-      .middleware((...params: unknown[]) => checkRawFlags(argv, declaredOptions(params[1])), true)
+      .middleware((...params: unknown[]) => {
+        declared = declaredOptions(params[1]);
+        checkRawFlags(argv, declared);
+      }, true)
       .fail((message, error, usage) => {
         // yargs rethrows a failed flag check (coerce) as its own YError: a usage error too.
         if (error !== undefined && error !== null && error.name !== "YError") throw error;
-        throw usageError(message ?? error?.message ?? "invalid usage", argv, knownFlags(usage));
+        throw usageError(message ?? error?.message ?? "invalid usage", argv, [
+          ...knownFlags(usage),
+          ...namesOf(declared),
+        ]);
       });
     for (const command of commands) {
-      parser = parser.command(command.command, command.describe, command.builder, async (args) => {
+      const name = command.command.split(" ")[0] ?? "";
+      const builder = (y: Parameters<typeof command.builder>[0]) => {
+        let built = command.builder(y);
+        for (const [example, what] of examplesOf(name)) built = built.example(example, what);
+        const epilogue = epilogueOf(name);
+        return epilogue === "" ? built : built.epilogue(epilogue);
+      };
+      parser = parser.command(command.command, command.describe, builder, async (args) => {
         exitCode = await command.run(args, context);
       });
     }
@@ -89,6 +114,7 @@ function declaredOptions(instance: unknown): DeclaredOptions {
     string: options.string ?? [],
     boolean: options.boolean ?? [],
     array: options.array ?? [],
+    number: options.number ?? [],
     alias: options.alias ?? {},
   };
 }
@@ -104,18 +130,49 @@ function usageError(message: string, argv: readonly string[], known: readonly st
     });
   }
   const knownSet = new Set(known);
+  const longs = known.filter((name) => name.length > 1 && !/[A-Z]/.test(name));
+  const unknown: string[] = [];
+  const hints: [string, string][] = [];
   for (const token of argv) {
-    const name = /^--(?:no-)?([^=]+)/.exec(token)?.[1];
-    if (name === undefined || knownSet.has(name) || knownSet.has(token.slice(2).split("=")[0] ?? ""))
-      continue;
-    const match = closest(name, known);
-    if (match !== undefined) {
-      return new NotiformError("USAGE", message, {
-        hint: `--${name} is not an option here; did you mean --${match}?`,
-      });
-    }
+    if (token === "--") break;
+    const long = /^--(?:no-)?([^=]+)/.exec(token)?.[1];
+    const short = long === undefined ? /^-([A-Za-z])/.exec(token)?.[1] : undefined;
+    const name = long ?? short;
+    if (name === undefined || knownSet.has(name)) continue;
+    const shown = long !== undefined ? `--${token.slice(2).split("=")[0] ?? name}` : `-${name}`;
+    if (unknown.includes(shown)) continue;
+    unknown.push(shown);
+    const match = long !== undefined ? closest(name, longs) : undefined;
+    const negated = token.startsWith("--no-") ? "no-" : "";
+    if (match !== undefined) hints.push([`--${negated}${match}`, shown]);
+  }
+  if (unknown.length > 0) {
+    // Only what the user typed: yargs names each unknown flag twice (as typed and camelCased).
+    return new NotiformError(
+      "USAGE",
+      `unknown option${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}`,
+      {
+        hint:
+          hints.length === 0
+            ? "see --help for the options of this command"
+            : `did you mean ${hints.map(([match, typed]) => (unknown.length === 1 ? match : `${match} (for ${typed})`)).join(", ")}?`,
+      },
+    );
   }
   return new NotiformError("USAGE", message);
+}
+
+/** Every name and alias the command declares. */
+function namesOf(options: DeclaredOptions | undefined): string[] {
+  if (options === undefined) return [];
+  return [
+    ...options.string,
+    ...options.boolean,
+    ...options.array,
+    ...options.number,
+    ...Object.keys(options.alias),
+    ...Object.values(options.alias).flat(),
+  ];
 }
 
 /**

@@ -4,12 +4,14 @@
 // flag given twice becomes an array (an internal error later, or two values merged silently), and
 // `--flag=nope` on a boolean reads as false. Each of these is a usage error here, for every flag.
 import { NotiformError } from "../errors.js";
+import { checkNumericText } from "./numeric-flags.js";
 
 /** What yargs' getOptions() tells of the command being run. */
 export interface DeclaredOptions {
   string: readonly string[];
   boolean: readonly string[];
   array: readonly string[];
+  number: readonly string[];
   alias: Readonly<Record<string, readonly string[]>>;
 }
 
@@ -26,6 +28,7 @@ export function checkRawFlags(argv: readonly string[], options: DeclaredOptions)
   const strings = new Set(options.string.map(nameOf));
   const booleans = new Set(options.boolean.map(nameOf));
   const arrays = new Set(options.array.map(nameOf));
+  const numbers = new Set(options.number.map(nameOf));
   const seen = new Map<string, number>();
 
   for (let i = 0; i < argv.length; i += 1) {
@@ -35,7 +38,7 @@ export function checkRawFlags(argv: readonly string[], options: DeclaredOptions)
     if (parsed === undefined) continue;
     const name = nameOf(parsed.name);
     const shown = parsed.long ? `--${parsed.name}` : `-${parsed.name}`;
-    if (strings.has(name)) {
+    if (strings.has(name) || numbers.has(name)) {
       let value = parsed.value;
       if (value === undefined) {
         const next = argv[i + 1];
@@ -49,11 +52,21 @@ export function checkRawFlags(argv: readonly string[], options: DeclaredOptions)
           hint: `give it as ${shown} VALUE (an empty variable in a CI script expands to nothing)`,
         });
       if (!arrays.has(name)) count(seen, name, shown);
+      if (numbers.has(name)) checkNumber(name, value);
     } else if (booleans.has(name)) {
       if (parsed.value !== undefined && !BOOLEAN_VALUES.has(parsed.value))
         throw new NotiformError("USAGE", `${shown} takes true or false, not "${parsed.value}"`);
       if (name !== "help" && name !== "version") count(seen, name, shown, parsed.negated);
     }
+  }
+}
+
+/** A numeric flag's text as typed: whole, in range (numeric-flags.ts), a usage error if not. */
+function checkNumber(name: string, text: string): void {
+  try {
+    checkNumericText(name, text);
+  } catch (error) {
+    throw new NotiformError("USAGE", error instanceof Error ? error.message : String(error));
   }
 }
 

@@ -16,6 +16,13 @@ export interface Source {
   pos: Position;
   /** Where each field's value starts, by field name (nested: "preferenceSettings.email"). */
   fields: Record<string, Position>;
+  /**
+   * Fields of this entry (paths inside it, "steps[1].template.content"; "" for the entry itself)
+   * where the loader already reported a problem (schema, a file reference). Set only when there
+   * is one, i.e. only on a config that will not load: the later checks skip or stay quiet about
+   * what is under them (src/config/flagged.ts), so one mistake is told once.
+   */
+  flagged?: readonly string[];
 }
 
 export interface Desired<T> {

@@ -99,7 +99,10 @@ export async function readTextFile(written: string, target: string, scope: TextF
   try {
     real = await realpath(target);
   } catch {
-    return { reason: `${shown} does not exist (looked for ${displayPath(target, scope.cwd)})` };
+    // Named once: where it was looked for is added only when it reads differently from what
+    // was written (a file included from another folder).
+    const looked = displayPath(target, scope.cwd);
+    return { reason: `${shown} does not exist${looked === written ? "" : ` (looked for ${looked})`}` };
   }
   if (scope.project !== undefined && isOutside(scope.project, real)) {
     return {

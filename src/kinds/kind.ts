@@ -1,7 +1,7 @@
 // The one interface every resource kind implements, end to end: its config section, its live
 // reads, planning into typed operations, executing them, re-reading for a saved plan and export.
 // The planner, applier, exporter and validator iterate the registry (registry.ts) and never name
-// a kind. Planning methods are pure; readLive, execute and reread are the kind's I/O edge.
+// a kind. Planning methods are pure; readLive and execute are the kind's I/O edge.
 
 import type { JsonObject } from "../canonical.js";
 import type { Desired, DesiredState, Resources, Source } from "../config/model.js";
@@ -10,10 +10,19 @@ import type { Problem } from "../errors.js";
 import { isKeyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { IdentifierSection, StateFile } from "../state/model.js";
 import type { EndpointGroup } from "./endpoint-group.js";
-import type { EndpointsOf, ExtensionOf, Kind, LiveByKind, OperationByKind, SpecByKind } from "./kinds.js";
+import type {
+  EndpointsOf,
+  ExtensionOf,
+  Kind,
+  LiveByKind,
+  OperationByKind,
+  PromotableKind,
+  SpecByKind,
+} from "./kinds.js";
 import type { NotificationApi } from "./notification-api.js";
 import type { PlannedRequest } from "./operations.js";
 import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "./plan-action.js";
+import type { KindPromotion } from "./promotion.js";
 
 /** The server environment the key reaches, where the server says (GET /v1/environments/me). */
 export interface ServerEnvironment {
@@ -281,12 +290,14 @@ export interface KindModule<K extends Kind> {
    */
   readAhead?(client: NotificationApi, count: () => number, early: ReadAheadContext): Promise<unknown>;
   execute(action: PlanAction, op: OperationByKind[K], context: ExecuteContext): Promise<ExecuteResult>;
-  /**
-   * For a saved plan: read again only the live objects this kind's actions were computed from
-   * (and what planning them needs), so they can be planned again and compared.
-   */
-  reread(actions: readonly PlanAction[], client: NotificationApi, scope: ReadScope): Promise<LiveByKind[K]>;
   exportSection(live: LiveByKind[K], keys: ExportKeys): ExportSection;
+  /**
+   * How `notiform promote` carries this kind to Production: the server's change types that bring
+   * it there, which Development entities the config manages, what a change gives Production.
+   * Only a kind whose types declare `promoted: true` has one; promotion applies kinds in the
+   * registry's order.
+   */
+  promotion?: K extends PromotableKind ? KindPromotion : never;
 }
 
 export type ResourceRegistry = { [K in Kind]: KindModule<K> };

@@ -21,6 +21,8 @@ export interface KindShape {
   endpoints: object;
   /** The names of its endpoints a real server serves beyond the spec (never: none). */
   extension: string;
+  /** true: promotion carries the kind to Production (its module then has a `promotion` part). */
+  promoted?: true;
 }
 
 export type Kind = keyof KindTypes & string;
@@ -37,6 +39,8 @@ export type LiveOf<K extends Kind> = Part<K, "live">;
 export type OperationOf<K extends Kind> = Part<K, "operation">;
 export type EndpointsOf<K extends Kind> = Part<K, "endpoints">;
 export type ExtensionOf<K extends Kind> = Part<K, "extension">;
+/** The kinds promotion carries to Production: those whose types declare `promoted: true`. */
+export type PromotableKind = { [K in Kind]: KindTypes[K] extends { promoted: true } ? K : never }[Kind];
 
 /** The config entry type of each kind, by kind. */
 export type SpecByKind = { [K in Kind]: SpecOf<K> };

@@ -1,5 +1,8 @@
 import { dirname } from "node:path";
 import { didYouMean } from "../config/did-you-mean.js";
+import { isRelated } from "../config/flagged.js";
+import type { Desired, Resources } from "../config/model.js";
+import { where } from "../config/where.js";
 import { positionAt } from "../config/yaml-file.js";
 import { NotiformError, type Problem } from "../errors.js";
 import { KINDS, registry } from "../kinds/registry.js";
@@ -27,24 +30,68 @@ export async function loadOverlay(
 }
 
 /**
- * Overlay files over the base; then completeness and cross-references of the result, unless the
- * base or this overlay's files (their problems from index `from` on) already failed.
+ * Overlay files over the base; then completeness and the kinds' checks of the result. They run
+ * even when files already failed, so one run reports every mistake: over the faulty fields the
+ * checks stay quiet (Source.flagged: told once, by the schema), and a reference is not called
+ * missing when a file could not be read at all. On a config with errors the checks are best
+ * effort: one that trips over a value the schema refused does not hide the errors found.
  */
 export function layered(
   loader: Loader,
   base: ReturnType<typeof combine>,
   files: LoadedFile[],
   label: string,
-  baseErrors: boolean,
-  from: number,
 ): ReturnType<typeof combine> {
-  const errorsSoFar = baseErrors || loader.problems.slice(from).some((p) => p.severity === "error");
   const overlay = combine(resourcesOf(files), loader.problems);
-  const resources = completeResources(layer(base, overlay), errorsSoFar ? [] : loader.problems, label);
-  if (!errorsSoFar) {
-    for (const kind of KINDS) registry[kind].checkReferences?.(resources, loader.problems);
+  const found: Problem[] = [];
+  const merged = layer(base, overlay);
+  const resources = completeResources(merged, found, label);
+  const failed = loader.problems.some((p) => p.severity === "error");
+  try {
+    for (const kind of KINDS) registry[kind].checkReferences?.(resources, found);
+  } catch (error) {
+    if (!failed) throw error;
+  }
+  const quiet = flaggedPositions(merged);
+  for (const problem of found) {
+    if (failed && quiet.has(where(problem.pos))) continue;
+    if (loader.incomplete && problem.rule === "unknown-reference") continue;
+    loader.problems.push(problem);
   }
   return resources;
+}
+
+/** Where the flagged fields of every entry sit (and the entry itself, when it is flagged whole). */
+function flaggedPositions(resources: Resources): Set<string> {
+  const out = new Set<string>();
+  for (const kind of KINDS) {
+    for (const { source } of resources[kind] as Desired<unknown>[]) {
+      const flagged = source.flagged;
+      if (flagged === undefined) continue;
+      if (flagged.includes("")) out.add(where(source.pos));
+      for (const [field, pos] of Object.entries(source.fields))
+        if (flagged.some((f) => isRelated(f, field))) out.add(where(pos));
+    }
+  }
+  return out;
+}
+
+/**
+ * The problems found from index `from` on that repeat one found before it (a base file's
+ * mistake met again in each environment) are dropped: each is told once.
+ */
+export function dropRepeats(problems: Problem[], from: number): void {
+  const key = (p: Problem) => `${where(p.pos)} ${p.rule} ${p.message}`;
+  const seen = new Set(problems.slice(0, from).map(key));
+  const fresh = problems.slice(from).filter((p) => {
+    const k = key(p);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  // Not splice(...fresh): a config can hold more problems than the call stack has room for.
+  problems.length = from;
+  for (const problem of fresh) problems.push(problem);
 }
 
 /**

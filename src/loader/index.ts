@@ -14,7 +14,13 @@ import { displayPath } from "../config/yaml-file.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { KindModule } from "../kinds/kind.js";
 import { KINDS, type Kind, registry } from "../kinds/registry.js";
-import { layered, loadOverlay, requireEnvironmentChoice, selectEnvironment } from "./environments.js";
+import {
+  dropRepeats,
+  layered,
+  loadOverlay,
+  requireEnvironmentChoice,
+  selectEnvironment,
+} from "./environments.js";
 import { combine } from "./merge.js";
 import { isRecord, type LoadedFile, type Loader, loadTree, resourcesOf, stringOf } from "./tree.js";
 
@@ -45,6 +51,7 @@ export async function loadConfig(
     loaded: new Map(),
     project: options.allowIncludeOutside === true ? undefined : realpathSync(dirname(rootPath)),
     overlay: false,
+    incomplete: false,
   };
   const baseFiles = await loadTree(loader, rootPath, []);
   const root = loader.loaded.get(rootPath);
@@ -57,18 +64,18 @@ export async function loadConfig(
     if (environment !== undefined) overlayFiles = await loadOverlay(loader, root, options.env, environment);
   }
 
-  // A duplicate is real whatever else is wrong, so it is always reported. References are checked
-  // only when every file loaded: a file that failed would make its resources look missing.
+  // Every problem of every file, then of the merged result, in one run (layered).
   const base = combine(resourcesOf(baseFiles), loader.problems);
-  const baseErrors = loader.problems.some((p) => p.severity === "error");
-  const resources = layered(loader, base, overlayFiles, "", baseErrors, 0);
+  const resources = layered(loader, base, overlayFiles, "");
   if (options.env === undefined && options.allEnvironments === true && root?.data !== undefined) {
-    // validate without --env: every environment layered over the base, each problem naming it.
+    // validate without --env: every environment layered over the base, each problem naming it;
+    // a mistake of the base files, met again in each environment, is told once.
     const environments = root.data.environments;
     for (const [name, value] of Object.entries(isRecord(environments) ? environments : {})) {
       const from = loader.problems.length;
       const files = await loadOverlay(loader, root, name, isRecord(value) ? value : {});
-      layered(loader, base, files, ` (environment ${name})`, baseErrors, from);
+      layered(loader, base, files, ` (environment ${name})`);
+      dropRepeats(loader.problems, from);
       for (const problem of loader.problems.slice(from)) {
         if (!problem.message.includes(`(environment ${name})`))
           problem.message = `${problem.message} (environment ${name})`;

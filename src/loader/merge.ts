@@ -3,6 +3,7 @@
 // same identity overrides field by field (preferenceSettings channel by channel). Kinds and
 // their identities come from the registry.
 
+import { isFlagged } from "../config/flagged.js";
 import type { Desired, Resources } from "../config/model.js";
 import { where } from "../config/where.js";
 import type { Problem } from "../errors.js";
@@ -40,7 +41,8 @@ export function completeResources(resources: Resources, problems: Problem[], lab
     for (const item of resources[kind] as Desired<unknown>[]) {
       const entry = item.spec as Record<string, unknown>;
       const missing = requiredOf(kind).filter((name) => entry[name] === undefined);
-      for (const name of missing) {
+      // A field the schema refused was taken out (Source.flagged): already told.
+      for (const name of missing.filter((field) => !isFlagged(item.source, field))) {
         problems.push({
           severity: "error",
           rule: "schema",
@@ -75,6 +77,7 @@ function reportAlternatives(kind: Kind, item: Desired<unknown>, problems: Proble
   const entry = item.spec;
   for (const field of registry[kind].section.identityFields) {
     if (typeof field === "string" || field.some((name) => entry[name] !== undefined)) continue;
+    if (field.some((name) => isFlagged(item.source, name))) continue;
     problems.push({
       severity: "error",
       rule: "schema",
@@ -149,9 +152,14 @@ function mergeItem(under: Desired<unknown>, over: Desired<unknown>): Desired<unk
   if (isObject(a.preferenceSettings) && isObject(b.preferenceSettings)) {
     spec.preferenceSettings = { ...a.preferenceSettings, ...b.preferenceSettings };
   }
+  const flagged = [...(under.source.flagged ?? []), ...(over.source.flagged ?? [])];
   return withoutNulls({
     spec,
-    source: { pos: over.source.pos, fields: { ...under.source.fields, ...over.source.fields } },
+    source: {
+      pos: over.source.pos,
+      fields: { ...under.source.fields, ...over.source.fields },
+      ...(flagged.length > 0 ? { flagged } : {}),
+    },
   });
 }
 

@@ -32,6 +32,11 @@ export interface Loader {
   project: string | undefined;
   /** Loading an environment's overlay files (see checkSchema). */
   overlay: boolean;
+  /**
+   * A file could not be read as a mapping of sections: its entries are unknown, so a reference
+   * to one of them cannot be called missing.
+   */
+  incomplete: boolean;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -48,6 +53,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   const entry: LoadedFile = { file, data: undefined, resources: undefined };
   loader.loaded.set(path, entry);
   if (file.doc === undefined) {
+    loader.incomplete = true;
     if (isRoot && file.empty) {
       loader.problems.push({
         severity: "error",
@@ -59,6 +65,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     return [entry];
   }
   if (loader.onParsed !== undefined) loader.onParsed(sectionCounts(file.doc.contents), path);
+  const from = loader.problems.length;
   interpolateFile(file, loader.vars, loader.sensitive, loader.problems);
   const contents = file.doc.contents;
   if (contents !== null && !isMap(contents)) {
@@ -68,6 +75,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
       message: `${file.rel} must be a mapping of sections (version, topics, workflows, ...), not ${isSeq(contents) ? "a list" : "a single value"}`,
       pos: positionAt(file, []),
     });
+    loader.incomplete = true;
     return [entry];
   }
   let data: Record<string, unknown>;
@@ -84,6 +92,7 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
       message: `YAML: the aliases in this file expand into too many values (more than ${MAX_ALIAS_COUNT} per alias); refusing to load it`,
       pos: firstAliasPosition(file),
     });
+    loader.incomplete = true;
     return [entry];
   }
   entry.data = data;
@@ -95,9 +104,11 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     loader.problems,
   );
   checkRootOnly(file, data, isRoot, loader.problems);
-  // Collected even when the schema failed, so duplicates are reported too; any error means
-  // no result, so nothing of an invalid file can reach the desired state.
-  entry.resources = collectResources(file, data);
+  // Collected even when the schema failed, so duplicates and the later checks are reported too
+  // (the faulty fields flagged and left out); any error means no result, so nothing of an
+  // invalid file can reach the desired state.
+  const faults = loader.problems.slice(from).flatMap((p) => (p.field !== undefined ? [p.field] : []));
+  entry.resources = collectResources(file, data, faults);
 
   // Includes are followed even when this file has schema problems: the user sees every file's
   // problems at once (globsOf ignores an include value of the wrong type, already reported).

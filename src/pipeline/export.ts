@@ -4,7 +4,7 @@
 // their ${VAR} references and credentials never.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
 import { StateRecorder } from "../apply/state-recorder.js";
 import { NotiformError } from "../errors.js";
@@ -12,13 +12,21 @@ import { type KnownSecrets, scrubExport, variablesOf } from "../export-secrets.j
 import { exportDocuments, exportHeader } from "../kinds/export-live.js";
 import { readLive } from "../kinds/read-live.js";
 import { describeKind, KINDS } from "../kinds/registry.js";
+import { DEFAULT_API_KEY_ENV } from "../loader/index.js";
 import { protector } from "../secrets/keyed-digest.js";
 import { withStateLock } from "../state/lock.js";
 import { emptyState } from "../state/model.js";
 import { defaultStatePath, writeFileAtomic } from "../state/state-store.js";
 import type { RunArgs, RunContext } from "./context.js";
+import { definesEnvironment, isShared, layoutForEnvironment } from "./export-environment.js";
 import { environmentOption } from "./prepare-plan.js";
-import { openSessionOptionalConfig, organizationOf, type Session } from "./session.js";
+import {
+  openSession,
+  openSessionOnDefaults,
+  openSessionOptionalConfig,
+  organizationOf,
+  type Session,
+} from "./session.js";
 
 export interface ExportArgs extends RunArgs {
   dir: string;
@@ -34,7 +42,8 @@ export async function runExport(
   context: RunContext,
   schemaReference: (dir: string) => string,
 ): Promise<string> {
-  const session = await openSessionOptionalConfig(args, context);
+  const dir = resolve(context.cwd, args.dir);
+  const session = await openExportSession(args, context, dir);
   try {
     const live = await readLive(session.client, session.desired, organizationOf(session), {
       everything: true,
@@ -42,13 +51,28 @@ export async function runExport(
     });
     const exported = exportDocuments(live);
     const { notExported, counts } = exported;
-    const { files, warnings, references } = scrubExport(exported.files, knownSecrets(session, context));
+    const scrubbed = scrubExport(exported.files, knownSecrets(session, context));
+    const { warnings, references } = scrubbed;
     for (const warning of [...exported.leftOut, ...warnings]) context.note(`warning: ${warning}\n`);
-    const dir = resolve(context.cwd, args.dir);
+    const rootPath = join(dir, "notiform.yaml");
+    const layout =
+      args.env === undefined
+        ? undefined
+        : layoutForEnvironment(scrubbed.files, args.env, rootPath, join(args.dir, "notiform.yaml"), {
+            // The key variable this run used, when not the default: the next run uses it too.
+            ...(session.desired.apiKeyEnv !== DEFAULT_API_KEY_ENV
+              ? { apiKeyEnv: session.desired.apiKeyEnv }
+              : {}),
+          });
+    const files = layout?.files ?? scrubbed.files;
     // The state file the exported config needs (group ids by key): without it, a group renamed
-    // right after export would plan as a second group.
-    const statePath = defaultStatePath(join(dir, "notiform.yaml"), session.desired.environment);
-    const textFiles = scrubTextFiles(exported.textFiles, knownSecrets(session, context), context);
+    // right after export would plan as a second group. It records the API URL read, the default
+    // of the next run (resolveApiUrl).
+    const statePath = defaultStatePath(rootPath, args.env ?? session.desired.environment);
+    const textFiles =
+      layout?.writesBase === false
+        ? new Map<string, string>()
+        : scrubTextFiles(exported.textFiles, knownSecrets(session, context), context);
     const existing = [...files.keys(), ...textFiles.keys(), basename(statePath)].filter((name) =>
       existsSync(join(dir, name)),
     );
@@ -65,34 +89,67 @@ export async function runExport(
       await writeFileAtomic(join(dir, name), text);
     }
     for (const [name, document] of files) {
-      await writeFileAtomic(join(dir, name), `${header}${stringify(document, { lineWidth: 0 })}`);
+      const path = join(dir, name);
+      await mkdir(dirname(path), { recursive: true });
+      const own = dirname(path) === dir ? header : exportHeader(schemaReference(dirname(path)));
+      await writeFileAtomic(path, `${own}${stringify(document, { lineWidth: 0 })}`);
     }
+    // Last: the root names the environment's files only once they are there.
+    if (layout?.rootText !== undefined) await writeFileAtomic(rootPath, layout.rootText);
     await withStateLock(statePath, { command: "notiform export" }, async () => {
       const secrets = [
         ...session.desired.sensitive,
         ...knownSecrets(session, context).credentials.map((c) => c.value),
       ];
       const recorder = new StateRecorder(
-        emptyState(session.target),
+        emptyState({ ...session.target, environment: args.env ?? session.target.environment }),
         statePath,
         protector(secrets, session.keyed),
       );
       for (const change of exported.state) await recorder.record(change);
       await recorder.persist();
     });
-    const summary = KINDS.filter((kind) => counts[kind] > 0)
+    // A later environment writes only its own kinds: the summary counts what was written.
+    const summary = KINDS.filter(
+      (kind) => counts[kind] > 0 && (layout?.writesBase !== false || !isShared(kind)),
+    )
       .map((kind) => `${counts[kind]} ${describeKind(kind, counts[kind])}`)
       .join(", ");
+    const written = [...files.keys(), ...(layout?.rootText !== undefined ? ["notiform.yaml"] : [])];
+    const promoted =
+      layout?.writesBase === false
+        ? `The base (workflows, layouts, notification groups, branding) was left as it is: ${args.env} receives it by promotion; \`notiform plan --env ${args.env}\` lists what differs.\n`
+        : "";
     return (
       (references > 0
         ? `Wrote ${references} value(s) that came from the environment back as their \${VAR} references.\n`
         : "") +
-      `Exported ${summary || "nothing"} to ${args.dir}: ${[...files.keys(), basename(statePath)].join(", ")}${textFiles.size > 0 ? ` and ${textFiles.size} template file${textFiles.size === 1 ? "" : "s"}` : ""}\n` +
-      (notExported.length > 0 ? `Not exported: ${notExported.join("; ")}.\n` : "")
+      `Exported ${summary || "nothing"} to ${args.dir}: ${[...written, basename(statePath)].join(", ")}${textFiles.size > 0 ? ` and ${textFiles.size} template file${textFiles.size === 1 ? "" : "s"}` : ""}\n` +
+      (notExported.length > 0 ? `Not exported: ${notExported.join("; ")}.\n` : "") +
+      promoted
     );
   } finally {
     await session.close();
   }
+}
+
+/**
+ * Plain export: the --config file when there is one, else defaults. With --env NAME: the config
+ * in the export directory when it defines NAME (its key variable and URL), else the --config
+ * file when it does, else defaults for NAME (NOTIFORM_API_KEY; the URL from the flag,
+ * NOTIFORM_API_URL or NAME's state file in the directory).
+ */
+function openExportSession(args: ExportArgs, context: RunContext, dir: string): Promise<Session> {
+  if (args.env === undefined) return openSessionOptionalConfig(args, context);
+  const rootPath = join(dir, "notiform.yaml");
+  if (existsSync(rootPath) && definesEnvironment(rootPath, args.env))
+    return openSession({ ...args, config: relative(context.cwd, rootPath) }, context, undefined, {
+      guard: false,
+    });
+  const configPath = resolve(context.cwd, args.config);
+  if (existsSync(configPath) && definesEnvironment(configPath, args.env))
+    return openSession(args, context, undefined, { guard: false });
+  return openSessionOnDefaults(args, context, rootPath, args.env);
 }
 
 /** The secrets export must not write: the key, partner tokens, and the config's interpolated values. */

@@ -6,7 +6,7 @@ import { ConfigError } from "../errors.js";
 import type { ApiClient } from "../kinds/client.js";
 import { unlessUnsupported } from "../kinds/unsupported.js";
 import { maskDeep } from "../mask.js";
-import { compareWithProduction } from "../promote/compare-production.js";
+import { COMPARED_KINDS, compareWithProduction } from "../promote/compare-production.js";
 import type { Promotion } from "../promote/model.js";
 import type { RunContext } from "./context.js";
 import { connect, loadDesired, type Session, type SessionArgs } from "./session.js";
@@ -14,7 +14,7 @@ import { connect, loadDesired, type Session, type SessionArgs } from "./session.
 type ProductionReader = { client: ApiClient } | { why: string };
 
 /**
- * Each workflow the promotion carries as a diff against Production, where the Production
+ * Each workflow and layout the promotion carries as a diff against Production, where the Production
  * environment's key is set; otherwise a warning says why the preview lists the changes' fields.
  */
 export async function withProductionDiff(
@@ -24,10 +24,10 @@ export async function withProductionDiff(
   context: RunContext,
   environmentName: string,
 ): Promise<Promotion> {
-  if (!promotion.entries.some((entry) => entry.kind === "workflow")) return promotion;
+  if (!promotion.entries.some((entry) => COMPARED_KINDS.includes(entry.kind))) return promotion;
   const production = await connectProduction(args, context, environmentName);
   if ("why" in production) {
-    const warning = `Production was not read (${production.why}): the workflows show the fields their changes set, not a diff against Production`;
+    const warning = `Production was not read (${production.why}): the workflows and layouts show the fields their changes set, not a diff against Production`;
     return { ...promotion, warnings: [...promotion.warnings, warning] };
   }
   try {

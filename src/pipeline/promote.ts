@@ -5,7 +5,7 @@ import type { ApiClient } from "../kinds/client.js";
 import type { Change, Environment } from "../kinds/endpoints/wire.js";
 import { type Masker, maskDeep } from "../mask.js";
 import { buildPromotion } from "../promote/build-promotion.js";
-import { resolveManagedEntities } from "../promote/managed.js";
+import { resolveManagedEntities, withRequired } from "../promote/managed.js";
 import type { Promotion, PromotionTarget } from "../promote/model.js";
 import { checkPromotionFresh, checkPromotionManaged } from "../promote/saved-promotion.js";
 import { readState } from "../state/state-store.js";
@@ -57,10 +57,11 @@ export async function preparePromotion(
   const state = await readState(session.statePath, session.target);
   await resolveSession(session, state);
   // Read everything before showing anything: an incomplete preview is never shown or applied.
-  const [managed, changes] = await Promise.all([
+  const [named, changes] = await Promise.all([
     resolveManagedEntities(session.desired, state, session.client),
     listPending(session.client),
   ]);
+  const managed = await withRequired(named, changes, session.client);
   return buildPromotion({
     changes,
     managed,
@@ -77,13 +78,14 @@ export async function preparePromotion(
  * config does not manage (the file's own "managed" flags are not trusted).
  */
 export async function refreshSavedPromotion(session: Session, saved: Promotion, masker: Masker) {
+  const pending = await listPending(session.client);
   if (!saved.all) {
     // The file's own "managed" flags are not trusted: an edited file could add any change.
     const state = await readState(session.statePath, session.target);
     await resolveSession(session, state);
-    checkPromotionManaged(saved, await resolveManagedEntities(session.desired, state, session.client));
+    const named = await resolveManagedEntities(session.desired, state, session.client);
+    checkPromotionManaged(saved, await withRequired(named, pending, session.client));
   }
-  const pending = await listPending(session.client);
   const pendingIds = new Set(pending.map((c) => c._id));
   const gone = saved.entries.some((e) => !pendingIds.has(e.changeId));
   const promotedIds = gone

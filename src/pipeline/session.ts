@@ -3,9 +3,10 @@
 // (plan may start its reads early, while the config loads: they are GETs, and are dropped when
 // the guard fails).
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DesiredState, LoadOptions } from "../config/model.js";
+import { displayPath } from "../config/yaml-file.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { ApiClient } from "../kinds/client.js";
 import { createClient } from "../kinds/client.js";
@@ -55,9 +56,35 @@ export function describeMalformedKey(key: string): string | undefined {
   return undefined;
 }
 
-/** Which URL a run talks to: --api-url, else the environment's apiUrl, else NOTIFORM_API_URL, else the hosted US API. */
+/**
+ * Which URL a run talks to: --api-url, else the environment's apiUrl, else NOTIFORM_API_URL, else
+ * the URL the state file records (the server `export` read, or the last apply wrote to), else
+ * the hosted US API. The one place this order is decided.
+ */
 export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: RunContext["env"]): string {
-  return normalizeUrl(args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL ?? DEFAULT_API_URL);
+  const chosen = args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL;
+  if (chosen !== undefined) return normalizeUrl(chosen);
+  const statePath = args.state ?? defaultStatePath(desired.rootFile, desired.environment);
+  return normalizeUrl(recordedApiUrl(statePath) ?? DEFAULT_API_URL);
+}
+
+/**
+ * The API URL a state file records (target.apiUrl), or undefined when there is no readable one:
+ * only a default here; reading the state file for real (readState) reports what is wrong with it.
+ */
+function recordedApiUrl(statePath: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(statePath, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const url = (JSON.parse(text) as { target?: { apiUrl?: unknown } } | null)?.target?.apiUrl;
+    return typeof url === "string" && url !== "" ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The flags that say where the config is (every command that reads one). */
@@ -141,7 +168,9 @@ export function connectEarly(args: SessionArgs, context: RunContext): EarlyConne
   const apiKeyEnv = DEFAULT_API_KEY_ENV;
   const key = context.env[apiKeyEnv];
   if (key === undefined || key === "") return undefined;
-  const client = connect(args, { apiKeyEnv } as DesiredState, context);
+  // The root file's place, for the state file beside it (the URL it records: resolveApiUrl).
+  const rootFile = resolve(context.cwd, args.config);
+  const client = connect(args, { apiKeyEnv, rootFile } as DesiredState, context);
   const organization = client.getCurrentOrganization();
   const environment = currentEnvironment(client);
   // Awaited (and their failure reported) by openSession; never an unhandled rejection meanwhile.
@@ -199,6 +228,8 @@ export async function openSession(
       );
     }
     const apiUrl = resolveApiUrl(args, desired, context.env);
+    const statePath = args.state ?? defaultStatePath(desired.rootFile, desired.environment);
+    noteUnusedStateFile(args, desired, statePath, context);
     return {
       desired,
       configWarnings: warnings,
@@ -206,7 +237,7 @@ export async function openSession(
       organization,
       ...(serverEnvironment !== undefined ? { serverEnvironment } : {}),
       target: { apiUrl, organization: organization.name, environment: desired.environment ?? null },
-      statePath: args.state ?? defaultStatePath(desired.rootFile, desired.environment),
+      statePath,
       keyed,
       protect: protector(desired.sensitive, keyed),
       close: () => client.close(),
@@ -215,6 +246,25 @@ export async function openSession(
     await client.close();
     throw error;
   }
+}
+
+/**
+ * A config moved to environments after an export without --env keeps the exported state file
+ * (notiform.state.json), which no --env run reads: say so rather than plan as if nothing were
+ * known (groups created again, identifiers unresolved), until the environment has its own.
+ */
+function noteUnusedStateFile(
+  args: SessionArgs,
+  desired: DesiredState,
+  statePath: string,
+  context: RunContext,
+): void {
+  if (args.state !== undefined || desired.environment === undefined || existsSync(statePath)) return;
+  const unused = defaultStatePath(desired.rootFile, undefined);
+  if (!existsSync(unused)) return;
+  context.note(
+    `warning: ${displayPath(unused, context.cwd)} is not read with --env ${desired.environment}: this environment's state file is ${displayPath(statePath, context.cwd)}. If it was exported from this environment, rename it (git mv); to add an environment, use \`notiform export --env NAME\`.\n`,
+  );
 }
 
 /** GET /v1/environments/me where the server serves it (an extension; spec-only servers do not). */
@@ -230,18 +280,32 @@ async function currentEnvironment(client: ApiClient): Promise<ServerEnvironment 
  */
 export async function openSessionOptionalConfig(args: SessionArgs, context: RunContext): Promise<Session> {
   const rootFile = resolve(context.cwd, args.config);
-  if (args.config === DEFAULT_CONFIG && !existsSync(rootFile)) {
-    const desired: DesiredState = {
-      apiKeyEnv: "NOTIFORM_API_KEY",
-      resources: emptyResources(),
-      rootFile,
-      files: [],
-      digest: "",
-      sensitive: [],
-    };
-    return openSession(args, context, { desired, warnings: [] }, { guard: false });
-  }
+  if (args.config === DEFAULT_CONFIG && !existsSync(rootFile))
+    return openSessionOnDefaults(args, context, rootFile);
   return openSession(args, context, undefined, { guard: false });
+}
+
+/**
+ * A session without a config: key from NOTIFORM_API_KEY, URL from --api-url / NOTIFORM_API_URL
+ * (or the state file beside `rootFile`), for reporting, not guarding. `environment`: the --env
+ * name the run is for (its state file, its target).
+ */
+export function openSessionOnDefaults(
+  args: SessionArgs,
+  context: RunContext,
+  rootFile: string,
+  environment?: string,
+): Promise<Session> {
+  const desired: DesiredState = {
+    apiKeyEnv: DEFAULT_API_KEY_ENV,
+    resources: emptyResources(),
+    rootFile,
+    files: [],
+    digest: "",
+    sensitive: [],
+    ...(environment !== undefined ? { environment } : {}),
+  };
+  return openSession(args, context, { desired, warnings: [] }, { guard: false });
 }
 
 /**

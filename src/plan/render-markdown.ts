@@ -11,7 +11,7 @@ import { KINDS } from "../kinds/registry.js";
 import { markdownCode, markdownText } from "../sanitize.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
-import { renderStepChange } from "./render-steps.js";
+import { renderContentChange } from "./render-steps.js";
 import { formatChange, formatValue } from "./render-text.js";
 
 export const MARKDOWN_BUDGET = 60_000;
@@ -155,7 +155,7 @@ function countsOf(actions: readonly PlanAction[]): string {
 
 function renderRow(action: PlanAction): string {
   const changes = action.changes
-    .map((change) => markdownCode(renderStepChange(change, formatValue)?.line ?? formatChange(change)))
+    .map((change) => markdownCode(renderContentChange(change, formatValue)?.line ?? formatChange(change)))
     .join("<br>");
   const note =
     action.reason === undefined ? "" : `<br>_${markdownText(action.op)}: ${markdownText(action.reason)}_`;
@@ -166,18 +166,26 @@ function renderRow(action: PlanAction): string {
 function renderDiffs(action: PlanAction): string {
   let out = "";
   for (const change of action.changes) {
-    const rendered = renderStepChange(change, formatValue);
+    const rendered = renderContentChange(change, formatValue);
     if (rendered === undefined || rendered.diff.length === 0) continue;
-    const lines = rendered.diff.slice(0, DIFF_LINES);
-    const cut = rendered.diff.length - lines.length;
-    // A fence longer than any backtick run in the text, so the text cannot close it.
-    const longest = Math.max(
-      2,
-      ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((m) => m.length))),
-    );
-    const fence = "`".repeat(longest + 1);
-    const note = cut > 0 ? `\n_… ${cut} more diff lines: run \`notiform plan\` for the whole diff._\n` : "";
-    out += `\n<details><summary>${markdownText(`${action.key}: ${rendered.line}`)}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
+    out += renderDiffBlock(`${action.key}: ${rendered.line}`, rendered.diff, "notiform plan");
   }
   return out;
+}
+
+/**
+ * One long text's diff as a collapsed block titled `summary`, cut at DIFF_LINES lines (the cut
+ * names `command`, which shows the whole diff).
+ */
+export function renderDiffBlock(summary: string, diff: readonly string[], command: string): string {
+  const lines = diff.slice(0, DIFF_LINES);
+  const cut = diff.length - lines.length;
+  // A fence longer than any backtick run in the text, so the text cannot close it.
+  const longest = Math.max(
+    2,
+    ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((m) => m.length))),
+  );
+  const fence = "`".repeat(longest + 1);
+  const note = cut > 0 ? `\n_… ${cut} more diff lines: run \`${command}\` for the whole diff._\n` : "";
+  return `\n<details><summary>${markdownText(summary)}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
 }

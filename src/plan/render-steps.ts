@@ -1,7 +1,7 @@
-// How a workflow's content changes read, in text and markdown alike: a step's field as
+// How content changes read, in text and markdown alike: a step's field as
 // `step NAME  FIELD: old -> new`, the step list as the steps added and removed (or reordered),
-// and long text (a template's HTML) as a unified diff from the `diff` package instead of two
-// walls of JSON. Renderers only format: the changes themselves come from the plan.
+// and long text (a template's or a layout's HTML) as a unified diff from the `diff` package
+// instead of one escaped string. Renderers only format: the changes themselves come from the plan.
 import { createRequire } from "node:module";
 import type { JsonValue } from "../canonical.js";
 import type { FieldChange } from "../kinds/plan-action.js";
@@ -17,10 +17,51 @@ export interface RenderedChange {
   diff: string[];
 }
 
-/** A content change rendered, or undefined when `change` is not one (the caller formats it). */
+/** What the two sides of a diff are called: the plan's live/desired, a promotion's environments. */
+export interface DiffSides {
+  before: string;
+  after: string;
+}
+
+export const PLAN_SIDES: DiffSides = { before: "live", after: "desired" };
+
+/**
+ * A content change rendered: a step's field, the step list, or any field holding long text (a
+ * layout's content); undefined when `change` is none of them (the caller formats it).
+ */
+export function renderContentChange(
+  change: FieldChange,
+  formatValue: (value: JsonValue) => string,
+  sides: DiffSides = PLAN_SIDES,
+): RenderedChange | undefined {
+  return renderStepChange(change, formatValue, sides) ?? renderLongText(change, sides);
+}
+
+/** A field's long text (strings only: data keeps its one-line form) as a summary and a diff. */
+function renderLongText(change: FieldChange, sides: DiffSides): RenderedChange | undefined {
+  const text = (value: JsonValue | undefined) => typeof value === "string" && isLong(value);
+  if (change.unknown === true || !(text(change.old) || text(change.new))) return undefined;
+  if (!(isTextOrAbsent(change.old) && isTextOrAbsent(change.new))) return undefined;
+  return {
+    line: changedLine(v(change.field), change),
+    diff: textDiff(change.old, change.new, change.field, sides),
+  };
+}
+
+function isTextOrAbsent(value: JsonValue | undefined): boolean {
+  return value === undefined || value === null || typeof value === "string";
+}
+
+function changedLine(head: string, change: FieldChange): string {
+  const count = lineCount(change.new);
+  return `${head}: ${change.old === undefined ? "(new)" : "changed"}, ${count} line${count === 1 ? "" : "s"}`;
+}
+
+/** A step's change rendered, or undefined when `change` is not one. */
 export function renderStepChange(
   change: FieldChange,
   formatValue: (value: JsonValue) => string,
+  sides: DiffSides = PLAN_SIDES,
 ): RenderedChange | undefined {
   if (change.field === STEPS_FIELD) return { line: stepListLine(change), diff: [] };
   const parsed = parseStepField(change.field);
@@ -29,10 +70,7 @@ export function renderStepChange(
   const before = change.old;
   const after = change.new;
   if (change.unknown !== true && (isLong(before) || isLong(after))) {
-    return {
-      line: `${head}: ${before === undefined ? "(new)" : "changed"}, ${lineCount(after)} line${lineCount(after) === 1 ? "" : "s"}`,
-      diff: textDiff(before, after, parsed.step),
-    };
+    return { line: changedLine(head, change), diff: textDiff(before, after, parsed.step, sides) };
   }
   if (change.unknown === true) return { line: `${head}: (unknown) -> ${formatValue(after)}`, diff: [] };
   if (before === undefined) return { line: `${head}: ${formatValue(after)}`, diff: [] };
@@ -83,13 +121,18 @@ function lineCount(value: JsonValue | undefined): number {
 // Loaded when a plan has long text to show: every other run would pay for loading it at start-up.
 const require = createRequire(import.meta.url);
 
-function textDiff(before: JsonValue | undefined, after: JsonValue | undefined, step: string): string[] {
+function textDiff(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  name: string,
+  sides: DiffSides,
+): string[] {
   const { createTwoFilesPatch } = require("diff") as typeof import("diff");
   const withEnd = (text: string | undefined) =>
     text === undefined || text.endsWith("\n") ? (text ?? "") : `${text}\n`;
   const patch = createTwoFilesPatch(
-    `${step} (live)`,
-    `${step} (desired)`,
+    `${name} (${sides.before})`,
+    `${name} (${sides.after})`,
     withEnd(asText(before)),
     withEnd(asText(after)),
     undefined,

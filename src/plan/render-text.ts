@@ -1,6 +1,8 @@
 // The human rendering of a plan: a target line, the summary line, then one line per change
-// with field-level old -> new. Colour only when the terminal allows it; --verbose adds a
-// unified diff per changed resource. Renderers only format: they never decide anything.
+// with field-level old -> new. Colour only when the terminal allows it, as Terraform and git
+// use it: each change's line in its op's colour, a field's old -> new in yellow (~), a diff's
+// added lines green (+), removed lines red (-), hunk heads cyan. --verbose adds a unified diff
+// per changed resource. Renderers only format: they never decide anything.
 // Every embedded value passes through visibleText: names and values may come from the server.
 import { createRequire } from "node:module";
 import { canonicalJson, type JsonValue } from "../canonical.js";
@@ -8,7 +10,7 @@ import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { visibleText as v } from "../sanitize.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
-import { renderStepChange } from "./render-steps.js";
+import { renderContentChange } from "./render-steps.js";
 
 export interface TextRenderOptions {
   color: boolean;
@@ -24,9 +26,28 @@ const COLORS: Record<PlanAction["op"], string> = {
 };
 const RESET = "\u001b[0m";
 const DIM = "\u001b[2m";
+const GREEN = "\u001b[32m";
+const RED = "\u001b[31m";
+const YELLOW = "\u001b[33m";
+const CYAN = "\u001b[36m";
+
+/** A unified diff line's colour: added, removed, hunk head; file heads and context stay plain. */
+function diffColor(line: string): string | undefined {
+  if (line.startsWith("+++") || line.startsWith("---")) return DIM;
+  if (line.startsWith("+")) return GREEN;
+  if (line.startsWith("-")) return RED;
+  if (line.startsWith("@@")) return CYAN;
+  return undefined;
+}
+
+/** A field's change: green when it is new (+), yellow when it changes (~). */
+function changeColor(change: FieldChange): string {
+  return change.old === undefined && change.unknown !== true ? GREEN : YELLOW;
+}
 
 export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
-  const paint = (code: string, text: string) => (options.color ? `${code}${text}${RESET}` : text);
+  const paint = (code: string | undefined, text: string) =>
+    options.color && code !== undefined ? `${code}${text}${RESET}` : text;
   const lines: string[] = [];
   const env = plan.target.environment === null ? "" : `, environment ${v(plan.target.environment)}`;
   lines.push(`Target: ${v(plan.target.apiUrl)} (organization ${v(plan.target.organization)}${env})`);
@@ -38,11 +59,16 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
       action.op === "create" || action.op === "update" ? "" : ` (${action.op}: ${v(action.reason ?? "")})`;
     lines.push(paint(COLORS[action.op], `  ${head}`) + (suffix ? paint(DIM, suffix) : ""));
     for (const change of action.changes) {
-      const step = renderStepChange(change, formatValue);
-      if (step === undefined) lines.push(`      ${formatChange(change)}`);
-      else for (const line of [step.line, ...step.diff.map((d) => `  ${d}`)]) lines.push(`      ${line}`);
+      const step = renderContentChange(change, formatValue);
+      const color = changeColor(change);
+      if (step === undefined) lines.push(`      ${paint(color, formatChange(change))}`);
+      else {
+        lines.push(`      ${paint(color, step.line)}`);
+        for (const line of step.diff) lines.push(`        ${paint(diffColor(line), line)}`);
+      }
     }
-    if (options.verbose) for (const line of unifiedDiff(action)) lines.push(`      ${line}`);
+    if (options.verbose)
+      for (const line of unifiedDiff(action)) lines.push(`      ${paint(diffColor(line), line)}`);
   }
   if (plan.unmanaged.length > 0) {
     lines.push(

@@ -4,30 +4,18 @@
 // left out of what is applied, unless `all`.
 
 import { digestOf } from "../canonical.js";
-import type { Change, ChangeOp } from "../kinds/endpoints/wire.js";
+import type { Change } from "../kinds/endpoints/wire.js";
+import { registry } from "../kinds/registry.js";
+import type { ManagedEntities } from "./managed.js";
 import {
   PROMOTION_FORMAT_VERSION,
-  type PromotedField,
   type Promotion,
-  type PromotionEntityKind,
   type PromotionEntry,
   type PromotionTarget,
 } from "./model.js";
+import { kindOfChange, phaseOf } from "./promotable.js";
 
-/** Development ids of what the config manages, with the handles to name them by. */
-export interface ManagedEntities {
-  /** Development workflow id -> config key and trigger identifier (when known). */
-  workflows: ReadonlyMap<string, { key: string; identifier?: string }>;
-  /** Development notification group id -> config key. */
-  groups: ReadonlyMap<string, string>;
-  /**
-   * Development layout id -> identifier, for the layouts the config names (declared, or named by
-   * a managed step's `template.layout`): Production needs them before the workflows that use them.
-   */
-  layouts?: ReadonlyMap<string, string>;
-  /** Config entries that could not be resolved to Development ids, said in words. */
-  warnings?: readonly string[];
-}
+export type { ManagedEntities };
 
 export interface BuildPromotionInput {
   /** Every pending (top-level) change, as listed. */
@@ -39,15 +27,6 @@ export interface BuildPromotionInput {
   /** Masks values that came from the environment (applied to shown values and digests alike). */
   mask: <T>(value: T) => T;
 }
-
-/** Workflow fields shown as Production will receive them; others (ids, dates, triggers) are not. */
-const WORKFLOW_FIELDS = new Set(["name", "description", "active", "tags", "critical", "preferenceSettings"]);
-const KIND_ORDER: Record<PromotionEntityKind, number> = {
-  notificationGroup: 0,
-  layout: 1,
-  workflow: 2,
-  other: 3,
-};
 
 export function buildPromotion(input: BuildPromotionInput): Promotion {
   const described = input.changes.map((change) => describeChange(change, input.managed, input.mask));
@@ -66,10 +45,10 @@ export function buildPromotion(input: BuildPromotionInput): Promotion {
   };
 }
 
-/** Dependency order (groups before the workflows that use them), then by handle: stable output. */
+/** Dependency order (the registry's: groups before the workflows that use them), then by handle: stable output. */
 function compareEntries(a: PromotionEntry, b: PromotionEntry): number {
   return (
-    KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+    phaseOf(a.kind) - phaseOf(b.kind) ||
     (a.key ?? a.name).localeCompare(b.key ?? b.name) ||
     a.changeId.localeCompare(b.changeId)
   );
@@ -89,17 +68,8 @@ export function digestOfChange(change: Change, mask: <T>(value: T) => T): string
   });
 }
 
-function kindOf(change: Change): PromotionEntityKind {
-  if (change.type === "NotificationTemplate") return "workflow";
-  if (change.type === "NotificationGroup") return "notificationGroup";
-  // A fresh organization's default layout is a DefaultLayout record (r3-q1-01b).
-  if (change.type === "Layout" || change.type === "DefaultLayout") return "layout";
-  return "other";
-}
-
 function describeChange(change: Change, managed: ManagedEntities, mask: <T>(value: T) => T): PromotionEntry {
-  const kind = kindOf(change);
-  const ops = mask(change.change);
+  const kind = kindOfChange(change.type);
   const entry: PromotionEntry = {
     changeId: change._id,
     changeType: change.type,
@@ -110,58 +80,17 @@ function describeChange(change: Change, managed: ManagedEntities, mask: <T>(valu
     fields: [],
     digest: digestOfChange(change, mask),
   };
-  if (kind === "workflow") {
-    const handle = managed.workflows.get(change._entityId);
-    if (handle !== undefined) {
-      entry.managed = true;
-      entry.key = handle.key;
-      if (handle.identifier !== undefined) entry.identifier = handle.identifier;
-    }
-    describeWorkflowOps(entry, ops, managed);
-  } else if (kind === "layout") {
-    const key = managed.layouts?.get(change._entityId);
-    if (key !== undefined) {
-      entry.managed = true;
-      entry.key = key;
-    }
-  } else if (kind === "notificationGroup") {
-    const key = managed.groups.get(change._entityId);
-    if (key !== undefined) {
-      entry.managed = true;
-      entry.key = key;
-    }
-    entry.fields = ops.flatMap((op) => (topField(op) === "name" ? [fieldOf("name", op)] : []));
+  if (kind === "other") return entry;
+  const handle = managed.kinds[kind]?.get(change._entityId);
+  if (handle !== undefined) {
+    entry.managed = true;
+    entry.key = handle.key;
   }
+  const details = registry[kind].promotion?.describe?.(mask(change.change), managed.kinds);
+  const identifier = handle?.identifier ?? details?.identifier;
+  if (identifier !== undefined) entry.identifier = identifier;
+  if (details?.groupEntityId !== undefined) entry.groupEntityId = details.groupEntityId;
+  entry.fields = details?.fields ?? [];
+  if (details?.stepsChanged !== undefined) entry.stepsChanged = details.stepsChanged;
   return entry;
-}
-
-function describeWorkflowOps(entry: PromotionEntry, ops: readonly ChangeOp[], managed: ManagedEntities) {
-  const fields: PromotedField[] = [];
-  for (const op of ops) {
-    const field = topField(op);
-    if (WORKFLOW_FIELDS.has(field)) fields.push(fieldOf(field, op));
-    else if (field === "_notificationGroupId") {
-      if (typeof op.val === "string") entry.groupEntityId = op.val;
-      const key = typeof op.val === "string" ? managed.groups.get(op.val) : undefined;
-      fields.push(fieldOf("group", { ...op, val: key ?? op.val }));
-    } else if (field === "steps" && op.op !== "remove") {
-      // A first recording adds the (possibly empty) step list: nothing to say when it is empty.
-      const count = Array.isArray(op.val) ? op.val.length : 0;
-      if (count > 0 || op.op === "replace") entry.stepsChanged = count;
-    } else if (field === "triggers" && entry.identifier === undefined) {
-      const identifier = (op.val as { identifier?: unknown }[] | undefined)?.[0]?.identifier;
-      if (typeof identifier === "string") entry.identifier = identifier;
-    }
-  }
-  entry.fields = fields.sort((a, b) => a.field.localeCompare(b.field));
-}
-
-function topField(op: ChangeOp): string {
-  return String(op.path[0] ?? "");
-}
-
-/** A nested op (path ["preferenceSettings", "sms"]) names its full path. */
-function fieldOf(top: string, op: ChangeOp): PromotedField {
-  const field = [top, ...op.path.slice(1).map(String)].join(".");
-  return op.op === "remove" ? { field, op: "remove" } : { field, op: "set", value: op.val };
 }

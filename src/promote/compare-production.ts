@@ -1,18 +1,32 @@
 // The reads behind a promotion preview's diff against Production: each workflow the promotion
 // carries, read in Development by id and in Production by trigger identifier, with each
-// environment's group names and layout identifiers. Reads only; the diff itself is pure
-// (production-diff.ts). Values are masked as they are read, like the rest of the promotion.
+// environment's group names and layout identifiers; each layout it carries, from each
+// environment's layout list (by id in Development, by identifier in Production). Reads only; the
+// diff itself is pure (production-diff.ts). Values are masked as they are read, like the rest of
+// the promotion.
 import type { JsonObject } from "../canonical.js";
 import { isNotiformError } from "../errors.js";
+import type { Layout } from "../kinds/layout/wire.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
 import { unlessUnsupported } from "../kinds/unsupported.js";
 import type { Workflow } from "../kinds/workflow/wire.js";
 import type { Promotion, PromotionEntry } from "./model.js";
-import { diffAgainstProduction, type EnvironmentNames, promotedWorkflowFields } from "./production-diff.js";
+import {
+  diffAgainstProduction,
+  type EnvironmentNames,
+  promotedLayoutFields,
+  promotedWorkflowFields,
+} from "./production-diff.js";
 
 type Reader = Pick<NotificationApi, "getWorkflow" | "listNotificationGroups" | "listAllLayouts">;
 
-/** The promotion with a `diff` on every workflow entry: Development's record against Production's. */
+/** Kinds whose entries get a diff against Production. */
+export const COMPARED_KINDS: readonly string[] = ["workflow", "layout"];
+
+/**
+ * The promotion with a `diff` on every workflow and layout entry: Development's record against
+ * Production's.
+ */
 export async function compareWithProduction(
   promotion: Promotion,
   development: Reader,
@@ -20,10 +34,23 @@ export async function compareWithProduction(
   mask: <T>(value: T) => T,
 ): Promise<Promotion> {
   const workflows = promotion.entries.filter((entry) => entry.kind === "workflow");
-  if (workflows.length === 0) return promotion;
+  const layouts = promotion.entries.filter((entry) => entry.kind === "layout");
+  if (workflows.length === 0 && layouts.length === 0) return promotion;
   const [developmentNames, productionNames] = await Promise.all([namesOf(development), namesOf(production)]);
-  const diffs = new Map(
-    await Promise.all(
+  const layoutDiffs = layouts.flatMap((entry) => {
+    const record = developmentNames.layoutRecords.find((layout) => layout._id === entry.entityId);
+    // Deleted in Development since the change was listed: nothing to compare.
+    if (record === undefined) return [];
+    const current = productionNames.layoutRecords.find(
+      (layout) => layout.identifier === record.identifier && layout.deleted !== true,
+    );
+    const next = mask(promotedLayoutFields(record));
+    const now = current === undefined ? undefined : mask(promotedLayoutFields(current));
+    return [[entry.changeId, diffAgainstProduction(next, now)] as const];
+  });
+  const diffs = new Map([
+    ...layoutDiffs,
+    ...(await Promise.all(
       workflows.map(async (entry) => {
         const record = await development.getWorkflow(entry.entityId);
         const identifier = entry.identifier ?? record.triggers[0]?.identifier;
@@ -36,8 +63,8 @@ export async function compareWithProduction(
             : (mask(promotedWorkflowFields(current, productionNames)) as JsonObject);
         return [entry.changeId, diffAgainstProduction(next, now)] as const;
       }),
-    ),
-  );
+    )),
+  ]);
   const withDiff = (entry: PromotionEntry): PromotionEntry => {
     const diff = diffs.get(entry.changeId);
     return diff === undefined ? entry : { ...entry, diff };
@@ -45,7 +72,7 @@ export async function compareWithProduction(
   return { ...promotion, entries: promotion.entries.map(withDiff) };
 }
 
-async function namesOf(client: Reader): Promise<EnvironmentNames> {
+async function namesOf(client: Reader): Promise<EnvironmentNames & { layoutRecords: Layout[] }> {
   const [groups, layouts] = await Promise.all([
     unlessUnsupported(client.listNotificationGroups()),
     unlessUnsupported(client.listAllLayouts()),
@@ -53,6 +80,7 @@ async function namesOf(client: Reader): Promise<EnvironmentNames> {
   return {
     groups: new Map((groups ?? []).map((g) => [g._id, g.name])),
     layouts: new Map((layouts ?? []).map((l) => [l._id, l.identifier])),
+    layoutRecords: layouts ?? [],
   };
 }
 

@@ -1,6 +1,7 @@
 // Applying a promotion: POST /v1/changes/{id}/apply for each entry and nothing else, in
-// dependency order (every group before any workflow, so a workflow's group exists in Production
-// when the workflow is copied), a few at a time within a phase under the client's shared limiter
+// dependency order (the registry's phase order of the promotable kinds, then other changes: every
+// group before any workflow, so a workflow's group exists in Production when the workflow is
+// copied), a few at a time within a phase under the client's shared limiter
 // and retry rules. A workflow whose group failed here is skipped. A change that 404s is looked up
 // among the promoted ones: promoted meanwhile (e.g. in the dashboard) is not a failure.
 
@@ -10,11 +11,11 @@ import {
   labelOf,
   PROMOTION_FORMAT_VERSION,
   type Promotion,
-  type PromotionEntityKind,
   type PromotionEntry,
   type PromotionReport,
   type PromotionResult,
 } from "./model.js";
+import { PROMOTION_PHASES } from "./promotable.js";
 
 export type PromotionEvent =
   | { type: "start"; entry: PromotionEntry }
@@ -31,11 +32,10 @@ export interface ExecutePromotionInput {
   onEvent?: (event: PromotionEvent) => void;
 }
 
-const PHASES: PromotionEntityKind[] = ["notificationGroup", "layout", "workflow", "other"];
-
 export async function executePromotion(input: ExecutePromotionInput): Promise<PromotionReport> {
   const results = new Map<string, PromotionResult>();
-  const failedGroups = new Set<string>();
+  /** Development ids whose change failed: an entry that moves to one (its group) is skipped. */
+  const failedEntities = new Set<string>();
   let promoted: Promise<Set<string>> | undefined;
   const promotedIds = () => {
     promoted ??= input.client
@@ -48,7 +48,7 @@ export async function executePromotion(input: ExecutePromotionInput): Promise<Pr
     const base = { changeId: entry.changeId, kind: entry.kind, label: labelOf(entry) };
     if (input.stopSignal?.aborted || input.abortSignal?.aborted)
       return { ...base, status: "skipped", reason: "interrupted before it started" };
-    if (entry.groupEntityId !== undefined && failedGroups.has(entry.groupEntityId))
+    if (entry.groupEntityId !== undefined && failedEntities.has(entry.groupEntityId))
       return { ...base, status: "skipped", reason: "its notification group failed to promote" };
     input.onEvent?.({ type: "start", entry });
     try {
@@ -72,11 +72,11 @@ export async function executePromotion(input: ExecutePromotionInput): Promise<Pr
     }
   };
 
-  for (const phase of PHASES) {
+  for (const phase of PROMOTION_PHASES) {
     const entries = input.promotion.entries.filter((e) => e.kind === phase);
     await runPool(entries, Math.max(1, input.concurrency), async (entry) => {
       const result = await runOne(entry);
-      if (result.status === "failed" && entry.kind === "notificationGroup") failedGroups.add(entry.entityId);
+      if (result.status === "failed") failedEntities.add(entry.entityId);
       results.set(entry.changeId, result);
       input.onEvent?.({ type: "finish", result });
     });

@@ -1,84 +1,70 @@
-// Which Development entities the config manages, as Development ids. Workflows: by their `id`,
-// which the caller has resolved from trigger identifiers first (resolveSession, as for a plan).
-// Notification groups: through the state file (group key -> id), as apply recorded them.
-// Trigger identifiers are looked up only to name workflows; a server without the workflow list
-// extension leaves them unnamed rather than failing.
-
+// Which Development entities the config manages, kind by kind: each promotable kind finds its
+// own (a workflow by its resolved `id`, a group through the state file, a layout by identifier),
+// read in parallel. What the config names but Development lacks comes back as warnings.
 import type { DesiredState } from "../config/model.js";
-import { isNotiformError } from "../errors.js";
+import type { Change } from "../kinds/endpoints/wire.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
+import type { ManagedHandles } from "../kinds/promotion.js";
+import { registry } from "../kinds/registry.js";
 import type { StateFile } from "../state/model.js";
-import type { ManagedEntities } from "./build-promotion.js";
+import { kindOfChange, PROMOTABLE_KINDS } from "./promotable.js";
 
+/** Development ids of what the config manages, with the handles to name them by. */
+export interface ManagedEntities {
+  kinds: ManagedHandles;
+  /** Config entries that could not be resolved to Development ids, said in words. */
+  warnings?: readonly string[];
+}
+
+/** Which Development entities the config manages, kind by kind (each kind's promotion finds its own). */
 export async function resolveManagedEntities(
   desired: DesiredState,
   state: StateFile,
-  client: Pick<NotificationApi, "listAllWorkflows" | "listAllLayouts">,
+  client: NotificationApi,
 ): Promise<ManagedEntities> {
-  const [identifiers, layouts] = await Promise.all([
-    workflowIdentifiers(client),
-    namedLayouts(desired, client),
-  ]);
+  const found = await Promise.all(
+    PROMOTABLE_KINDS.map(async (kind) => {
+      const promotion = registry[kind].promotion;
+      const managed = await promotion?.managed(desired, state, client);
+      return [kind, managed] as const;
+    }),
+  );
+  const kinds: ManagedHandles = {};
   const warnings: string[] = [];
-  const workflows = new Map<string, { key: string; identifier?: string }>();
-  for (const { spec } of desired.resources.workflow) {
-    if (spec.id === undefined) continue; // unresolvable identifiers were reported by resolveSession
-    const identifier = identifiers?.get(spec.id);
-    workflows.set(spec.id, { key: spec.key, ...(identifier !== undefined ? { identifier } : {}) });
-    if (identifiers !== undefined && identifier === undefined)
-      warnings.push(`workflow ${spec.key}: Development has no workflow with id ${spec.id}`);
+  for (const [kind, managed] of found) {
+    if (managed === undefined) continue;
+    kinds[kind] = managed.handles;
+    warnings.push(...managed.warnings);
   }
-  const groups = new Map<string, string>();
-  for (const { spec } of desired.resources.notificationGroup) {
-    const record = Object.hasOwn(state.notificationGroups, spec.key)
-      ? state.notificationGroups[spec.key]
-      : undefined;
-    if (record !== undefined) groups.set(record.id, spec.key);
-    else
-      warnings.push(
-        `notification group ${spec.key}: the state file has no Development id for it (apply in Development first); its changes show as unmanaged`,
-      );
-  }
-  return { workflows, groups, layouts, warnings };
+  return { kinds, warnings };
 }
 
 /**
- * Development layout id -> identifier, for the layouts the config names: those it declares and
- * those its workflows' steps name (`template.layout`, e.g. an export's `novu-default-layout`).
- * Their pending changes are promoted, before the workflows: a workflow promoted while its layout
- * is not in Production points at no layout there (r3-q2-03), and would plan as a change forever.
+ * The managed entities plus what those with a pending change require in Production (a
+ * workflow's layouts): required entities are promoted with them, in an earlier phase, never
+ * after (a workflow promoted before its layout points at no layout in Production).
  */
-async function namedLayouts(
-  desired: DesiredState,
-  client: Pick<NotificationApi, "listAllLayouts">,
-): Promise<Map<string, string>> {
-  const declared = new Set(desired.resources.layout.map((l) => l.spec.identifier));
-  for (const { spec } of desired.resources.workflow)
-    for (const step of spec.steps ?? [])
-      if (step.template?.layout !== undefined) declared.add(step.template.layout);
-  if (declared.size === 0) return new Map();
-  try {
-    const all = await client.listAllLayouts();
-    return new Map(all.filter((l) => declared.has(l.identifier)).map((l) => [l._id, l.identifier]));
-  } catch (error) {
-    if (isNotiformError(error) && error.code === "API_UNSUPPORTED") return new Map();
-    throw error;
+export async function withRequired(
+  managed: ManagedEntities,
+  pending: readonly Change[],
+  client: NotificationApi,
+): Promise<ManagedEntities> {
+  const kinds: ManagedHandles = { ...managed.kinds };
+  const required = await Promise.all(
+    PROMOTABLE_KINDS.map((kind) => {
+      const requires = registry[kind].promotion?.requires;
+      const handles = kinds[kind];
+      if (requires === undefined || handles === undefined) return [];
+      const ids = pending
+        .filter((change) => kindOfChange(change.type) === kind && handles.has(change._entityId))
+        .map((change) => change._entityId);
+      return ids.length === 0 ? [] : requires([...new Set(ids)], client);
+    }),
+  );
+  for (const { kind, entityId, handle } of required.flat()) {
+    const handles = new Map(kinds[kind] ?? []);
+    if (!handles.has(entityId)) handles.set(entityId, handle);
+    kinds[kind] = handles;
   }
-}
-
-async function workflowIdentifiers(
-  client: Pick<NotificationApi, "listAllWorkflows">,
-): Promise<Map<string, string> | undefined> {
-  try {
-    const all = await client.listAllWorkflows();
-    const out = new Map<string, string>();
-    for (const workflow of all) {
-      const identifier = workflow.triggers[0]?.identifier;
-      if (identifier !== undefined) out.set(workflow._id, identifier);
-    }
-    return out;
-  } catch (error) {
-    if (isNotiformError(error) && error.code === "API_UNSUPPORTED") return undefined;
-    throw error;
-  }
+  return { ...managed, kinds };
 }

@@ -1,21 +1,18 @@
 // The Promotion value: what `notiform promote` shows, saves (`--out`) and applies. Like a plan,
 // one serializable, versioned object is the preview, the saved file and the input of applying;
 // applying promotes its entries and nothing else. schemas/promotion.schema.json mirrors it.
+
+import type { PromotableKind } from "../kinds/kinds.js";
+import type { PromotedField } from "../kinds/promotion.js";
+import { describeKind } from "../kinds/registry.js";
 import type { FieldChange } from "../plan/model.js";
+
+export type { PromotedField };
 
 export const PROMOTION_FORMAT_VERSION = 1;
 
-/** What an entry's entity is, as far as notiform understands it. */
-export type PromotionEntityKind = "notificationGroup" | "workflow" | "layout" | "other";
-
-/** One field Production will receive, as the change's operations say it. */
-export interface PromotedField {
-  /** name, active, tags, critical, preferenceSettings, group, description, ... */
-  field: string;
-  op: "set" | "remove";
-  /** The value (a group is named by its config key when the config has it). */
-  value?: unknown;
-}
+/** What an entry's entity is, as far as notiform understands it: a promotable kind, or not. */
+export type PromotionEntityKind = PromotableKind | "other";
 
 export interface PromotionEntry {
   /** The pending change's `_id`: what is applied. */
@@ -39,8 +36,8 @@ export interface PromotionEntry {
   /** Steps replaced by the change (summarised, never listed). */
   stepsChanged?: number;
   /**
-   * A workflow's Development record against Production's current one, field by field (old:
-   * Production's value, new: what Production receives), where Production was read.
+   * A workflow's or layout's Development record against Production's current one, field by
+   * field (old: Production's value, new: what Production receives), where Production was read.
    */
   diff?: FieldChange[];
   /** sha256 of the change's type, entity and operations: a saved promotion refuses when it moved. */
@@ -91,12 +88,7 @@ export interface PromotionReport {
 
 /** How an entry names itself in text: kind, key or name, identifier. */
 export function labelOf(entry: PromotionEntry): string {
-  const kind =
-    entry.kind === "notificationGroup"
-      ? "notification group"
-      : entry.kind === "workflow"
-        ? "workflow"
-        : `${entry.changeType} change`;
+  const kind = entry.kind === "other" ? `${entry.changeType} change` : describeKind(entry.kind);
   const handle = entry.key ?? JSON.stringify(entry.name);
   const identifier =
     entry.identifier !== undefined && entry.identifier !== entry.key ? ` (${entry.identifier})` : "";

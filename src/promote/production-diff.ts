@@ -1,8 +1,11 @@
 // What Production will receive, as a diff against Production (issue 26): for each workflow a
 // promotion carries, its Development record against Production's current one (found by trigger
-// identifier), field by field in the plan's canonical model. Groups and layouts are compared by
-// name and identifier: their ids differ per environment. Pure: records in, field changes out.
+// identifier), and for each layout, against Production's of the same identifier, field by field
+// in the plan's canonical model. Groups and layouts are compared by name and identifier: their
+// ids differ per environment. Pure: records in, field changes out.
 import { canonicalJson, type JsonObject } from "../canonical.js";
+import { canonicalLayout } from "../kinds/layout/canonical.js";
+import type { Layout } from "../kinds/layout/wire.js";
 import { canonicalWorkflowFields } from "../kinds/workflow/canonical.js";
 import { liveStepFields } from "../kinds/workflow/steps-canonical.js";
 import type { Workflow } from "../kinds/workflow/wire.js";
@@ -20,6 +23,21 @@ export function promotedWorkflowFields(workflow: Workflow, names: EnvironmentNam
   const fields = canonicalWorkflowFields(workflow, names.groups);
   liveStepFields(workflow.steps ?? [], names.layouts, fields);
   return fields;
+}
+
+/** A layout's fields as plan compares them (its content a text a diff shows line by line). */
+export function promotedLayoutFields(layout: Layout): JsonObject {
+  return canonicalLayout(layout);
+}
+
+/**
+ * Whether Production lacks anything an entry carries: true when the entry has no diff (Production
+ * was not read, or the kind is not compared) or a non-empty one. An entry whose content
+ * Production already has (a change promoted by hand, or made twice) is pending on the server, but
+ * not ahead of Production.
+ */
+export function isAheadOfProduction(entry: { diff?: readonly unknown[] }): boolean {
+  return entry.diff === undefined || entry.diff.length > 0;
 }
 
 /**

@@ -2,7 +2,8 @@
 // (schemas/promotion.schema.json, schemas/promotion-result.schema.json), markdown for a pull
 // request, a release comment or a job summary. Renderers only format: they decide nothing.
 import { sortKeysDeep } from "../canonical.js";
-import { renderStepChange } from "../plan/render-steps.js";
+import { renderDiffBlock } from "../plan/render-markdown.js";
+import { type DiffSides, renderContentChange } from "../plan/render-steps.js";
 import { formatChange, formatValue } from "../plan/render-text.js";
 import { markdownCode } from "../sanitize.js";
 import {
@@ -12,8 +13,12 @@ import {
   type PromotionEntry,
   type PromotionReport,
 } from "./model.js";
+import { isAheadOfProduction } from "./production-diff.js";
 
 export const UNMANAGED_SHOWN = 20;
+
+/** A promotion's diff is Production's value against Development's, not live against desired. */
+const PROMOTION_SIDES: DiffSides = { before: "Production", after: "Development" };
 
 export function summaryOf(promotion: Promotion): string {
   const { promote, unmanaged } = promotion.summary;
@@ -21,11 +26,18 @@ export function summaryOf(promotion: Promotion): string {
     promote === 0
       ? "Nothing to promote: Production has every change of what the config manages."
       : `${promote} change${promote === 1 ? "" : "s"} to promote from Development to Production.`;
+  const had = promotion.entries.filter((entry) => !isAheadOfProduction(entry)).length;
+  const already =
+    had === 0
+      ? ""
+      : had === promote
+        ? ` Production already has the content of ${promote === 1 ? "it" : "all of them"}.`
+        : ` Production already has the content of ${had} of them.`;
   const rest =
     unmanaged === 0
       ? ""
       : ` ${unmanaged} pending change${unmanaged === 1 ? "" : "s"} of resources the config does not manage left pending (--all promotes them).`;
-  return head + rest;
+  return head + already + rest;
 }
 
 export function renderPromotionText(promotion: Promotion, options: { verbose: boolean }): string {
@@ -68,17 +80,26 @@ export function detailsOf(entry: PromotionEntry): string[] {
 function diffLines(diff: PromotionEntry["diff"] & object, withText: boolean): string[] {
   if (diff.length === 0) return ["(Production already has this content)"];
   return diff.flatMap((change) => {
-    const step = renderStepChange(change, formatValue);
+    const step = renderContentChange(change, formatValue, PROMOTION_SIDES);
     if (step === undefined) return [formatChange(change)];
     return withText ? [step.line, ...step.diff.map((line) => `  ${line}`)] : [step.line];
   });
 }
 
 function formatField(field: PromotedField): string {
-  return field.op === "remove"
-    ? `${field.field}: (removed)`
-    : `${field.field}: ${JSON.stringify(field.value)}`;
+  if (field.op === "remove") return `${field.field}: (removed)`;
+  // Long text (a layout's content) as its size: without Production's copy there is nothing to
+  // diff it against, and one escaped string of HTML cannot be reviewed.
+  const value = field.value;
+  if (typeof value === "string" && (value.includes("\n") || value.length > LONG_FIELD)) {
+    const lines = value.replace(/\n$/, "").split("\n").length;
+    return `${field.field}: set, ${lines} line${lines === 1 ? "" : "s"} (Production was not read: no diff)`;
+  }
+  return `${field.field}: ${JSON.stringify(value)}`;
 }
+
+/** A field value longer than this (or on more than one line) is shown by its size. */
+const LONG_FIELD = 80;
 
 export function renderPromotionJson(promotion: Promotion): string {
   return `${JSON.stringify(sortKeysDeep(promotion), null, 2)}\n`;
@@ -104,6 +125,7 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
       lines.push(`| ${escapeCell(labelOf(entry))} | ${cell} |`);
     }
     lines.push("");
+    for (const entry of promotion.entries) lines.push(...diffBlocks(entry));
   }
   if (promotion.unmanaged.length > 0) {
     lines.push(
@@ -116,6 +138,17 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
   }
   for (const warning of promotion.warnings) lines.push(`> warning: ${escapeCell(warning)}`, "");
   return `${lines.join("\n")}\n`;
+}
+
+/** An entry's long text changes (a layout's content, a template) as diff blocks under the table. */
+function diffBlocks(entry: PromotionEntry): string[] {
+  const blocks: string[] = [];
+  for (const change of entry.diff ?? []) {
+    const rendered = renderContentChange(change, formatValue, PROMOTION_SIDES);
+    if (rendered === undefined || rendered.diff.length === 0) continue;
+    blocks.push(renderDiffBlock(`${labelOf(entry)}: ${rendered.line}`, rendered.diff, "notiform promote"));
+  }
+  return blocks;
 }
 
 function escapeCell(text: string): string {

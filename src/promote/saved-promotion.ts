@@ -9,7 +9,8 @@ import { NotiformError } from "../errors.js";
 import type { Change } from "../kinds/endpoints/wire.js";
 import { validatorOf } from "../schemas.js";
 import { normalizeUrl } from "../state/state-store.js";
-import { digestOfChange, type ManagedEntities } from "./build-promotion.js";
+import { digestOfChange } from "./build-promotion.js";
+import type { ManagedEntities } from "./managed.js";
 import {
   labelOf,
   PROMOTION_FORMAT_VERSION,
@@ -78,11 +79,9 @@ export function checkPromotionTarget(saved: Promotion, target: PromotionTarget):
  * edited file cannot slip an unmanaged change in. Refused whole, nothing promoted.
  */
 export function checkPromotionManaged(saved: Promotion, managed: ManagedEntities): void {
-  const foreign = saved.entries.filter((entry) => {
-    if (entry.kind === "workflow") return !managed.workflows.has(entry.entityId);
-    if (entry.kind === "notificationGroup") return !managed.groups.has(entry.entityId);
-    return true;
-  });
+  const foreign = saved.entries.filter(
+    (entry) => entry.kind === "other" || managed.kinds[entry.kind]?.has(entry.entityId) !== true,
+  );
   if (foreign.length > 0)
     throw new NotiformError(
       "PROMOTION_INVALID",

@@ -150,7 +150,7 @@ export const promotionSchema = {
         diff: {
           type: "array",
           description:
-            "A workflow's Development record against Production's current one (read by trigger identifier with the Production environment's key), field by field as a plan shows changes: old is Production's value (absent: Production has no such workflow or field yet), new what it receives. Absent when Production was not read (a warning says why).",
+            "A workflow's or layout's Development record against Production's current one (read by trigger identifier or layout identifier with the Production environment's key), field by field as a plan shows changes: old is Production's value (absent: Production has no such workflow, layout or field yet), new what it receives. Empty when Production already has the content. Absent when Production was not read (a warning says why).",
           items: {
             $ref: "#/$defs/change",
           },

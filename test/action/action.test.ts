@@ -4,10 +4,7 @@ import { chmod, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { runProcess } from "../helpers/cli.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { ACME_BASE, cliTests, createWorkspace, runProcess, type Workspace } from "../support/cli.js";
 import { ACTIONS_BOT, type FakeGitHub, startFakeGitHub } from "./fake-github.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -16,12 +13,10 @@ const REPO = "acme/notifications";
 const PR = 7;
 const TOKEN = "ghs_fake_token_for_tests";
 
-let emulator: EmulatorHandle | undefined;
+const cliTest = cliTests();
 let github: FakeGitHub | undefined;
 afterEach(async () => {
-  await emulator?.close();
   await github?.close();
-  emulator = undefined;
   github = undefined;
 });
 
@@ -34,8 +29,7 @@ interface ActionRun {
 }
 
 async function setup(config = ACME_BASE) {
-  const session = await startCliSession(config);
-  emulator = session.emulator;
+  const session = await cliTest({ config });
   github = await startFakeGitHub(REPO, PR);
   return { ...session, github };
 }

@@ -1,5 +1,5 @@
 // When the client retries, how long it waits, and when it must not: GET/PUT/PATCH on network
-// errors, 429, 502, 503, 504; a POST only on 429 or when it could not connect, always with the
+// errors, 429, 502, 503, 504, and a GET on 500 too (a PUT/PATCH not: it may have been applied); a POST only on 429 or when it could not connect, always with the
 // same Idempotency-Key; Retry-After honoured; attempts and elapsed time bounded.
 import { afterEach, describe, expect, it } from "vitest";
 import { NetworkError } from "../../src/api/index.js";
@@ -17,7 +17,7 @@ const limited = (retryAfter: string): Reply => ({
 });
 
 describe("reads and idempotent writes", () => {
-  it.each([502, 503, 504])("a GET answered %i is retried until it succeeds", async (status) => {
+  it.each([500, 502, 503, 504])("a GET answered %i is retried until it succeeds", async (status) => {
     const { client, server, sleeps } = await harness([{ status }, { status }, ME]);
     expect((await client.getCurrentOrganization()).name).toBe(dataOf("organizations-me-200").name);
     expect(server.requests).toHaveLength(3);
@@ -36,6 +36,23 @@ describe("reads and idempotent writes", () => {
     await client.renameTopic("news", { name: "News 2" });
     expect(server.requests.map((r) => r.method)).toEqual(["PUT", "PUT", "PATCH", "PATCH"]);
     expect(server.requests[1]?.body).toEqual({ active: false });
+  });
+
+  it("a PUT and a PATCH answered 500 are not retried: the write may have been applied", async () => {
+    const { client, server } = await harness([
+      { status: 500 },
+      { status: 500 },
+      fixture("workflows-status-200"),
+    ]);
+    expect(await failure(client.updateWorkflowStatus(W, false))).toMatchObject({
+      status: 500,
+      mayHaveBeenApplied: true,
+    });
+    expect(await failure(client.renameTopic("news", { name: "News 2" }))).toMatchObject({
+      status: 500,
+      mayHaveBeenApplied: true,
+    });
+    expect(server.requests.map((r) => r.method)).toEqual(["PUT", "PATCH"]);
   });
 
   it("a GET whose connection is reset before or after its request is retried", async () => {

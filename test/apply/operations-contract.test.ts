@@ -3,17 +3,11 @@
 // more and no fewer — with only the ids of resources created in the same apply filled in.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/canonical.js";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { cliTests, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const BRANDING = (color: string) => `branding:
   color: "${color}"
@@ -64,8 +58,7 @@ interface Request {
 
 describe("operations and requests", () => {
   it("sends exactly the plan's requests for every operation type", async () => {
-    const session = await startCliSession(BEFORE);
-    emulator = session.emulator;
+    const session = await cliTest({ config: BEFORE });
     expect((await session.cli("apply", "--auto-approve")).code).toBe(0);
     await session.workspace.write("notiform.yaml", AFTER);
     const planned = await session.cli("plan", "--out", "plan.json");

@@ -5,18 +5,12 @@
 import { spawnSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator/index.js";
 import { serializeLockInfo } from "../../src/state/lock.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { type CliResult, cliTests, type RunOptions, runCli, type Workspace } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 function manyGroups(count: number): string {
   const groups = Array.from({ length: count }, (_, i) => `  - key: g${i}\n    name: Group ${i}\n`).join("");
@@ -26,12 +20,8 @@ function manyGroups(count: number): string {
 const LOCK = "notiform.state.json.lock";
 
 async function setup(groups: number, options: { latencyMs?: number; strictSpec?: boolean } = {}) {
-  emulator = await startEmulator({ seedFile: SEED, port: 0, ...options });
-  const handle = emulator;
-  const workspace = await createWorkspace({ "notiform.yaml": manyGroups(groups) });
-  const env = { NOTIFORM_API_KEY: handle.apiKey };
-  const cli = (args: string[], onSpawn?: Parameters<typeof runCli>[1]["onSpawn"]) =>
-    runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env, ...(onSpawn ? { onSpawn } : {}) });
+  const { emulator: handle, workspace, run } = await cliTest({ config: manyGroups(groups), ...options });
+  const cli = (args: string[], onSpawn?: RunOptions["onSpawn"]) => run(args, onSpawn ? { onSpawn } : {});
   const posts = () => handle.requests.filter((r) => r.method === "POST").length;
   return { handle, workspace, cli, posts };
 }

@@ -3,11 +3,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { ACME_BASE, cliTests, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 const CONFIG = `${ACME_BASE}workflows:
   - key: order-shipped
@@ -27,16 +25,10 @@ overrides:
     tenant: ${TENANT_2}
 `;
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
-async function setup(options: { strictSpec?: boolean; config?: string } = {}) {
-  const session = await startCliSession(options.config ?? CONFIG, options);
-  emulator = session.emulator;
-  return session;
+function setup(options: { strictSpec?: boolean; config?: string } = {}) {
+  return cliTest({ ...options, config: options.config ?? CONFIG });
 }
 
 function writes(handle: EmulatorHandle) {
@@ -91,20 +83,12 @@ describe("notiform apply", () => {
   });
 
   it("refuses a stale plan and names the topic that moved", async () => {
-    const { cli, emulator, workspace } = await setup();
+    const { cli, call, workspace } = await setup();
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
     await workspace.write("notiform.yaml", CONFIG.replace("name: Newsletter", "name: Weekly newsletter"));
     expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
-    await fetch(`${emulator.url}/v1/topics`, {
-      method: "POST",
-      headers: { authorization: `ApiKey ${emulator.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ key: "late-arrival", name: "Late" }),
-    });
-    await fetch(`${emulator.url}/v1/topics/newsletter`, {
-      method: "PATCH",
-      headers: { authorization: `ApiKey ${emulator.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Changed meanwhile" }),
-    });
+    await call("POST", "/v1/topics", { key: "late-arrival", name: "Late" });
+    await call("PATCH", "/v1/topics/newsletter", { name: "Changed meanwhile" });
     const result = await cli("apply", "plan.json");
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("topic/newsletter");
@@ -141,12 +125,8 @@ describe("notiform apply", () => {
   it("says so when only an environment variable changed since the plan, never its value", async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
     const config = CONFIG.replace("name: Newsletter", "name: ${NEWSLETTER_NAME}");
-    const { emulator, workspace } = await setup({ config });
-    const run = (value: string, ...args: string[]) =>
-      runCli([...args, "--api-url", emulator.url], {
-        cwd: workspace.dir,
-        env: { NOTIFORM_API_KEY: emulator.apiKey, NEWSLETTER_NAME: value },
-      });
+    const { workspace, ...session } = await setup({ config });
+    const run = (value: string, ...args: string[]) => session.run(args, { env: { NEWSLETTER_NAME: value } });
     expect((await run("Weekly letter", "plan", "--out", "plan.json")).code).toBe(0);
     const env = await run("Daily letter", "apply", "plan.json");
     expect(env.code).toBe(1);
@@ -246,14 +226,13 @@ describe("notiform apply", () => {
 
   it("plans a Production key's Development-only changes as not applicable instead of failing at apply", async () => {
     // Production holds other ids: its workflows are named here by trigger identifier.
-    const { workspace, emulator } = await setup({
+    const { run, emulator } = await setup({
       config: CONFIG.replace(`id: ${WORKFLOW_SHIPPED}`, "identifier: order-shipped").replace(
         `id: ${WORKFLOW_RESET}`,
         "identifier: password-reset",
       ),
     });
-    const result = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
-      cwd: workspace.dir,
+    const result = await run(["apply", "--auto-approve"], {
       env: { NOTIFORM_API_KEY: emulator.productionApiKey },
     });
     expect(result.code, result.stdout + result.stderr).toBe(0);

@@ -2,17 +2,11 @@
 // an empty re-plan, export round-trip, a partial branding written to an organization without one
 // (the PUT replaces the whole object, so unmanaged live fields are sent along), an offline logo
 // check, and "not applicable" on a server that serves the spec alone — all as processes against the emulator over HTTP.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { cliTests, createWorkspace, runCli } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const BRANDING = `version: 1
 organization: Acme Inc
@@ -42,8 +36,7 @@ async function liveBranding(emulator: EmulatorHandle): Promise<unknown> {
 
 describe("branding", () => {
   it("plans field-level changes, applies them with one PUT, then plans nothing", async () => {
-    const session = await startCliSession(BRANDING);
-    emulator = session.emulator;
+    const session = await cliTest({ config: BRANDING });
     const planned = await session.cli("plan", "--detailed-exitcode");
     expect(planned.code, planned.stderr).toBe(2);
     expect(planned.stdout).toContain("~ branding organization");
@@ -92,8 +85,7 @@ describe("branding", () => {
   });
 
   it("exports branding so that the exported config plans back to zero changes", async () => {
-    const session = await startCliSession(BRANDING);
-    emulator = session.emulator;
+    const session = await cliTest({ config: BRANDING });
     expect((await session.cli("apply", "--auto-approve")).code).toBe(0);
     const out = await createWorkspace({});
     const env = { NOTIFORM_API_KEY: session.emulator.apiKey };
@@ -112,10 +104,9 @@ describe("branding", () => {
   });
 
   it("writes a partial branding to an organization that has none, then plans nothing", async () => {
-    const session = await startCliSession(
-      "version: 1\norganization: Acme Inc\nbranding:\n  color: '#0f62fe'\n",
-    );
-    emulator = session.emulator;
+    const session = await cliTest({
+      config: "version: 1\norganization: Acme Inc\nbranding:\n  color: '#0f62fe'\n",
+    });
     // A fresh organization: GET /v1/organizations/me has no branding key (r3-q5-01).
     expect(await liveBranding(session.emulator)).toBeUndefined();
     const planned = await session.cli("plan", "--output", "json");
@@ -132,10 +123,9 @@ describe("branding", () => {
   });
 
   it("sends the live values of the fields it does not manage: the PUT replaces the whole object", async () => {
-    const session = await startCliSession(
-      "version: 1\norganization: Acme Inc\nbranding:\n  fontColor: '#111111'\n",
-    );
-    emulator = session.emulator;
+    const session = await cliTest({
+      config: "version: 1\norganization: Acme Inc\nbranding:\n  fontColor: '#111111'\n",
+    });
     const live = {
       color: "#123456",
       fontFamily: "Inter",
@@ -156,8 +146,7 @@ describe("branding", () => {
   });
 
   it("is not applicable, with the reason, on a server that serves the spec alone", async () => {
-    const session = await startCliSession(BRANDING, { strictSpec: true });
-    emulator = session.emulator;
+    const session = await cliTest({ config: BRANDING, strictSpec: true });
     const planned = await session.cli("plan");
     expect(planned.code, planned.stderr).toBe(0);
     expect(planned.stdout).toContain(

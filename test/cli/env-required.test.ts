@@ -2,10 +2,7 @@
 // API refuses to run without --env, naming the choices, before it writes anything; validate is
 // offline and checks every environment instead. As processes against the emulator over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { type CliTest, runCli, startCliTest } from "../support/cli.js";
 
 const CONFIG = `version: 1
 organization: Acme Inc
@@ -19,24 +16,21 @@ topics:
     name: Env required
 `;
 
-let emulator: EmulatorHandle;
-let workspace: Workspace;
+let test: CliTest;
 beforeAll(async () => {
-  emulator = await startEmulator({ seedFile: SEED, port: 0 });
-  workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-});
-afterAll(() => emulator.close());
-
-const cli = (...args: string[]) =>
-  runCli([...args, "--api-url", emulator.url], {
-    cwd: workspace.dir,
+  test = await startCliTest({
+    config: CONFIG,
     // The default variable is set too: a silent default would reach Development with it.
-    env: {
-      NOTIFORM_API_KEY: emulator.apiKey,
-      KEY_DEVELOPMENT: emulator.apiKey,
-      KEY_PRODUCTION: emulator.productionApiKey ?? "",
-    },
+    env: (keys) => ({
+      NOTIFORM_API_KEY: keys.development,
+      KEY_DEVELOPMENT: keys.development,
+      KEY_PRODUCTION: keys.production,
+    }),
   });
+});
+afterAll(() => test.close());
+
+const cli = (...args: string[]) => test.cli(...args);
 
 describe("a config with environments, run without --env", () => {
   it.each([
@@ -46,6 +40,7 @@ describe("a config with environments, run without --env", () => {
     ["export", "--dir", "exported"],
     ["whoami"],
   ])("%s refuses, naming the environments, and writes nothing", async (...args) => {
+    const { emulator } = test;
     emulator.clearRequests();
     const result = await cli(...args);
     expect(result.code, result.stdout + result.stderr).toBe(1);
@@ -66,7 +61,7 @@ describe("a config with environments, run without --env", () => {
 
   it("runs with --env, and validate (offline) checks every environment without one", async () => {
     expect((await cli("plan", "--env", "development")).code).toBe(0);
-    const validated = await runCli(["validate"], { cwd: workspace.dir });
+    const validated = await runCli(["validate"], { cwd: test.workspace.dir });
     expect(validated.code, validated.stderr).toBe(0);
   });
 });

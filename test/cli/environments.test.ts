@@ -4,13 +4,11 @@
 // a state file is refused with the other environment's key; spec-only servers say which entries
 // need an id.
 import { readFile } from "node:fs/promises";
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator/index.js";
 import { validatorOf } from "../../src/schemas.js";
 import { checkStateShape } from "../../src/state/state-schema.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { cliTests, type Workspace } from "../support/cli.js";
 
 const DEVELOPMENT_ONLY = "Development-only: reaches Production by promotion";
 
@@ -40,27 +38,23 @@ overrides:
     preferenceSettings: { sms: false }
 `;
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 async function setup(config = CONFIG, options: { strictSpec?: boolean } = {}) {
-  emulator = await startEmulator({
-    seedFile: SEED,
-    port: 0,
-    ...(options.strictSpec ? { strictSpec: true } : {}),
+  const {
+    emulator: handle,
+    workspace,
+    run,
+  } = await cliTest({
+    config,
+    ...options,
+    env: (keys) => ({
+      KEY_DEVELOPMENT: keys.development,
+      KEY_PRODUCTION: keys.production,
+      NOTIFORM_API_KEY: keys.development,
+    }),
   });
-  const handle = emulator;
-  const workspace = await createWorkspace({ "notiform.yaml": config });
-  const env = {
-    KEY_DEVELOPMENT: handle.apiKey,
-    KEY_PRODUCTION: handle.productionApiKey ?? "",
-    NOTIFORM_API_KEY: handle.apiKey,
-  };
-  const cli = (args: string[], extra: Record<string, string> = {}) =>
-    runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env: { ...env, ...extra } });
+  const cli = (args: string[], env: Record<string, string> = {}) => run(args, { env });
   return { handle, workspace, cli };
 }
 
@@ -163,7 +157,16 @@ describe("one config, Development and Production", () => {
     expect(workflows).toContain("identifier: order-shipped");
     expect(workflows).not.toMatch(/\bid:/);
     const plan = await cli(
-      ["plan", "--config", "exported/notiform.yaml", "--detailed-exitcode", "--state", "prod.state.json"],
+      [
+        "plan",
+        "--config",
+        "exported/notiform.yaml",
+        "--env",
+        "production",
+        "--detailed-exitcode",
+        "--state",
+        "prod.state.json",
+      ],
       production,
     );
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);

@@ -5,19 +5,14 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { topicKind } from "../../src/kinds/topic/index.js";
-import { caller, start } from "../emulator/harness.js";
+import { caller } from "../emulator/harness.js";
 import { topic } from "../helpers/builders.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { cliTests, runCli } from "../support/cli.js";
 
 const LONG = "Sent when an order leaves the warehouse. ".repeat(25).slice(0, 1000);
-let closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers) await close();
-  closers = [];
-});
+const cliTest = cliTests();
 
 function modelineOf(text: string): string {
   const match = /^# yaml-language-server: \$schema=(.+)$/m.exec(text);
@@ -27,7 +22,8 @@ function modelineOf(text: string): string {
 
 describe("notiform export writes only config that validates", () => {
   it("keeps keys with @ + /, leaves out a 1,000-character description with a warning", async () => {
-    const { handle, call } = await start();
+    const { emulator: handle, workspace, cli } = await cliTest();
+    const call = caller(handle.url, handle.apiKey);
     for (const key of ["ops+dccc2e@example.com", "team/alerts"]) {
       expect((await call("POST", "/v1/topics", { key, name: `Topic ${key}` })).status).toBe(201);
     }
@@ -40,10 +36,6 @@ describe("notiform export writes only config that validates", () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
 
-    const workspace = await createWorkspace();
-    const env = { NOTIFORM_API_KEY: handle.apiKey };
-    const cli = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
     const exported = await cli("export", "--dir", "config");
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toMatch(/warning: workflow long-story: description left out \(1000 characters/);
@@ -83,12 +75,8 @@ describe("notiform export writes only config that validates", () => {
 
 describe("the schema modeline of exported files", () => {
   it("points at the running package's schema when the project has no node_modules", async () => {
-    const { handle } = await start();
-    const workspace = await createWorkspace();
-    const result = await runCli(["export", "--dir", "deep/config", "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: handle.apiKey },
-    });
+    const { workspace, cli } = await cliTest();
+    const result = await cli("export", "--dir", "deep/config");
     expect(result.code, result.stderr).toBe(0);
     const dir = workspace.path("deep/config");
     const schema = modelineOf(await readFile(join(dir, "notiform.yaml"), "utf8"));
@@ -97,15 +85,11 @@ describe("the schema modeline of exported files", () => {
   });
 
   it("prefers the project's node_modules/notiform, found from the directory or above", async () => {
-    const { handle } = await start();
-    const workspace = await createWorkspace();
+    const { workspace, cli } = await cliTest();
     const installed = workspace.path("node_modules/notiform/schemas/notiform.schema.json");
     await mkdir(dirname(installed), { recursive: true });
     await writeFile(installed, "{}");
-    const result = await runCli(["export", "--dir", "config", "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: handle.apiKey },
-    });
+    const result = await cli("export", "--dir", "config");
     expect(result.code, result.stderr).toBe(0);
     const dir = workspace.path("config");
     const schema = modelineOf(await readFile(join(dir, "topics.yaml"), "utf8"));

@@ -2,20 +2,17 @@
 // validates and plans back to zero changes, is deterministic, and never overwrites unasked.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
 import {
   ACME_BASE,
-  createWorkspace,
+  cliTests,
+  runCli,
   TENANT_1,
   TENANT_2,
   WORKFLOW_RESET,
   WORKFLOW_SHIPPED,
-} from "../helpers/workspace.js";
-
-const SEED = "examples/emulator-seed.yaml";
+} from "../support/cli.js";
 
 const POPULATE = `${ACME_BASE}workflows:
   - key: order-shipped
@@ -36,26 +33,14 @@ overrides:
     tenant: ${TENANT_2}
 `;
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
+/** A server the config in source/ was applied to; commands then run beside source/. */
 async function populated(options: { strictSpec?: boolean } = {}) {
-  emulator = await startEmulator({
-    seedFile: SEED,
-    port: 0,
-    ...(options.strictSpec ? { strictSpec: true } : {}),
-  });
-  const source = await createWorkspace({ "notiform.yaml": POPULATE });
-  const env = { NOTIFORM_API_KEY: emulator.apiKey };
-  const url = emulator.url;
-  const applied = await runCli(["apply", "--auto-approve", "--api-url", url], { cwd: source.dir, env });
+  const test = await cliTest({ files: { "source/notiform.yaml": POPULATE }, ...options });
+  const applied = await test.run(["apply", "--auto-approve"], { cwd: test.workspace.path("source") });
   expect(applied.code, applied.stderr).toBe(0);
-  const target = await createWorkspace();
-  const cli = (...args: string[]) => runCli([...args, "--api-url", url], { cwd: target.dir, env });
-  return { target, cli, url };
+  return { ...test, target: test.workspace, url: test.emulator.url };
 }
 
 async function readTree(dir: string): Promise<Record<string, string>> {
@@ -167,12 +152,8 @@ describe("notiform whoami", () => {
   });
 
   it("exits 1 on a bad key and names the variable, never the key", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0 });
-    const workspace = await createWorkspace();
-    const result = await runCli(["whoami", "--api-url", emulator.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: "nf_not_a_real_key_42" },
-    });
+    const { run } = await cliTest();
+    const result = await run(["whoami"], { env: { NOTIFORM_API_KEY: "nf_not_a_real_key_42" } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("NOTIFORM_API_KEY");
     expect(result.stderr).not.toContain("nf_not_a_real_key_42");

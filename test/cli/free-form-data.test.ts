@@ -1,15 +1,9 @@
 // Interpolation decides text fields by their path in the schema, never by a key's name: a
 // workflow's free-form `data` keeps its numbers through plan JSON, apply and a re-plan.
-import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { TENANT_1, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests, TENANT_1, WORKFLOW_SHIPPED } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const CONFIG = `version: 1
 organization: Acme Inc
@@ -24,8 +18,7 @@ overrides:
 
 describe("free-form data", () => {
   it("keeps data: {id: 42, name: 7} as numbers in plan JSON, in what apply sends and after a re-plan", async () => {
-    const session = await startCliSession(CONFIG);
-    emulator = session.emulator;
+    const session = await cliTest({ config: CONFIG });
     const planned = await session.cli("plan", "--output", "json");
     expect(planned.code, planned.stderr).toBe(0);
     const plan = JSON.parse(planned.stdout);

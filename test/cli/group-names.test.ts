@@ -1,22 +1,15 @@
 // A workflow's group is shown by config key when the config names it, and otherwise by the
 // group's name (never by a bare server id) wherever the server lists groups.
-import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests, WORKFLOW_SHIPPED } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 describe("a workflow's group in a plan", () => {
   it("is shown by name when the config does not name it, and by key when it does", async () => {
-    const session = await startCliSession(
-      `version: 1\norganization: Acme Inc\nnotificationGroups:\n  - { key: billing, name: Billing }\nworkflows:\n  - { key: shipped, id: ${WORKFLOW_SHIPPED}, notificationGroup: billing }\n`,
-    );
-    emulator = session.emulator;
+    const session = await cliTest({
+      config: `version: 1\norganization: Acme Inc\nnotificationGroups:\n  - { key: billing, name: Billing }\nworkflows:\n  - { key: shipped, id: ${WORKFLOW_SHIPPED}, notificationGroup: billing }\n`,
+    });
     const workflow = session.emulator.store("development").workflows.find((w) => w._id === WORKFLOW_SHIPPED);
     const group = session.emulator
       .store("development")

@@ -1,16 +1,8 @@
 // Ctrl-C during apply, --target, and the emulator and validate commands as processes.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace, TENANT_1, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests, createWorkspace, runCli, TENANT_1, WORKFLOW_SHIPPED } from "../support/cli.js";
 
-const SEED = "examples/emulator-seed.yaml";
-
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 function manyTopics(count: number): string {
   const topics = Array.from({ length: count }, (_, i) => `  - key: topic-${i}\n    name: Topic ${i}\n`).join(
@@ -21,14 +13,14 @@ function manyTopics(count: number): string {
 
 describe("Ctrl-C during apply", () => {
   it("stops starting actions, reports, exits 130, and a re-run converges", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, latencyMs: 25 });
-    const handle = emulator;
-    const workspace = await createWorkspace({ "notiform.yaml": manyTopics(60) });
-    const env = { NOTIFORM_API_KEY: handle.apiKey };
-    const args = ["apply", "--auto-approve", "--concurrency", "2", "--api-url", handle.url];
-    const interrupted = await runCli(args, {
-      cwd: workspace.dir,
-      env,
+    const {
+      emulator: handle,
+      workspace,
+      run,
+      cli,
+    } = await cliTest({ config: manyTopics(60), latencyMs: 25 });
+    const args = ["apply", "--auto-approve", "--concurrency", "2"];
+    const interrupted = await run(args, {
       onSpawn: (child) => {
         const timer = setInterval(() => {
           if (handle.requests.filter((r) => r.method === "POST").length >= 6) {
@@ -48,25 +40,18 @@ describe("Ctrl-C during apply", () => {
     // The state file records the group created before the stop.
     expect(await workspace.read("notiform.state.json")).toContain('"billing"');
 
-    const rerun = await runCli(args, { cwd: workspace.dir, env });
+    const rerun = await run(args);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(handle.store().notificationGroups.filter((g) => g.name === "Billing")).toHaveLength(1);
-    const plan = await runCli(["plan", "--detailed-exitcode", "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env,
-    });
+    const plan = await cli("plan", "--detailed-exitcode");
     expect(plan.code).toBe(0);
   });
 });
 
 describe("--target", () => {
   it("limits plan and apply to the named resources and what they depend on", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0 });
     const config = `version: 1\norganization: Acme Inc\ntopics:\n  - key: a\n    name: A\n  - key: b\n    name: B\nnotificationGroups:\n  - key: billing\n    name: Billing\nworkflows:\n  - key: order-shipped\n    id: ${WORKFLOW_SHIPPED}\n    notificationGroup: billing\noverrides:\n  - workflow: order-shipped\n    tenant: ${TENANT_1}\n`;
-    const workspace = await createWorkspace({ "notiform.yaml": config });
-    const env = { NOTIFORM_API_KEY: emulator.apiKey };
-    const cli = (...args: string[]) =>
-      runCli([...args, "--api-url", emulator?.url ?? ""], { cwd: workspace.dir, env });
+    const { cli, emulator } = await cliTest({ config });
     const plan = JSON.parse(
       (await cli("plan", "--output", "json", "--target", "workflow/order-shipped")).stdout,
     );
@@ -169,9 +154,8 @@ describe("notiform emulator", () => {
 
 describe("verification after apply", () => {
   it("warns, naming the field, when the server silently kept another value", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0 });
-    const workspace = await createWorkspace({
-      "notiform.yaml":
+    const { emulator, cli } = await cliTest({
+      config:
         "version: 1\norganization: Acme Inc\ntopics:\n  - key: existing-announcements\n    name: Company news\n",
     });
     const topic = emulator.store().topics.find((t) => t.key === "existing-announcements");
@@ -181,10 +165,7 @@ describe("verification after apply", () => {
       path: "/v1/topics/existing-announcements",
       kind: { status: 200, body: { data: topic } },
     });
-    const result = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: emulator.apiKey },
-    });
+    const result = await cli("apply", "--auto-approve");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Verification warnings");
     expect(result.stdout).toContain(

@@ -3,21 +3,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { ACME_BASE, type CliResult, cliTests, createWorkspace, runCli } from "../support/cli.js";
 
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
   JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "schemas", "error.schema.json"), "utf8")),
 );
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 /** The one JSON object on stdout, checked against the schema. */
 function errorOf(result: CliResult) {
@@ -71,12 +64,8 @@ describe("--output json on failure", () => {
   it("the wrong organization: ORG_MISMATCH, with the interpolated guard masked", async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a config interpolation, not a template.
     const guard = "organization: ${ORG}";
-    const session = await startCliSession(ACME_BASE.replace("organization: Acme Inc", guard));
-    emulator = session.emulator;
-    const result = await runCli(["plan", "--output=json", "--api-url", session.emulator.url], {
-      cwd: session.workspace.dir,
-      env: { NOTIFORM_API_KEY: session.emulator.apiKey, ORG: "Secret Holding Ltd" },
-    });
+    const session = await cliTest({ config: ACME_BASE.replace("organization: Acme Inc", guard) });
+    const result = await session.run(["plan", "--output=json"], { env: { ORG: "Secret Holding Ltd" } });
     expect(result.code).toBe(1);
     const error = errorOf(result);
     expect(error.code).toBe("ORG_MISMATCH");
@@ -86,8 +75,7 @@ describe("--output json on failure", () => {
   });
 
   it("a stale saved plan: PLAN_STALE naming what moved", async () => {
-    const session = await startCliSession(ACME_BASE);
-    emulator = session.emulator;
+    const session = await cliTest({ config: ACME_BASE });
     const { cli, workspace } = session;
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
     await workspace.write("notiform.yaml", ACME_BASE.replace("name: Newsletter", "name: Weekly"));

@@ -5,17 +5,10 @@
 // override for that tenant applies in ONE run (layout before the workflow that uses it, tenant and
 // workflow before the override, each with the id its create produced), plans to zero, promotes,
 // and `apply --env production` creates the tenant there, after which Production plans to zero.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { validatorOf } from "../../src/schemas.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const KEYS = { development: "nf_dev_fresh_key", production: "nf_prod_fresh_key" };
 
@@ -65,9 +58,9 @@ interface Action {
   requests: { method: string; path: string; body: Record<string, unknown>; refs?: unknown[] }[];
 }
 
-async function freshOrganization() {
-  emulator = await startEmulator({
-    port: 0,
+function freshOrganization() {
+  return cliTest({
+    seedFile: null,
     flavor: "real",
     seed: {
       organization: { name: "Fresh Inc" },
@@ -76,30 +69,20 @@ async function freshOrganization() {
         { key: KEYS.production, environment: "production" },
       ],
     },
+    files: { "notiform.yaml": CONFIG, "layouts/brand.html": BRAND },
   });
-  const handle = emulator;
-  const workspace = await createWorkspace({ "notiform.yaml": CONFIG, "layouts/brand.html": BRAND });
-  const env = {
-    NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
-    NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
-  };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
-  return { handle, cli };
 }
 
 describe("a layout, a tenant, a workflow using the layout and an override, on a fresh organization", () => {
   it("applies in one run, plans to zero, promotes, and Production (its tenant applied) plans to zero", async () => {
-    const { handle, cli } = await freshOrganization();
+    const { emulator: handle, cli, json } = await freshOrganization();
     const development = handle.store("development");
     expect(development.layouts?.map((l) => l.identifier)).toEqual(["novu-default-layout"]);
     expect(handle.store("production").layouts).toEqual([]);
 
-    const json = await cli("plan", "--env", "development", "--output", "json");
-    expect(json.code, json.stderr).toBe(0);
-    const plan = JSON.parse(json.stdout);
-    const validate = validatorOf("plan");
-    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
-    const actions = plan.actions as Action[];
+    const planned = await json(["plan", "--env", "development"], { schema: "plan" });
+    expect(planned.code, planned.stderr).toBe(0);
+    const actions = planned.value.actions as Action[];
     expect(actions.map((a) => [a.id, a.op, a.dependsOn])).toEqual([
       ["tenant/acme-eu", "create", []],
       ["layout/brand", "create", []],
@@ -144,7 +127,7 @@ describe("a layout, a tenant, a workflow using the layout and an override, on a 
 
     // Production before promotion: the layout and the workflow arrive by promotion (nothing sent
     // for them), the tenant is created by apply, the override is Development-only.
-    const behind = JSON.parse((await cli("plan", "--env", "production", "--output", "json")).stdout);
+    const behind = (await json(["plan", "--env", "production"])).value;
     expect((behind.actions as Action[]).map((a) => [a.id, a.op])).toEqual([
       ["tenant/acme-eu", "create"],
       ["layout/brand", "not-applicable"],
@@ -154,9 +137,9 @@ describe("a layout, a tenant, a workflow using the layout and an override, on a 
     expect(behind.actions[1].reason).toContain("arrives by promotion");
     expect(behind.actions[2].reason).toContain("arrives by promotion");
 
-    const promoted = await cli("promote", "--env", "development", "--auto-approve", "--output", "json");
+    const promoted = await json(["promote", "--env", "development", "--auto-approve"]);
     expect(promoted.code, promoted.stderr).toBe(0);
-    const report = JSON.parse(promoted.stdout);
+    const report = promoted.value;
     expect(report.counts).toMatchObject({ failed: 0, skipped: 0 });
     const production = handle.store("production");
     const copy = production.layouts?.find((l) => l.identifier === "brand");
@@ -175,10 +158,10 @@ describe("a layout, a tenant, a workflow using the layout and an override, on a 
     expect(productionTenant).toMatchObject({ name: "Acme Europe", data: { region: "eu", seats: 5 } });
     expect(productionTenant?._id).not.toBe(tenant?._id);
 
-    const settled = await cli("plan", "--env", "production", "--detailed-exitcode", "--output", "json");
+    const settled = await json(["plan", "--env", "production", "--detailed-exitcode"]);
     expect(settled.code, settled.stderr).toBe(0);
     // Only the override remains, which a Production key can neither read nor write.
-    expect((JSON.parse(settled.stdout).actions as Action[]).map((a) => [a.id, a.op])).toEqual([
+    expect((settled.value.actions as Action[]).map((a) => [a.id, a.op])).toEqual([
       ["override/order-shipped@acme-eu", "not-applicable"],
     ]);
     const text = await cli("plan", "--env", "production", "--detailed-exitcode");

@@ -2,20 +2,13 @@
 // environments): validate refuses content without {{{body}}} and two defaults (file:line); a
 // layout with its content in a file applies in Development (POST answering the id only, then the
 // set-default route), plans to zero; Production's plan says it arrives by promotion and sends
-// nothing; promote; Production plans to zero. Export writes layouts with their content as files
-// and plans back to zero. Layouts the config does not name are listed, never deleted.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { validatorOf } from "../../src/schemas.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace } from "../helpers/workspace.js";
+// nothing; promote; Production plans to zero. An existing layout newly marked the default is one
+// set-default request. Export writes layouts with their content as files and plans back to zero.
+// Layouts the config does not name are listed, never deleted.
+import { describe, expect, it } from "vitest";
+import { cliTests, runCli } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const HTML = "<html><body><main>{{{body}}}</main><footer>{{footer}}</footer></body></html>\n";
 
@@ -36,18 +29,8 @@ layouts:
     isDefault: true
 `;
 
-async function setUp(files: Record<string, string>) {
-  emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
-  const handle = emulator;
-  const workspace = await createWorkspace(files);
-  const env = {
-    NOTIFORM_API_KEY: handle.apiKey,
-    NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
-    NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
-  };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
-  return { handle, workspace, cli };
-}
+/** Both environments, the real flavor. */
+const setUp = (files: Record<string, string>) => cliTest({ files, flavor: "real" });
 
 describe("layouts as code", () => {
   it("validate refuses content without {{{body}}} and two defaults, at file:line", async () => {
@@ -72,12 +55,10 @@ layouts:
   });
 
   it("applies in Development, plans to zero; Production: arrives by promotion, then zero", async () => {
-    const { handle, cli } = await setUp({ "notiform.yaml": CONFIG, "layouts/brand.html": HTML });
-    const json = await cli("plan", "--env", "development", "--output", "json");
-    expect(json.code, json.stderr).toBe(0);
-    const plan = JSON.parse(json.stdout);
-    const validate = validatorOf("plan");
-    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+    const { emulator, cli, json } = await setUp({ "notiform.yaml": CONFIG, "layouts/brand.html": HTML });
+    const planned = await json(["plan", "--env", "development"], { schema: "plan" });
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = planned.value;
     expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
       ["layout/brand", "create"],
     ]);
@@ -88,14 +69,14 @@ layouts:
     expect(
       plan.unmanaged.filter((u: { kind: string }) => u.kind === "layout").map((u: { key: string }) => u.key),
     ).toEqual(["novu-default-layout"]);
-    handle.clearRequests();
+    emulator.clearRequests();
     const applied = await cli("apply", "--env", "development", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);
-    const writes = handle.requests
+    const writes = emulator.requests
       .filter((r) => r.method !== "GET")
       .map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{24}/, "ID")}`);
     expect(writes).toEqual(["POST /v1/layouts", "POST /v1/layouts/ID/default"]);
-    const layouts = handle.store("development").layouts ?? [];
+    const layouts = emulator.store("development").layouts ?? [];
     const brand = layouts.find((l) => l.identifier === "brand");
     expect(brand).toMatchObject({ content: HTML, isDefault: true, description: "The brand frame" });
     expect(layouts.find((l) => l.identifier === "novu-default-layout")).toMatchObject({
@@ -105,7 +86,7 @@ layouts:
     const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
     expect(zero.stdout, zero.stderr).toContain("No changes.");
 
-    const behind = JSON.parse((await cli("plan", "--env", "production", "--output", "json")).stdout);
+    const behind = (await json(["plan", "--env", "production"])).value;
     const layoutActions = behind.actions.filter((a: { kind: string }) => a.kind === "layout");
     expect(layoutActions.map((a: { op: string; requests: unknown[] }) => [a.op, a.requests])).toEqual([
       ["not-applicable", []],
@@ -115,7 +96,7 @@ layouts:
     const promoted = await cli("promote", "--env", "development", "--auto-approve");
     expect(promoted.code, promoted.stderr).toBe(0);
     expect(promoted.stdout + promoted.stderr).toContain("brand");
-    const copy = (handle.store("production").layouts ?? []).find((l) => l.identifier === "brand");
+    const copy = (emulator.store("production").layouts ?? []).find((l) => l.identifier === "brand");
     expect(copy).toMatchObject({ _parentId: brand?._id, content: HTML, isDefault: true });
     const settled = await cli("plan", "--env", "production", "--detailed-exitcode");
     expect(settled.stdout, settled.stderr).toContain("No changes.");
@@ -129,8 +110,8 @@ layouts:
         type: email
         template: { subject: Shipped, content: "<p>On its way</p>", layout: brand }
 `;
-    const { handle, cli } = await setUp({ "notiform.yaml": config, "layouts/brand.html": HTML });
-    const plan = JSON.parse((await cli("plan", "--env", "development", "--output", "json")).stdout);
+    const { emulator, cli, json } = await setUp({ "notiform.yaml": config, "layouts/brand.html": HTML });
+    const plan = (await json(["plan", "--env", "development"])).value;
     const workflow = plan.actions.find((a: { id: string }) => a.id === "workflow/order-shipped");
     expect([workflow.op, workflow.dependsOn]).toEqual(["update", ["layout/brand"]]);
     expect(workflow.requests[0].method).toBe("PUT");
@@ -139,7 +120,7 @@ layouts:
     ]);
     const applied = await cli("apply", "--env", "development", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);
-    const development = handle.store("development");
+    const development = emulator.store("development");
     const brand = development.layouts?.find((l) => l.identifier === "brand");
     const step = development.workflows.find((w) => w._id === "64f1c0ffee0000000000a001")?.steps[0];
     expect(step?.template?._layoutId).toBe(brand?._id);
@@ -147,11 +128,46 @@ layouts:
     expect(zero.stdout, zero.stderr).toContain("No changes.");
   });
 
+  it("an existing layout newly marked isDefault: true is one set-default request, and then plans to zero", async () => {
+    const notDefault = CONFIG.replace("    isDefault: true\n", "");
+    const { emulator, workspace, cli, json } = await setUp({
+      "notiform.yaml": notDefault,
+      "layouts/brand.html": HTML,
+    });
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const brand = () => emulator.store("development").layouts?.find((l) => l.identifier === "brand");
+    expect(brand()?.isDefault).toBe(false);
+
+    await workspace.write("notiform.yaml", CONFIG);
+    const plan = (await json(["plan", "--env", "development"])).value;
+    expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
+      ["layout/brand", "update"],
+    ]);
+    expect(plan.actions[0].requests).toEqual([
+      { method: "POST", path: `/v1/layouts/${brand()?._id}/default`, body: {} },
+    ]);
+    emulator.clearRequests();
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(emulator.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /v1/layouts/${brand()?._id}/default`,
+    ]);
+    expect(brand()?.isDefault).toBe(true);
+    const others = emulator.store("development").layouts?.filter((l) => l.identifier !== "brand") ?? [];
+    expect(others.map((l) => l.isDefault)).toEqual(others.map(() => false));
+    const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(zero.stdout, zero.stderr).toContain("No changes.");
+    expect(zero.code).toBe(0);
+  });
+
   it("an edited content file is one PATCH of content; export writes content as files and plans back to zero", async () => {
-    const { handle, workspace, cli } = await setUp({ "notiform.yaml": CONFIG, "layouts/brand.html": HTML });
+    const { emulator, workspace, cli, json, run } = await setUp({
+      "notiform.yaml": CONFIG,
+      "layouts/brand.html": HTML,
+    });
     expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
     await workspace.write("layouts/brand.html", HTML.replace("<main>", '<main class="x">'));
-    const plan = JSON.parse((await cli("plan", "--env", "development", "--output", "json")).stdout);
+    const plan = (await json(["plan", "--env", "development"])).value;
     expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
       ["layout/brand", "update"],
     ]);
@@ -160,7 +176,7 @@ layouts:
     expect(Object.keys(plan.actions[0].requests[0].body)).toEqual(["content"]);
     expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
     expect(
-      (handle.store("development").layouts ?? []).find((l) => l.identifier === "brand")?.content,
+      (emulator.store("development").layouts ?? []).find((l) => l.identifier === "brand")?.content,
     ).toContain('class="x"');
 
     const exported = await cli("export", "--env", "development", "--dir", "exported");
@@ -168,10 +184,7 @@ layouts:
     const yaml = await workspace.read("exported/layouts.yaml");
     expect(yaml).toContain("file: layouts/brand.html");
     expect(await workspace.read("exported/layouts/brand.html")).toContain('class="x"');
-    const zero = await runCli(["plan", "--detailed-exitcode", "--api-url", handle.url], {
-      cwd: `${workspace.dir}/exported`,
-      env: { NOTIFORM_API_KEY: handle.apiKey },
-    });
+    const zero = await run(["plan", "--detailed-exitcode"], { cwd: workspace.path("exported") });
     expect(zero.stdout, zero.stderr).toContain("No changes.");
   });
 });

@@ -1,16 +1,9 @@
 // CLI manners: per-command help, did-you-mean for flags, plurals in summaries, and a warning
 // when the config has no organization guard.
-import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, createWorkspace, TENANT_1, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { ACME_BASE, cliTests, createWorkspace, runCli, TENANT_1, WORKFLOW_SHIPPED } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const help = async (command: string) => {
   const workspace = await createWorkspace();
@@ -82,8 +75,7 @@ describe("plurals", () => {
 
   it("export says 1 override, and every count agrees with its noun", async () => {
     const config = `${ACME_BASE}workflows:\n  - key: shipped\n    id: ${WORKFLOW_SHIPPED}\noverrides:\n  - workflow: shipped\n    tenant: ${TENANT_1}\n    active: false\n`;
-    const session = await startCliSession(config);
-    emulator = session.emulator;
+    const session = await cliTest({ config: config });
     const applied = await session.cli("apply", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);
     const result = await session.cli("export", "--dir", "exported");
@@ -97,8 +89,7 @@ describe("plurals", () => {
 
 describe("a config without an organization guard", () => {
   it("gets a warning on stderr from plan and from apply", async () => {
-    const session = await startCliSession(ACME_BASE.replace("organization: Acme Inc\n", ""));
-    emulator = session.emulator;
+    const session = await cliTest({ config: ACME_BASE.replace("organization: Acme Inc\n", "") });
     const plan = await session.cli("plan", "--output", "json");
     expect(plan.code).toBe(0);
     expect(plan.stderr).toContain("warning: the config has no `organization` guard");
@@ -109,8 +100,7 @@ describe("a config without an organization guard", () => {
   });
 
   it("is silent when the guard is there", async () => {
-    const session = await startCliSession(ACME_BASE);
-    emulator = session.emulator;
+    const session = await cliTest({ config: ACME_BASE });
     const plan = await session.cli("plan");
     expect(plan.stderr).toBe("");
   });

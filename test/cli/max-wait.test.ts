@@ -1,17 +1,10 @@
 // --max-wait reaches the client: a plan whose server asks (429 Retry-After) for longer than the
 // allowed wait fails at once, exit 1, naming the request, the wait and the flag; no time passes
 // waiting (the emulator's scripted fault answers 429 with the Retry-After).
-import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { ACME_BASE, cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 describe("--max-wait", () => {
   it.each([
@@ -20,8 +13,8 @@ describe("--max-wait", () => {
   ] as [string[], number, string][])(
     "plan %j with Retry-After %d fails clearly instead of waiting",
     async (flags, retryAfter, allowed) => {
-      const session = await startCliSession(ACME_BASE);
-      emulator = session.emulator;
+      const session = await cliTest({ config: ACME_BASE });
+      const { emulator } = session;
       emulator.injectFault({ method: "GET", path: "/v1/topics*", kind: { status: 429, retryAfter } });
       const result = await session.cli("plan", ...flags);
       expect(result.code).toBe(1);
@@ -44,20 +37,16 @@ describe("--max-wait", () => {
 
 describe("Ctrl-C during a server-requested wait", () => {
   it("apply ends at the second Ctrl-C instead of sitting out a 50 s Retry-After", async () => {
-    const session = await startCliSession(ACME_BASE);
-    emulator = session.emulator;
-    const handle = emulator;
+    const session = await cliTest({ config: ACME_BASE });
+    const handle = session.emulator;
     handle.injectFault({
       method: "POST",
       path: "/v1/topics",
       times: 1,
       kind: { status: 429, retryAfter: 50 },
     });
-    const args = ["apply", "--auto-approve", "--concurrency", "1", "--api-url", handle.url];
     let signals = 0;
-    const result = await runCli(args, {
-      cwd: session.workspace.dir,
-      env: { NOTIFORM_API_KEY: handle.apiKey },
+    const result = await session.run(["apply", "--auto-approve", "--concurrency", "1"], {
       onSpawn: (child) => {
         // First Ctrl-C once the 429 was answered (the client is then waiting); the second once
         // the first was acknowledged. Without an abortable wait the run would last 50 s more and

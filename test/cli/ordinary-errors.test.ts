@@ -2,16 +2,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
-import { SEED, startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, createWorkspace } from "../helpers/workspace.js";
+import { ACME_BASE, type CliResult, cliTests, createWorkspace, runCli } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
+const cliTest = cliTests();
 let server: Server | undefined;
 afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
   await new Promise((done) => (server ? server.close(done) : done(undefined)));
   server = undefined;
 });
@@ -25,16 +20,14 @@ function expectPlainError(result: CliResult, ...phrases: string[]) {
 
 describe("ordinary mistakes", () => {
   it("plan --out into a missing directory names the directory, before any API call", async () => {
-    const session = await startCliSession(ACME_BASE);
-    emulator = session.emulator;
+    const session = await cliTest({ config: ACME_BASE });
     const result = await session.cli("plan", "--out", "no-such-dir/plan.json");
     expectPlainError(result, "cannot save the plan to no-such-dir/plan.json", "does not exist");
     expect(session.emulator.requests).toEqual([]);
   });
 
   it("emulator --port on a busy port says the port is in use", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0 });
-    const workspace = await createWorkspace();
+    const { emulator, workspace } = await cliTest();
     const result = await runCli(["emulator", "--port", String(emulator.port)], { cwd: workspace.dir });
     expectPlainError(result, `127.0.0.1:${emulator.port}`, "already in use", "--port");
   });

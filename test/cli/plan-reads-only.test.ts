@@ -1,10 +1,8 @@
 // `plan` never writes, and `apply plan.json` sends nothing but reads until its first planned
 // write: no capability probe (it used to PUT an all-zero override id). Checked from the
 // emulator's own request log, with an override update in the plan (the case that probed).
-import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, TENANT_1, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { ACME_BASE, cliTests, TENANT_1, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 const CONFIG = `${ACME_BASE}overrides:
   - workflow: ${WORKFLOW_SHIPPED}
@@ -13,20 +11,15 @@ const CONFIG = `${ACME_BASE}overrides:
     preferenceSettings: { sms: false }
 `;
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 describe.each([
   ["with the observed extensions", false],
   ["on a spec-only server", true],
 ])("reads only %s", (_label, strictSpec) => {
   it("plan and apply plan.json send only GETs before the first planned write", async () => {
-    const session = await startCliSession(CONFIG, { strictSpec });
-    emulator = session.emulator;
-    const { cli, workspace } = session;
+    const session = await cliTest({ config: CONFIG, strictSpec });
+    const { cli, workspace, emulator } = session;
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
     await workspace.write("notiform.yaml", CONFIG.replace("active: true", "active: false"));
 

@@ -1,16 +1,15 @@
 // `notiform plan` as a process against the emulator over HTTP, with and without the observed
 // extensions (--strict-spec).
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED, startCliSession } from "../helpers/cli-session.js";
+import { describe, expect, it } from "vitest";
 import {
   ACME_BASE,
+  cliTests,
   createWorkspace,
+  runCli,
   TENANT_1,
   WORKFLOW_RESET,
   WORKFLOW_SHIPPED,
-} from "../helpers/workspace.js";
+} from "../support/cli.js";
 
 const CONFIG = `${ACME_BASE}workflows:
   - key: order-shipped
@@ -27,16 +26,10 @@ overrides:
     preferenceSettings: { sms: false }
 `;
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
-async function setup(options: { strictSpec?: boolean; config?: string } = {}) {
-  const session = await startCliSession(options.config ?? CONFIG, options);
-  emulator = session.emulator;
-  return session;
+function setup(options: { strictSpec?: boolean; config?: string } = {}) {
+  return cliTest({ ...options, config: options.config ?? CONFIG });
 }
 
 describe.each([
@@ -100,12 +93,8 @@ describe("notiform plan guards and failures", () => {
   });
 
   it("names the variable, not the key, when the key is wrong", async () => {
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    emulator = await startEmulator({ seedFile: SEED, port: 0 });
-    const result = await runCli(["plan", "--api-url", emulator.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: "nf_wrong_key_1234567890" },
-    });
+    const { run } = await setup();
+    const result = await run(["plan"], { env: { NOTIFORM_API_KEY: "nf_wrong_key_1234567890" } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("NOTIFORM_API_KEY");
     expect(result.stderr).not.toContain("nf_wrong_key_1234567890");
@@ -173,26 +162,15 @@ describe("notiform plan request economy", () => {
       (_, i) => `65000000000000000000${(1000 + i).toString(16).padStart(4, "0")}`,
     );
     const overrides = tenants.map((t) => `  - workflow: ${WORKFLOW_SHIPPED}\n    tenant: ${t}\n`).join("");
-    emulator = await startEmulator({
-      seedFile: SEED,
-      port: 0,
+    const { cli, emulator } = await cliTest({
       seed: { environments: { development: { tenants: tenants.map((_id) => ({ _id })) } } },
-    });
-    const workspace = await createWorkspace({
-      "notiform.yaml": `version: 1\norganization: Acme Inc\ntopics:\n${topics}overrides:\n${overrides}`,
+      config: `version: 1\norganization: Acme Inc\ntopics:\n${topics}overrides:\n${overrides}`,
     });
     // Make the server match, then count the requests of one plan.
-    const env = { NOTIFORM_API_KEY: emulator.apiKey };
-    const applied = await runCli(["apply", "--auto-approve", "--api-url", emulator.url], {
-      cwd: workspace.dir,
-      env,
-    });
+    const applied = await cli("apply", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);
     emulator.clearRequests();
-    const result = await runCli(["plan", "--detailed-exitcode", "--api-url", emulator.url], {
-      cwd: workspace.dir,
-      env,
-    });
+    const result = await cli("plan", "--detailed-exitcode");
     expect(result.code).toBe(0);
     const paths = emulator.requests
       .filter((r) => !r.path.startsWith("/__emulator"))

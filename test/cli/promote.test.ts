@@ -6,12 +6,8 @@ import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { type PtyRun, runOnPty } from "../helpers/pty.js";
-import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 const WEEKLY_DIGEST = "64f1c0ffee0000000000a003";
 
@@ -35,14 +31,7 @@ workflows:
     tags: [orders]
 `;
 
-let emulator: EmulatorHandle | undefined;
-let run: PtyRun | undefined;
-afterEach(async () => {
-  run?.child.stdin?.end();
-  run = undefined;
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 function schema(name: string) {
   const ajv = new Ajv2020({ strict: false });
@@ -52,23 +41,8 @@ function schema(name: string) {
 }
 
 async function setup(options: { strictSpec?: boolean } = {}) {
-  emulator = await startEmulator({ seedFile: SEED, port: 0, ...options });
-  const handle = emulator;
-  const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-  const env = {
-    NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
-    NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
-  };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
-  const call = async (method: string, path: string, body?: unknown, key = handle.apiKey) => {
-    const response = await fetch(`${handle.url}${path}`, {
-      method,
-      headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies by path
-    return (await response.json()) as any;
-  };
+  const test = await cliTest({ config: CONFIG, ...options });
+  const { call } = test;
   const pending = async (): Promise<{ _id: string; _entityId: string; type: string }[]> =>
     (await call("GET", "/v1/changes?promoted=false&page=0&limit=100")).data;
   // An organization that has promoted before: the fresh one's DefaultLayout change is promoted
@@ -78,7 +52,7 @@ async function setup(options: { strictSpec?: boolean } = {}) {
     expect(fresh.map((c) => c.type)).toEqual(["DefaultLayout"]);
     await call("POST", "/v1/changes/bulk/apply", { changeIds: fresh.map((c) => c._id) });
   }
-  return { handle, workspace, cli, call, pending };
+  return { ...test, handle: test.emulator, pending };
 }
 
 /** Apply in Development, then edit a workflow the config does not manage (an unmanaged change). */
@@ -315,26 +289,17 @@ describe("notiform promote", () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} interpolation
       CONFIG.replace("Order shipped v2", "Order shipped ${SUFFIX}"),
     );
-    const env = {
-      NOTIFORM_API_KEY_DEVELOPMENT: session.handle.apiKey,
-      SUFFIX: secret,
-    };
-    const args = ["--env", "development", "--api-url", session.handle.url];
-    const applied = await runCli(["apply", "--auto-approve", ...args], { cwd: session.workspace.dir, env });
+    const run = (...args: string[]) =>
+      session.run([...args, "--env", "development"], { env: { SUFFIX: secret } });
+    const applied = await run("apply", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);
-    const preview = await runCli(["promote", "--out", "promotion.json", "-o", "json", ...args], {
-      cwd: session.workspace.dir,
-      env,
-    });
+    const preview = await run("promote", "--out", "promotion.json", "-o", "json");
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.stdout).toContain("Order shipped ********");
     expect(preview.stdout + preview.stderr).not.toContain(secret);
     expect(await session.workspace.read("promotion.json")).not.toContain(secret);
     // The masked file still promotes: its digests were made from the same masked values.
-    const promoted = await runCli(["promote", "promotion.json", ...args], {
-      cwd: session.workspace.dir,
-      env,
-    });
+    const promoted = await run("promote", "promotion.json");
     expect(promoted.code, promoted.stderr).toBe(0);
     expect(promoted.stdout).toContain("2 promoted");
   });
@@ -345,11 +310,7 @@ describe("notiform promote", () => {
   ])("asks on a terminal: %s exits %i", async (_name, code, keys, says) => {
     const session = await setup();
     await developmentAhead(session);
-    const pty = runOnPty(["promote", "--env", "development", "--api-url", session.handle.url], {
-      cwd: session.workspace.dir,
-      env: { NOTIFORM_API_KEY_DEVELOPMENT: session.handle.apiKey },
-    });
-    run = pty;
+    const pty = session.onTerminal(["promote", "--env", "development"]);
     const timer = setInterval(() => {
       if (!pty.output().includes("Only 'yes' is accepted")) return;
       clearInterval(timer);

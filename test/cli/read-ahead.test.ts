@@ -4,24 +4,14 @@
 // their file, line and field; values from the environment masked), and the reads started before
 // the config is known obey what the config would: Development-only kinds are not read with a
 // Production key, and a config that fails costs no read of a kind it does not hold.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 async function setup(config: string) {
-  emulator = await startEmulator({ seedFile: SEED, port: 0 });
-  const handle = emulator;
-  const workspace = await createWorkspace({ "notiform.yaml": config });
-  const cli = (args: string[], env: Record<string, string>) =>
-    runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+  const { emulator: handle, run } = await cliTest({ config, env: () => ({}) });
+  const cli = (args: string[], env: Record<string, string>) => run(args, { env });
   return { handle, cli };
 }
 

@@ -1,22 +1,10 @@
 // Read progress: on a terminal, plan shows pages read of each list while it reads (an emulator
 // with latency, so reading takes many pages' time) and clears the line before the plan; piped
 // (CI) or with --output json it prints nothing of it.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { caller } from "../emulator/harness.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { type PtyRun, runOnPty } from "../helpers/pty.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-let run: PtyRun | undefined;
-afterEach(async () => {
-  run?.child.stdin?.end();
-  run = undefined;
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const COUNT = 60;
 const CONFIG = `version: 1\norganization: Acme Inc\ntopics:\n${Array.from(
@@ -24,24 +12,20 @@ const CONFIG = `version: 1\norganization: Acme Inc\ntopics:\n${Array.from(
   (_, i) => `  - key: t${i}\n    name: Topic ${i}\n`,
 ).join("")}`;
 
-async function slowServerWithTopics(): Promise<EmulatorHandle> {
-  const handle = await startEmulator({ seedFile: SEED, port: 0, latencyMs: 20 });
-  const call = caller(handle.url, handle.apiKey);
+async function slowServerWithTopics() {
+  const test = await cliTest({ config: CONFIG, latencyMs: 20 });
   await Promise.all(
-    Array.from({ length: COUNT }, (_, i) => call("POST", "/v1/topics", { key: `t${i}`, name: `Topic ${i}` })),
+    Array.from({ length: COUNT }, (_, i) =>
+      test.call("POST", "/v1/topics", { key: `t${i}`, name: `Topic ${i}` }),
+    ),
   );
-  return handle;
+  return test;
 }
 
 describe("read progress", () => {
   it("on a terminal: pages read / total while reading, cleared before the plan", async () => {
-    emulator = await slowServerWithTopics();
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    const pty = runOnPty(["plan", "--api-url", emulator.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: emulator.apiKey },
-    });
-    run = pty;
+    const { onTerminal } = await slowServerWithTopics();
+    const pty = onTerminal(["plan"]);
     expect(await pty.exited).toBe(0);
     const output = pty.output();
     const pages = [...output.matchAll(/Reading [^\r\n]*?topics (\d+)\/(\d+) pages/g)];
@@ -55,18 +39,12 @@ describe("read progress", () => {
   });
 
   it("nothing with --output json on a terminal, nothing when piped (CI)", async () => {
-    emulator = await slowServerWithTopics();
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    const env = { NOTIFORM_API_KEY: emulator.apiKey };
-    const pty = runOnPty(["plan", "--output", "json", "--api-url", emulator.url], {
-      cwd: workspace.dir,
-      env,
-    });
-    run = pty;
+    const { onTerminal, cli } = await slowServerWithTopics();
+    const pty = onTerminal(["plan", "--output", "json"]);
     expect(await pty.exited).toBe(0);
     expect(pty.output()).toContain('"formatVersion"');
     expect(pty.output()).not.toContain("Reading");
-    const piped = await runCli(["plan", "--api-url", emulator.url], { cwd: workspace.dir, env });
+    const piped = await cli("plan");
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout + piped.stderr).not.toContain("Reading");
   });

@@ -2,10 +2,9 @@
 // resources by identity, --target reads only the targets (and their dependencies), a target that
 // is not in the config fails before any request, and --list-unmanaged reads the whole lists.
 // Request counts are exact, from the emulator's own request log.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, type Seed, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import type { Seed } from "../../src/emulator/index.js";
+import { cliTests } from "../support/cli.js";
 
 const TOPICS = 200; // 20 pages of 10
 const OVERRIDES = 300; // 3 pages of 100
@@ -50,22 +49,14 @@ overrides:
   - { workflow: wf, tenant: ${tenantId(251)}, active: false }
 `;
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 async function session(config: string, strictSpec = false) {
-  emulator = await startEmulator({ seed: SEED, port: 0, ...(strictSpec ? { strictSpec: true } : {}) });
-  const handle = emulator;
-  const workspace = await createWorkspace({ "notiform.yaml": config });
+  const test = await cliTest({ seedFile: null, seed: SEED, config, strictSpec });
+  const handle = test.emulator;
   const cli = async (...args: string[]) => {
     handle.clearRequests();
-    const result = await runCli([...args, "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: handle.apiKey },
-    });
+    const result = await test.run(args);
     const all = handle.requests.map((r) => `${r.method} ${r.path}`);
     // Every session asks once which environment the key reaches: counted apart from the reads.
     const environment = all.filter((r) => r === "GET /v1/environments/me");

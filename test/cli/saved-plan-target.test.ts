@@ -8,9 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { PLAN_FORMAT_VERSION } from "../../src/plan/model.js";
 import { validatorOf } from "../../src/schemas.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { cliTests, SEED } from "../support/cli.js";
 
 const CONFIG = `version: 1
 organization: Acme Inc
@@ -24,30 +22,23 @@ topics:
     name: Carried target
 `;
 
-const started: EmulatorHandle[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((e) => e.close()));
-});
+const cliTest = cliTests();
 
-async function emulatorAt(port = 0, organizationId?: string): Promise<EmulatorHandle> {
-  const emulator = await startEmulator({
-    seedFile: SEED,
-    port,
-    ...(organizationId !== undefined
-      ? { seed: { organization: { _id: organizationId, name: "Acme Inc" } } }
-      : {}),
+/** The config against a fresh emulator; `cli` may aim at another URL. */
+async function start() {
+  const test = await cliTest({
+    config: CONFIG,
+    env: (keys) => ({ KEY_DEVELOPMENT: keys.development, KEY_PRODUCTION: keys.production }),
   });
-  started.push(emulator);
-  return emulator;
+  const cli = (args: string[], url?: string) => test.run(args, url === undefined ? {} : { url });
+  return { ...test, cli };
 }
 
-function cliFor(workspace: Workspace, emulator: EmulatorHandle) {
-  return (args: string[], url = emulator.url) =>
-    runCli([...args, "--api-url", url], {
-      cwd: workspace.dir,
-      env: { KEY_DEVELOPMENT: emulator.apiKey, KEY_PRODUCTION: emulator.productionApiKey ?? "" },
-    });
-}
+/** A server replacing another at its port (the caller closes it). */
+const replacements: EmulatorHandle[] = [];
+afterEach(async () => {
+  await Promise.all(replacements.splice(0).map((e) => e.close()));
+});
 
 const writes = (emulator: EmulatorHandle) => emulator.requests.filter((r) => r.method !== "GET");
 const errorOf = (stdout: string) =>
@@ -55,9 +46,8 @@ const errorOf = (stdout: string) =>
 
 describe("a saved plan's target", () => {
   it("is recorded whole: API URL, organization name and id, --env, server environment", async () => {
-    const emulator = await emulatorAt();
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    const saved = await cliFor(workspace, emulator)(["plan", "--env", "development", "--out", "plan.json"]);
+    const { emulator, workspace, cli } = await start();
+    const saved = await cli(["plan", "--env", "development", "--out", "plan.json"]);
     expect(saved.code, saved.stderr).toBe(0);
     const plan = JSON.parse(await readFile(workspace.path("plan.json"), "utf8"));
     expect(plan.formatVersion).toBe(3);
@@ -73,9 +63,7 @@ describe("a saved plan's target", () => {
   });
 
   it("refuses another --env before any request", async () => {
-    const emulator = await emulatorAt();
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    const cli = cliFor(workspace, emulator);
+    const { emulator, cli } = await start();
     expect((await cli(["plan", "--env", "development", "--out", "plan.json"])).code).toBe(0);
     emulator.clearRequests();
     const other = await cli(["apply", "plan.json", "--env", "production", "--output", "json"]);
@@ -88,10 +76,8 @@ describe("a saved plan's target", () => {
   });
 
   it("refuses another API URL (the same organization and key served elsewhere) before any request", async () => {
-    const first = await emulatorAt();
-    const second = await emulatorAt();
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    const cli = cliFor(workspace, first);
+    const { emulator: first, cli } = await start();
+    const { emulator: second } = await start();
     expect((await cli(["plan", "--env", "development", "--out", "plan.json"])).code).toBe(0);
     first.clearRequests();
     const other = await cli(["apply", "plan.json", "--env", "development", "--output", "json"], second.url);
@@ -103,20 +89,18 @@ describe("a saved plan's target", () => {
   });
 
   it("refuses another organization of the same name at the same URL, before any write", async () => {
-    const first = await emulatorAt();
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    expect(
-      (await cliFor(workspace, first)(["plan", "--env", "development", "--out", "plan.json"])).code,
-    ).toBe(0);
+    const { emulator: first, cli } = await start();
+    expect((await cli(["plan", "--env", "development", "--out", "plan.json"])).code).toBe(0);
     // The server at that address is replaced by another organization called Acme Inc.
     const port = first.port;
     await first.close();
-    started.splice(started.indexOf(first), 1);
-    const other = await emulatorAt(port, "64f1000000000000000000bb");
-    const refused = await cliFor(
-      workspace,
-      other,
-    )(["apply", "plan.json", "--env", "development", "--output", "json"]);
+    const other = await startEmulator({
+      seedFile: SEED,
+      port,
+      seed: { organization: { _id: "64f1000000000000000000bb", name: "Acme Inc" } },
+    });
+    replacements.push(other);
+    const refused = await cli(["apply", "plan.json", "--env", "development", "--output", "json"]);
     expect(refused.code).toBe(1);
     expect(errorOf(refused.stdout)).toMatchObject({ code: "PLAN_TARGET_MISMATCH" });
     expect(errorOf(refused.stdout).message).toContain(
@@ -127,9 +111,7 @@ describe("a saved plan's target", () => {
   });
 
   it("refuses a plan of the previous format (no organization id), saying which version", async () => {
-    const emulator = await emulatorAt();
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    const cli = cliFor(workspace, emulator);
+    const { emulator, workspace, cli } = await start();
     expect((await cli(["plan", "--env", "development", "--out", "plan.json"])).code).toBe(0);
     const plan = JSON.parse(await readFile(workspace.path("plan.json"), "utf8"));
     const { organizationId: _id, serverEnvironment: _env, ...older } = plan.target;

@@ -1,21 +1,24 @@
 // `notiform show plan.json` (issue 26): a saved plan rendered offline with plan's own renderers,
 // with no config, no key and no network; a file that is not a plan is refused, naming it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { ACME_BASE, createWorkspace, type Workspace } from "../helpers/workspace.js";
+import {
+  ACME_BASE,
+  type CliTest,
+  createWorkspace,
+  runCli,
+  startCliTest,
+  type Workspace,
+} from "../support/cli.js";
 
 const CONFIG = ACME_BASE.replace("topics:\n", "topics:\n  - key: show-me\n    name: Show me\n");
 
-let emulator: EmulatorHandle;
+let session: CliTest;
 let planned: { text: string; json: string; markdown: string };
 /** Only the saved plan: no config, no state file. */
 let elsewhere: Workspace;
 
 beforeAll(async () => {
-  const session = await startCliSession(CONFIG);
-  emulator = session.emulator;
+  session = await startCliTest({ config: CONFIG });
   const saved = await session.cli("plan", "--out", "plan.json");
   expect(saved.code, saved.stderr).toBe(0);
   const json = await session.cli("plan", "--output", "json");
@@ -23,14 +26,14 @@ beforeAll(async () => {
   planned = { text: saved.stdout, json: json.stdout, markdown: markdown.stdout };
   elsewhere = await createWorkspace({ "plan.json": await session.workspace.read("plan.json") });
 });
-afterAll(() => emulator.close());
+afterAll(() => session.close());
 
 /** No NOTIFORM_API_KEY, no NOTIFORM_API_URL, no config beside it. */
 const show = (...args: string[]) => runCli(["show", ...args], { cwd: elsewhere.dir });
 
 describe("notiform show", () => {
   it("renders a saved plan as plan did, in each output, without a key or a single request", async () => {
-    emulator.clearRequests();
+    session.emulator.clearRequests();
     const text = await show("plan.json");
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toBe(planned.text);
@@ -41,7 +44,7 @@ describe("notiform show", () => {
     const markdown = await show("plan.json", "-o", "markdown", "--commit", "abc123");
     expect(markdown.code, markdown.stderr).toBe(0);
     expect(markdown.stdout).toBe(planned.markdown);
-    expect(emulator.requests).toEqual([]);
+    expect(session.emulator.requests).toEqual([]);
   });
 
   it("exits 2 with --detailed-exitcode when the plan has changes", async () => {

@@ -3,18 +3,10 @@
 // tenant, with the id its create produced), plan back to zero; `data` is sent whole and numbers
 // stay numbers; Production gets its own tenant by apply, never by promotion; tenants the config
 // does not name are listed, never deleted; export writes them and plans back to zero.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { validatorOf } from "../../src/schemas.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const CONFIG = `version: 1
 organization: Acme Inc
@@ -36,27 +28,15 @@ overrides:
     preferenceSettings: { sms: false }
 `;
 
-async function setUp(config = CONFIG) {
-  emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
-  const handle = emulator;
-  const workspace = await createWorkspace({ "notiform.yaml": config });
-  const env = {
-    NOTIFORM_API_KEY: handle.apiKey,
-    NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
-    NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
-  };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
-  return { handle, workspace, cli };
-}
+/** Both environments, the real flavor. */
+const setUp = (config = CONFIG) => cliTest({ config, flavor: "real" });
 
 describe("tenants as code", () => {
   it("a tenant and an override naming it apply in one run, plan to zero; Production gets its own tenant", async () => {
-    const { handle, cli } = await setUp();
-    const json = await cli("plan", "--env", "development", "--output", "json");
-    expect(json.code, json.stderr).toBe(0);
-    const plan = JSON.parse(json.stdout);
-    const validate = validatorOf("plan");
-    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+    const { emulator, cli, json } = await setUp();
+    const planned = await json(["plan", "--env", "development"], { schema: "plan" });
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = planned.value;
     expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
       ["tenant/acme-eu", "create"],
       ["override/order-shipped@acme-eu", "create"],
@@ -70,7 +50,7 @@ describe("tenants as code", () => {
 
     const applied = await cli("apply", "--env", "development", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);
-    const development = handle.store("development");
+    const development = emulator.store("development");
     const tenant = development.tenants.find((t) => t.identifier === "acme-eu");
     expect(tenant).toMatchObject({
       name: "Acme Europe",
@@ -86,15 +66,15 @@ describe("tenants as code", () => {
     // Tenants are never promoted: Production's plan creates its own, and then plans to zero.
     const production = await cli("apply", "--env", "production", "--auto-approve");
     expect(production.code, production.stderr).toBe(0);
-    const productionTenant = handle.store("production").tenants.find((t) => t.identifier === "acme-eu");
+    const productionTenant = emulator.store("production").tenants.find((t) => t.identifier === "acme-eu");
     expect(productionTenant?.data).toEqual({ seats: 5, plan: "pro", limits: { daily: 100 } });
     expect(productionTenant?._id).not.toBe(tenant?._id);
-    const productionPlan = JSON.parse((await cli("plan", "--env", "production", "--output", "json")).stdout);
+    const productionPlan = (await json(["plan", "--env", "production"])).value;
     expect(productionPlan.actions.filter((a: { kind: string }) => a.kind === "tenant")).toEqual([]);
   });
 
   it("a data change is one update that sends data whole (keys left out are removed)", async () => {
-    const { handle, workspace, cli } = await setUp();
+    const { emulator, workspace, cli, json } = await setUp();
     expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
     await workspace.write(
       "notiform.yaml",
@@ -103,34 +83,46 @@ describe("tenants as code", () => {
         "data: { seats: 6, plan: pro }",
       ),
     );
-    const plan = JSON.parse((await cli("plan", "--env", "development", "--output", "json")).stdout);
+    const plan = (await json(["plan", "--env", "development"])).value;
     expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
       ["tenant/acme-eu", "update"],
     ]);
     expect(plan.actions[0].requests).toEqual([
       { method: "PATCH", path: "/v1/tenants/acme-eu", body: { data: { seats: 6, plan: "pro" } } },
     ]);
-    handle.clearRequests();
+    emulator.clearRequests();
     expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
-    expect(handle.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(emulator.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
       "PATCH /v1/tenants/acme-eu",
     ]);
-    const tenant = handle.store("development").tenants.find((t) => t.identifier === "acme-eu");
+    const tenant = emulator.store("development").tenants.find((t) => t.identifier === "acme-eu");
     expect(tenant?.data).toEqual({ seats: 6, plan: "pro" });
     expect((await cli("plan", "--env", "development", "--detailed-exitcode")).code).toBe(0);
   });
 
+  it("a tenant the server holds without data plans to zero against data: {}", async () => {
+    const { emulator, cli, json } = await setUp(
+      "version: 1\norganization: Acme Inc\ntenants:\n  - identifier: tenant-one\n    name: Tenant One\n    data: {}\n",
+    );
+    const tenant = emulator.store("development").tenants.find((t) => t.identifier === "tenant-one");
+    expect(tenant).toBeDefined();
+    expect(tenant?.data).toBeUndefined();
+    const plan = await json(["plan", "--detailed-exitcode"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.value.actions).toEqual([]);
+    emulator.clearRequests();
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
   it("export writes the tenants, and the exported config plans back to zero", async () => {
-    const { workspace, cli } = await setUp("version: 1\norganization: Acme Inc\n");
+    const { workspace, cli, run } = await setUp("version: 1\norganization: Acme Inc\n");
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
     const exported = await cli("export", "--dir", "exported");
     expect(exported.code, exported.stderr).toBe(0);
     const tenants = await workspace.read("exported/tenants.yaml");
     expect(tenants).toContain("identifier: tenant-one");
-    const zero = await runCli(["plan", "--detailed-exitcode", "--api-url", emulator?.url ?? ""], {
-      cwd: `${workspace.dir}/exported`,
-      env: { NOTIFORM_API_KEY: emulator?.apiKey ?? "" },
-    });
+    const zero = await run(["plan", "--detailed-exitcode"], { cwd: workspace.path("exported") });
     expect(zero.stdout, zero.stderr).toContain("No changes.");
   });
 });

@@ -2,19 +2,15 @@
 // cleanly, saying nothing was applied; mid-apply, Ctrl-C reaches notiform rather than listr2, so
 // the run stops, prints its report, exits 130, and the state file holds every completed create.
 import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { serializeLockInfo } from "../../src/state/lock.js";
-import { SEED } from "../helpers/cli-session.js";
-import { type PtyRun, runOnPty } from "../helpers/pty.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { cliTests, createWorkspace } from "../support/cli.js";
+import { type PtyRun, runOnPty } from "../support/pty.js";
 
-let emulator: EmulatorHandle | undefined;
+const cliTest = cliTests();
 let run: PtyRun | undefined;
 afterEach(async () => {
   run?.child.stdin?.end();
   run = undefined;
-  await emulator?.close();
-  emulator = undefined;
 });
 
 function manyGroups(count: number): string {
@@ -41,13 +37,8 @@ describe("the confirmation prompt on a terminal", () => {
   ])(
     "%s aborts: 'Aborted; nothing was applied', exit %i, no bug report, no lock left",
     async (_name, code, key) => {
-      emulator = await startEmulator({ seedFile: SEED, port: 0 });
-      const workspace = await createWorkspace({ "notiform.yaml": manyGroups(3) });
-      const pty = runOnPty(["apply", "--api-url", emulator.url], {
-        cwd: workspace.dir,
-        env: { NOTIFORM_API_KEY: emulator.apiKey },
-      });
-      run = pty;
+      const { emulator, workspace, onTerminal } = await cliTest({ config: manyGroups(3) });
+      const pty = onTerminal(["apply"]);
       when(
         pty,
         () => pty.output().includes(PROMPT),
@@ -65,14 +56,12 @@ describe("the confirmation prompt on a terminal", () => {
 
 describe("Ctrl-C mid-apply on a terminal", () => {
   it("exits 130 with the report, and the state file holds every group created", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, latencyMs: 60 });
-    const handle = emulator;
-    const workspace = await createWorkspace({ "notiform.yaml": manyGroups(40) });
-    const pty = runOnPty(["apply", "--concurrency", "2", "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: handle.apiKey },
-    });
-    run = pty;
+    const {
+      emulator: handle,
+      workspace,
+      onTerminal,
+    } = await cliTest({ config: manyGroups(40), latencyMs: 60 });
+    const pty = onTerminal(["apply", "--concurrency", "2"]);
     when(
       pty,
       () => pty.output().includes(PROMPT),

@@ -5,18 +5,11 @@
 // Production then plans to zero.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { describe, expect, it } from "vitest";
 import { validatorOf } from "../../src/schemas.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { cliTests, runCli } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 interface LiveStep {
   _id: string;
@@ -31,17 +24,8 @@ const EMAIL_HTML = `<h1>Your order {{orderId}} shipped</h1>
 `;
 
 async function organization() {
-  emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
-  const handle = emulator;
-  const call = async (method: string, path: string, body?: unknown, key = handle.apiKey) => {
-    const response = await fetch(`${handle.url}${path}`, {
-      method,
-      headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies by path
-    return (await response.json()) as any;
-  };
+  const test = await cliTest({ flavor: "real" });
+  const { emulator: handle, call } = test;
   const group = handle.store("development").notificationGroups[0]?._id;
   // An organization built in the dashboard: a workflow with four steps of content.
   const created = await call("POST", "/v1/workflows", {
@@ -76,14 +60,7 @@ async function organization() {
     _id: string;
   }[];
   await call("POST", "/v1/changes/bulk/apply", { changeIds: pending.map((c) => c._id) });
-  const workspace = await createWorkspace({});
-  const env = {
-    NOTIFORM_API_KEY: handle.apiKey,
-    NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
-    NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
-  };
-  const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
-  return { handle, call, workspace, cli, workflowId };
+  return { ...test, handle, workflowId };
 }
 
 describe("workflow content as code", () => {
@@ -200,13 +177,8 @@ ${["order-shipped", "password-reset", "weekly-digest"]
     ],
     ["one of three is managed: only that one is read by id", ["password-reset"]],
   ])("reads each content-managed workflow once: %s", async (_, managed) => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
-    const handle = emulator;
-    const workspace = await createWorkspace({ "notiform.yaml": config(managed) });
-    const result = await runCli(["plan", "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: handle.apiKey },
-    });
+    const { emulator: handle, cli } = await cliTest({ config: config(managed), flavor: "real" });
+    const result = await cli("plan");
     expect(result.code, result.stderr).toBe(0);
     const byId = handle.requests
       .filter((r) => /^\/v1\/workflows\/[0-9a-f]{24}$/.test(r.path))
@@ -245,27 +217,15 @@ workflows:
 `;
 
   async function setup() {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
-    const handle = emulator;
-    const workspace = await createWorkspace({
-      "notiform.yaml": CONFIG,
-      "templates/hello.html": "<p>Hi</p>\n",
-    });
-    const env = {
-      NOTIFORM_API_KEY_DEVELOPMENT: handle.apiKey,
-      NOTIFORM_API_KEY_PRODUCTION: handle.productionApiKey ?? "",
-    };
-    const cli = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
-    return { handle, workspace, cli };
+    const files = { "notiform.yaml": CONFIG, "templates/hello.html": "<p>Hi</p>\n" };
+    const test = await cliTest({ files, flavor: "real" });
+    return { ...test, handle: test.emulator };
   }
 
   it("creates it in Development (POST, then its identifier), records no leftover intent, and plans to zero", async () => {
-    const { handle, workspace, cli } = await setup();
-    const plan = await cli("plan", "--env", "development", "--output", "json");
-    const validate = validatorOf("plan");
-    expect(validate(JSON.parse(plan.stdout)), JSON.stringify(validate.errors)).toBe(true);
-    const [action] = JSON.parse(plan.stdout).actions;
+    const { handle, workspace, cli, json } = await setup();
+    const plan = await json(["plan", "--env", "development"], { schema: "plan" });
+    const [action] = plan.value.actions;
     expect(action).toMatchObject({ id: "workflow/welcome-flow", op: "create" });
     expect(action.requests).toEqual([
       {
@@ -312,8 +272,8 @@ workflows:
     const again = await cli("plan", "--env", "development", "--detailed-exitcode");
     expect(again.stdout, again.stderr).toContain("No changes.");
     // Production has no such workflow until it is promoted: nothing is created there.
-    const production = await cli("plan", "--env", "production", "--output", "json");
-    expect(JSON.parse(production.stdout).actions).toEqual([
+    const production = await json(["plan", "--env", "production"]);
+    expect(production.value.actions).toEqual([
       expect.objectContaining({ id: "workflow/welcome-flow", op: "not-applicable", requests: [] }),
     ]);
   });
@@ -333,7 +293,7 @@ workflows:
   });
 
   it("never creates it twice after a create whose answer was lost: uncertain until resolved", async () => {
-    const { handle, workspace, cli } = await setup();
+    const { handle, workspace, cli, json, call } = await setup();
     handle.injectFault({ method: "POST", path: "/v1/workflows", kind: "lost-response" });
     const lost = await cli("apply", "--env", "development", "--auto-approve");
     expect(lost.code).toBe(1);
@@ -343,8 +303,7 @@ workflows:
     expect(made().map((w) => w.triggers[0]?.identifier)).toEqual(["welcome"]);
 
     // The plan cannot know it is ours (its identifier is still the server's slug): uncertain.
-    const plan = await cli("plan", "--env", "development", "--output", "json");
-    const [action] = JSON.parse(plan.stdout).actions;
+    const [action] = (await json(["plan", "--env", "development"])).value.actions;
     expect(action).toMatchObject({ id: "workflow/welcome-flow", op: "uncertain", requests: [] });
     expect(action.reason).toContain('a workflow named "Welcome" exists');
     const refused = await cli("apply", "--env", "development", "--auto-approve");
@@ -352,10 +311,7 @@ workflows:
     expect(made()).toHaveLength(1);
 
     // Deleted in the dashboard and resolved as not created: the next apply creates it, once.
-    await fetch(`${handle.url}/v1/workflows/${made()[0]?._id}`, {
-      method: "DELETE",
-      headers: { authorization: `ApiKey ${handle.apiKey}` },
-    });
+    await call("DELETE", `/v1/workflows/${made()[0]?._id}`);
     const resolved = await runCli(
       ["resolve", "workflow/welcome-flow", "--not-created", "--env", "development"],
       {
@@ -371,10 +327,9 @@ workflows:
 
 describe("workflow content on a server that serves the spec alone", () => {
   it("says the content is not applicable there and sends nothing for it", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, strictSpec: true });
-    const handle = emulator;
-    const workspace = await createWorkspace({
-      "notiform.yaml": `version: 1
+    const { json } = await cliTest({
+      strictSpec: true,
+      config: `version: 1
 organization: Acme Inc
 workflows:
   - key: shipped
@@ -385,12 +340,9 @@ workflows:
         template: { content: Hi }
 `,
     });
-    const result = await runCli(["plan", "--output", "json", "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: handle.apiKey },
-    });
+    const result = await json(["plan"]);
     expect(result.code, result.stderr).toBe(0);
-    const [action] = JSON.parse(result.stdout).actions;
+    const [action] = result.value.actions;
     expect(action).toMatchObject({ id: "workflow/shipped", requests: [] });
     expect(action.reason).toContain("workflow content needs the server's workflow read");
   });
@@ -398,18 +350,14 @@ workflows:
 
 describe("a saved plan of workflow content", () => {
   it("applies exactly it, and refuses it once the step it changes moved on the server", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
-    const handle = emulator;
     const id = "64f1c0ffee0000000000a001";
-    const put = (steps: unknown) =>
-      fetch(`${handle.url}/v1/workflows/${id}`, {
-        method: "PUT",
-        headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ steps }),
-      });
-    await put([{ name: "text", template: { type: "sms", content: "Hi" } }]);
-    const workspace = await createWorkspace({
-      "notiform.yaml": `version: 1
+    const {
+      emulator: handle,
+      call,
+      cli,
+    } = await cliTest({
+      flavor: "real",
+      config: `version: 1
 organization: Acme Inc
 workflows:
   - identifier: order-shipped
@@ -419,11 +367,8 @@ workflows:
         template: { content: "Hello" }
 `,
     });
-    const cli = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], {
-        cwd: workspace.dir,
-        env: { NOTIFORM_API_KEY: handle.apiKey },
-      });
+    const put = (steps: unknown) => call("PUT", `/v1/workflows/${id}`, { steps });
+    await put([{ name: "text", template: { type: "sms", content: "Hi" } }]);
     expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
     await put([{ name: "text", template: { type: "sms", content: "Edited in the dashboard" } }]);
     const stale = await cli("apply", "plan.json");
@@ -454,8 +399,8 @@ workflows:
 `;
 
   async function setup(layout: string) {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
-    const handle = emulator;
+    const test = await cliTest({ config: config(layout), flavor: "real" });
+    const handle = test.emulator;
     (handle.store("development") as unknown as { layouts: unknown[] }).layouts = [
       {
         _id: DEFAULT,
@@ -466,21 +411,11 @@ workflows:
       { _id: BRAND, identifier: "brand", isDefault: false, content: "<main>{{{body}}}</main>" },
     ];
     // The step as the dashboard made it: no layout chosen, so the default one.
-    await fetch(`${handle.url}/v1/workflows/64f1c0ffee0000000000a001`, {
-      method: "PUT",
-      headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        steps: [{ name: "mail", template: { type: "email", subject: "Shipped", content: "<p>Shipped</p>" } }],
-      }),
+    await test.call("PUT", "/v1/workflows/64f1c0ffee0000000000a001", {
+      steps: [{ name: "mail", template: { type: "email", subject: "Shipped", content: "<p>Shipped</p>" } }],
     });
     handle.clearRequests();
-    const workspace = await createWorkspace({ "notiform.yaml": config(layout) });
-    const cli = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], {
-        cwd: workspace.dir,
-        env: { NOTIFORM_API_KEY: handle.apiKey },
-      });
-    return { handle, cli };
+    return { ...test, handle };
   }
 
   it("is compared by identifier and written as the layout's id", async () => {
@@ -498,16 +433,10 @@ workflows:
   });
 
   it("is exported by identifier and plans back to zero", async () => {
-    const { handle } = await setup("brand");
-    const workspace = await createWorkspace({});
-    const run = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], {
-        cwd: workspace.dir,
-        env: { NOTIFORM_API_KEY: handle.apiKey },
-      });
-    expect((await run("export", "--dir", ".")).code).toBe(0);
-    expect(await workspace.read("workflows.yaml")).toContain("layout: novu-default-layout");
-    const plan = await run("plan", "--detailed-exitcode");
+    const { cli, run, workspace } = await setup("brand");
+    expect((await cli("export", "--dir", "exported")).code).toBe(0);
+    expect(await workspace.read("exported/workflows.yaml")).toContain("layout: novu-default-layout");
+    const plan = await run(["plan", "--detailed-exitcode"], { cwd: workspace.path("exported") });
     expect(plan.stdout, plan.stderr).toContain("No changes.");
   });
 

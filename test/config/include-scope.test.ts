@@ -7,8 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { loadConfig } from "../../src/loader/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 const TOPIC = "topics:\n  - key: outside\n    name: Outside\n";
 

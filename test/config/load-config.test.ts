@@ -3,7 +3,7 @@
 // ignores formatting and file layout, and warnings that do not fail the load.
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/loader/index.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 const W1 = "64f1c0ffee0000000000a001";
 

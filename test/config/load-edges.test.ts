@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { closest, didYouMean } from "../../src/config/did-you-mean.js";
 import { ConfigError } from "../../src/errors.js";
 import { loadConfig } from "../../src/loader/index.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
   const error = await promise.then(

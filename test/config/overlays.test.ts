@@ -6,8 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { loadConfig } from "../../src/loader/index.js";
 import { validateConfig } from "../../src/loader/validate-config.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 const ROOT = `version: 1
 environments:

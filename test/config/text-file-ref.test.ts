@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { resolveTextFileRefs, type TextFieldPath } from "../../src/config/text-file-ref.js";
 import { readYamlFile } from "../../src/config/yaml-file.js";
 import type { Problem } from "../../src/errors.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 const FIELDS: TextFieldPath[] = [["workflows", "*", "steps", "*", "template", "content"]];
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { renderValidateJson, renderValidateText, validateConfig } from "../../src/loader/validate-config.js";
 import { Masker } from "../../src/mask.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 const W1 = "64f1c0ffee0000000000a001";
 

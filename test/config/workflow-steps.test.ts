@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { loadConfig } from "../../src/loader/index.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 async function problemsOf(files: Record<string, string>): Promise<string[]> {
   const ws = await createWorkspace(files);

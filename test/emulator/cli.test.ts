@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { runCli } from "../support/cli.js";
 
 describe("notiform emulator", () => {
   it("serves until SIGTERM, saves the data file, exits 0 and never prints a key or token", async () => {

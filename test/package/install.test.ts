@@ -9,9 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { type CliResult, runProcess } from "../helpers/cli.js";
-import { runOnPty } from "../helpers/pty.js";
-import { ACME_BASE } from "../helpers/workspace.js";
+import { ACME_BASE, type CliResult, runProcess } from "../support/cli.js";
+import { runOnPty } from "../support/pty.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SOURCES = [

@@ -8,7 +8,11 @@ import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
 import { DIFF_LINES, renderPlanMarkdown } from "../../src/plan/render-markdown.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
 
-function planWith(changes: PlanAction["changes"]): Plan {
+function planWith(
+  changes: PlanAction["changes"],
+  kind: PlanAction["kind"] = "workflow",
+  key = "order-shipped",
+): Plan {
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     createdBy: "test",
@@ -16,9 +20,9 @@ function planWith(changes: PlanAction["changes"]): Plan {
     configDigest: "",
     actions: [
       {
-        id: "workflow/order-shipped",
-        kind: "workflow",
-        key: "order-shipped",
+        id: `${kind}/${key}`,
+        kind,
+        key,
         op: "update",
         changes,
         operations: [],
@@ -95,5 +99,34 @@ describe("workflow content in a plan", () => {
     const block = markdown.slice(markdown.indexOf("```diff\n") + 8, markdown.lastIndexOf("\n```"));
     expect(block.split("\n")).toHaveLength(DIFF_LINES);
     expect(markdown).toMatch(/more diff lines: run `notiform plan` for the whole diff/);
+  });
+
+  it("shows a layout's content as a unified diff, in text and in markdown (not one escaped string)", () => {
+    const layout = (body: string) =>
+      `<!DOCTYPE html>\n<html>\n<body>\n<header>Acme</header>\n${body}\n<main>{{{body}}}</main>\n</body>\n</html>\n`;
+    const plan = planWith(
+      [
+        { field: "content", old: layout("<p>Hello</p>"), new: layout("<p>Hello there</p>") },
+        { field: "name", old: "Brand", new: "Brand 2" },
+      ],
+      "layout",
+      "brand",
+    );
+    const text = renderPlanText(plan, { color: false, verbose: false });
+    expect(text).toContain("  ~ layout brand\n");
+    expect(text).toContain("      content: changed, 8 lines\n");
+    expect(text).toContain("        --- content (live)\n");
+    expect(text).toContain("        +++ content (desired)\n");
+    expect(text).toContain("        -<p>Hello</p>\n");
+    expect(text).toContain("        +<p>Hello there</p>\n");
+    expect(text).not.toContain("\\n");
+    // Short fields keep their one-line form.
+    expect(text).toContain('      name: "Brand" -> "Brand 2"\n');
+
+    const markdown = renderPlanMarkdown(plan);
+    expect(markdown).toContain("`content: changed, 8 lines`");
+    expect(markdown).not.toContain("<!DOCTYPE html>\\n");
+    const block = markdown.slice(markdown.indexOf("```diff\n") + 8, markdown.lastIndexOf("\n```"));
+    expect(block.split("\n")).toContain("+<p>Hello there</p>");
   });
 });

@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Change } from "../../src/kinds/endpoints/wire.js";
-import { buildPromotion, type ManagedEntities } from "../../src/promote/build-promotion.js";
+import type { ManagedHandles } from "../../src/kinds/promotion.js";
+import { buildPromotion } from "../../src/promote/build-promotion.js";
 import { renderPromotionText } from "../../src/promote/render.js";
 
 const listed = JSON.parse(
@@ -26,10 +27,10 @@ const TARGET = {
 };
 const identity = <T>(value: T) => value;
 
-function build(managed: Partial<ManagedEntities>, options: { all?: boolean; changes?: Change[] } = {}) {
+function build(managed: ManagedHandles, options: { all?: boolean; changes?: Change[] } = {}) {
   return buildPromotion({
     changes: options.changes ?? listed,
-    managed: { workflows: new Map(), groups: new Map(), ...managed },
+    managed: { kinds: managed },
     all: options.all ?? false,
     target: TARGET,
     createdBy: "notiform test",
@@ -37,9 +38,9 @@ function build(managed: Partial<ManagedEntities>, options: { all?: boolean; chan
   });
 }
 
-const BOTH: Partial<ManagedEntities> = {
-  workflows: new Map([[workflowChange._entityId, { key: "capture" }]]),
-  groups: new Map([[groupChange._entityId, "capture-group"]]),
+const BOTH: ManagedHandles = {
+  workflow: new Map([[workflowChange._entityId, { key: "capture" }]]),
+  notificationGroup: new Map([[groupChange._entityId, { key: "capture-group" }]]),
 };
 
 describe("buildPromotion", () => {
@@ -124,7 +125,7 @@ describe("buildPromotion", () => {
     expect(promotion.entries).toEqual([]);
     expect(promotion.unmanaged.map((e) => [e.kind, e.changeType])).toEqual([["layout", "Layout"]]);
     const declared = build(
-      { ...BOTH, layouts: new Map([[layout._entityId, "brand"]]) },
+      { ...BOTH, layout: new Map([[layout._entityId, { key: "brand" }]]) },
       { changes: [layout] },
     );
     expect(declared.entries.map((e) => [e.kind, e.key, e.managed])).toEqual([["layout", "brand", true]]);
@@ -135,7 +136,7 @@ describe("buildPromotion", () => {
   it("takes a fresh organization's DefaultLayout change when the config names that layout, before the workflows", () => {
     const fresh: Change = { ...groupChange, _id: "6b048b903f565f01deca9998", type: "DefaultLayout" };
     const named = build(
-      { ...BOTH, layouts: new Map([[fresh._entityId, "novu-default-layout"]]) },
+      { ...BOTH, layout: new Map([[fresh._entityId, { key: "novu-default-layout" }]]) },
       { changes: [workflowChange, fresh] },
     );
     expect(named.entries.map((e) => [e.kind, e.changeType, e.key])).toEqual([

@@ -9,7 +9,7 @@ import type { Change } from "../../src/kinds/endpoints/wire.js";
 import { buildPromotion } from "../../src/promote/build-promotion.js";
 import { executePromotion } from "../../src/promote/execute-promotion.js";
 import type { Promotion, PromotionEntry } from "../../src/promote/model.js";
-import { SEED } from "../helpers/cli-session.js";
+import { SEED } from "../support/cli.js";
 
 const W1 = "64f1c0ffee0000000000a001";
 const MISSING = "6b0000000000000000000bad";
@@ -32,8 +32,10 @@ async function setup() {
   const promotion = buildPromotion({
     changes,
     managed: {
-      workflows: new Map([[W1, { key: "order-shipped" }]]),
-      groups: new Map([[group._id, "billing"]]),
+      kinds: {
+        workflow: new Map([[W1, { key: "order-shipped" }]]),
+        notificationGroup: new Map([[group._id, { key: "billing" }]]),
+      },
     },
     all: false,
     target: { apiUrl: emulator.url, organization: "Acme Inc", environment: null, environmentId: "e" },

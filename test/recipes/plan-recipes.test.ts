@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { type FakeGitHub, startFakeGitHub } from "../action/fake-github.js";
-import { SEED } from "../helpers/cli-session.js";
+import { SEED } from "../support/cli.js";
 import { userRepository } from "./harness/repository.js";
 import { runPullRequest, type WorkflowRun } from "./harness/runner.js";
 import { createWorld, REPOSITORY } from "./harness/world.js";

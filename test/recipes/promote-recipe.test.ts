@@ -3,13 +3,14 @@
 // for the approval (the test is the reviewer, and looks at Production while the job waits), then
 // promotes, applies the kinds promotion never carries (topics, tenants) to Production with its
 // key, and records each environment's state through its own branch and pull request. After each
-// run both environments plan to nothing from their state branches.
+// run both environments plan to nothing from their state branches. The second change edits a
+// layout (its content in a file): the recipe's saved promotion (`promote --out`, then `promote
+// FILE`) must carry it (issue 33: it was refused as a change the config does not manage).
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
+import { runCli, SEED } from "../support/cli.js";
 import { git, gitEnv } from "./harness/remote.js";
 import { userRepository } from "./harness/repository.js";
 import { runPush, type WorkflowRun } from "./harness/runner.js";
@@ -17,7 +18,14 @@ import { createWorld, type World } from "./harness/world.js";
 
 const WORKFLOW = ".github/workflows/notiform-promote.yml";
 
-const config = (url: string, change: { tags: string; topics: string; tenants: string }) => `version: 1
+interface Change {
+  tags: string;
+  topics: string;
+  tenants: string;
+  layout: string;
+}
+
+const config = (url: string, change: Change) => `version: 1
 organization: Acme Inc
 environments:
   development:
@@ -30,18 +38,24 @@ environments:
     serverEnvironment: Production
 topics:
 ${change.topics}tenants:
-${change.tenants}workflows:
+${change.tenants}layouts:
+  - identifier: brand
+    name: Brand
+    content: { file: layouts/brand.html }
+workflows:
   - identifier: order-shipped
     name: Order shipped
     tags: [${change.tags}]
 `;
-const FIRST = {
+const FIRST: Change = {
   tags: "orders",
   topics: "  - key: order-updates\n    name: Order updates\n",
   tenants: "  - identifier: acme-eu\n    name: Acme Europe\n",
+  layout: "<html>\n<body>\n<main>{{{body}}}</main>\n</body>\n</html>\n",
 };
-const SECOND = {
+const SECOND: Change = {
   tags: "orders, shipping",
+  layout: "<html>\n<body>\n<header>Acme</header>\n<main>{{{body}}}</main>\n</body>\n</html>\n",
   topics: `${FIRST.topics}  - key: returns\n    name: Returns\n`,
   tenants: `${FIRST.tenants}  - identifier: acme-us\n    name: Acme US\n    data: { plan: pro }\n`,
 };
@@ -119,7 +133,10 @@ describe("notiform-promote.yml on a protected main", () => {
     for (const [n, change] of [FIRST, SECOND].entries()) {
       const push = await world.remote.mergeChange(
         `change-${n}`,
-        { "notiform/notiform.yaml": config(handle.url, change) },
+        {
+          "notiform/notiform.yaml": config(handle.url, change),
+          "notiform/layouts/brand.html": change.layout,
+        },
         `Change ${n}`,
       );
       const run = await runPush(world, WORKFLOW, push, { approve });
@@ -134,6 +151,11 @@ describe("notiform-promote.yml on a protected main", () => {
       expect(approvals[n]?.tags).not.toEqual(tags);
       expect(shipped("development")?.tags).toEqual(tags);
       expect(shipped("production")?.tags).toEqual(tags);
+      // The layout (created, then edited) reached Production through the saved promotion.
+      const brand = (environment: "development" | "production") =>
+        handle.store(environment).layouts?.find((l) => l.identifier === "brand" && !l.deleted);
+      expect(brand("development")?.content).toBe(change.layout);
+      expect(brand("production")?.content).toBe(change.layout);
       // Topics and tenants are never promoted: the Production apply made them there.
       for (const environment of ["development", "production"] as const) {
         const store = handle.store(environment);
@@ -154,5 +176,7 @@ describe("notiform-promote.yml on a protected main", () => {
       }
     }
     expect(approvals).toHaveLength(2);
-  });
+    // Two full runs of the recipe (each dozens of processes): more than the default bound on a
+    // loaded machine. A bound, not a speed assertion.
+  }, 180_000);
 });

@@ -1,37 +1,26 @@
 // Apply against a hostile network, at a small scale and seeded so runs repeat: 10 % 5xx,
 // dropped connections, lost responses (the write happened, the answer did not arrive) and 429
 // bursts. Re-running apply must converge with zero duplicate creates and zero lost changes.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
 import { buildScaleConfig, scaleSeed } from "./scale-config.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 describe("apply under faults", () => {
   it.each([1, 2, 3])(
     "converges under 5xx, drops, lost responses and 429s with no duplicate and nothing lost (fault seed %i)",
     async (faultSeed) => {
       const scale = { topics: 40, groups: 4, workflows: 3, tenants: 12 };
-      emulator = await startEmulator({
-        seedFile: "examples/emulator-seed.yaml",
+      const { emulator, cli } = await cliTest({
+        config: buildScaleConfig(scale),
         seed: scaleSeed(scale),
-        port: 0,
         faultSeed,
         errorRate: 0.1,
         dropRate: 0.03,
         lostResponseRate: 0.05,
         rateLimit: { perSecond: 200, burst: 20 },
       });
-      const workspace = await createWorkspace({ "notiform.yaml": buildScaleConfig(scale) });
-      const env = { NOTIFORM_API_KEY: emulator.apiKey };
-      const cli = (...args: string[]) =>
-        runCli([...args, "--api-url", emulator?.url ?? ""], { cwd: workspace.dir, env });
 
       // Each run either finishes (0) or reports what failed (1/3); a re-run picks up the rest.
       const codes: (number | null)[] = [];

@@ -9,8 +9,7 @@ import { describe, expect, it } from "vitest";
 import { loadSeedFile } from "../../src/emulator/index.js";
 import { ConfigError } from "../../src/errors.js";
 import { loadConfig } from "../../src/loader/index.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 /** One 100,000-item list, anchored once and aliased 999 times (about 215 KB). */
 function aliasFlood(header: string): string {

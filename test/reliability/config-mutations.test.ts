@@ -3,8 +3,7 @@
 // must answer with exit 0 or 1 and a message, never a crash or a stack trace. Seeded: repeatable.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, runCli } from "../support/cli.js";
 
 const VALID = `version: 1
 organization: Acme Inc

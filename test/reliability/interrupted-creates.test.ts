@@ -6,16 +6,11 @@
 // ends with every group exactly once.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { killWhen, runCli } from "../helpers/cli.js";
-import { createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator/index.js";
+import { cliTests, killWhen, type Workspace } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const groupsConfig = (count: number) =>
   `version: 1\norganization: Acme Inc\nnotificationGroups:\n${Array.from(
@@ -24,22 +19,11 @@ const groupsConfig = (count: number) =>
   ).join("")}`;
 
 async function setup(options: { strictSpec: boolean; groups: number; latencyMs?: number }) {
-  emulator = await startEmulator({
-    seedFile: "examples/emulator-seed.yaml",
-    port: 0,
-    strictSpec: options.strictSpec,
-    ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
-  });
-  const handle = emulator;
-  const workspace = await createWorkspace({ "notiform.yaml": groupsConfig(options.groups) });
-  const env = { NOTIFORM_API_KEY: handle.apiKey };
+  const { groups, ...emulator } = options;
+  const test = await cliTest({ config: groupsConfig(groups), ...emulator });
   // resolve is offline: it takes no --api-url.
-  const cli = (...args: string[]) =>
-    runCli([...args, ...(args[0] === "resolve" ? [] : ["--api-url", handle.url])], {
-      cwd: workspace.dir,
-      env,
-    });
-  return { handle, workspace, cli, env };
+  const cli = (...args: string[]) => test.run(args, args[0] === "resolve" ? { url: null } : {});
+  return { ...test, handle: test.emulator, cli };
 }
 
 function stateOf(workspace: Workspace) {
@@ -114,10 +98,8 @@ describe("an interrupted create", () => {
   });
 
   /** Kill the apply once its group POST has reached the server, before the answer comes back. */
-  async function killAfterPost(handle: EmulatorHandle, workspace: Workspace, env: Record<string, string>) {
-    const killed = await runCli(["apply", "--auto-approve", "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env,
+  async function killAfterPost({ handle, run }: Awaited<ReturnType<typeof setup>>) {
+    const killed = await run(["apply", "--auto-approve"], {
       onSpawn: killWhen(() => handle.requests.some((r) => r.method === "POST")),
     });
     expect(killed.signal).toBe("SIGKILL");
@@ -127,8 +109,9 @@ describe("an interrupted create", () => {
   }
 
   it("where the server lists groups, the single unbound match is adopted without asking", async () => {
-    const { handle, workspace, cli, env } = await setup({ strictSpec: false, groups: 1, latencyMs: 150 });
-    await killAfterPost(handle, workspace, env);
+    const session = await setup({ strictSpec: false, groups: 1, latencyMs: 150 });
+    const { handle, workspace, cli } = session;
+    await killAfterPost(session);
     expect(Object.keys(stateOf(workspace).intents ?? {})).toEqual(["notificationGroup/g0"]);
     expect(groupsNamed(handle, "Group 0")).toHaveLength(1);
     const converged = await cli("apply", "--auto-approve");
@@ -139,14 +122,11 @@ describe("an interrupted create", () => {
   });
 
   it("stops, naming the candidates, when several unbound groups could be the one it created", async () => {
-    const { handle, workspace, cli, env } = await setup({ strictSpec: false, groups: 1, latencyMs: 150 });
-    await killAfterPost(handle, workspace, env);
+    const session = await setup({ strictSpec: false, groups: 1, latencyMs: 150 });
+    const { handle, cli } = session;
+    await killAfterPost(session);
     // Someone else makes a group of the same name meanwhile.
-    await fetch(`${handle.url}/v1/notification-groups`, {
-      method: "POST",
-      headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Group 0" }),
-    });
+    await session.call("POST", "/v1/notification-groups", { name: "Group 0" });
     const ids = groupsNamed(handle, "Group 0").map((g) => g._id);
     expect(ids).toHaveLength(2);
     const plan = await cli("plan");
@@ -175,13 +155,11 @@ describe("SIGKILL at random points during an apply of hundreds of creates", () =
     "converges with zero duplicate groups (strict spec: $strictSpec, seed $seed)",
     async ({ strictSpec, seed }) => {
       const count = 200;
-      const { handle, workspace, cli, env } = await setup({ strictSpec, groups: count, latencyMs: 2 });
+      const { handle, workspace, cli, run } = await setup({ strictSpec, groups: count, latencyMs: 2 });
       const random = seeded(seed);
       for (let round = 0; round < 3; round += 1) {
         const killAt = handle.requests.length + 5 + Math.floor(random() * 60);
-        const killed = await runCli(["apply", "--auto-approve", "--api-url", handle.url], {
-          cwd: workspace.dir,
-          env,
+        const killed = await run(["apply", "--auto-approve"], {
           onSpawn: killWhen(() => handle.requests.length >= killAt),
         });
         if (killed.signal !== "SIGKILL") break;

@@ -4,17 +4,11 @@
 // warned about; a saved plan's bindings are never recorded on its word.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { startCliSession } from "../helpers/cli-session.js";
-import { createWorkspace, TENANT_1, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator/index.js";
+import { cliTests, TENANT_1, WORKFLOW_SHIPPED } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const api = (handle: EmulatorHandle, method: string, path: string, body?: unknown) =>
   fetch(`${handle.url}${path}`, {
@@ -25,18 +19,15 @@ const api = (handle: EmulatorHandle, method: string, path: string, body?: unknow
 
 describe("trust under failure", () => {
   it("export writes the state file, so a group renamed right after export is renamed, not created again", async () => {
-    emulator = await startEmulator({ seedFile: "examples/emulator-seed.yaml", port: 0 });
-    const handle = emulator;
-    await api(handle, "POST", "/v1/notification-groups", { name: "Billing" });
-    const ws = await createWorkspace({});
-    const env = { NOTIFORM_API_KEY: handle.apiKey };
-    const exported = await runCli(["export", "--dir", ".", "--api-url", handle.url], { cwd: ws.dir, env });
+    const { cli, call, workspace: ws } = await cliTest();
+    await call("POST", "/v1/notification-groups", { name: "Billing" });
+    const exported = await cli("export", "--dir", ".");
     expect(exported.code, exported.stderr).toBe(0);
     const state = JSON.parse(await ws.read("notiform.state.json"));
     expect(state.notificationGroups.billing.id).toMatch(/^[0-9a-f]{24}$/);
     const groups = await ws.read("notification-groups.yaml");
     await ws.write("notification-groups.yaml", groups.replace("name: Billing", "name: Billing and invoices"));
-    const plan = await runCli(["plan", "--output", "json", "--api-url", handle.url], { cwd: ws.dir, env });
+    const plan = await cli("plan", "--output", "json");
     const actions = JSON.parse(plan.stdout).actions;
     expect(actions.map((a: { id: string; op: string }) => `${a.op} ${a.id}`)).toEqual([
       "update notificationGroup/billing",
@@ -44,11 +35,11 @@ describe("trust under failure", () => {
   });
 
   it("keeps a group keyed __proto__ (or constructor) as data: created once, then no changes", async () => {
-    const session = await startCliSession(
-      "version: 1\norganization: Acme Inc\nnotificationGroups:\n  - { key: __proto__, name: Proto }\n  - { key: constructor, name: Ctor }\n",
-      { strictSpec: true },
-    );
-    emulator = session.emulator;
+    const session = await cliTest({
+      config:
+        "version: 1\norganization: Acme Inc\nnotificationGroups:\n  - { key: __proto__, name: Proto }\n  - { key: constructor, name: Ctor }\n",
+      strictSpec: true,
+    });
     expect((await session.cli("apply", "--auto-approve")).code).toBe(0);
     const state = JSON.parse(readFileSync(join(session.workspace.dir, "notiform.state.json"), "utf8"));
     expect(Object.keys(state.notificationGroups).sort()).toEqual(["__proto__", "constructor"]);
@@ -61,10 +52,9 @@ describe("trust under failure", () => {
   });
 
   it("reports a status change applied when its answer was lost and the retry met 'must provide a different status'", async () => {
-    const session = await startCliSession(
-      `version: 1\norganization: Acme Inc\nworkflows:\n  - { key: shipped, id: ${WORKFLOW_SHIPPED}, active: false }\n`,
-    );
-    emulator = session.emulator;
+    const session = await cliTest({
+      config: `version: 1\norganization: Acme Inc\nworkflows:\n  - { key: shipped, id: ${WORKFLOW_SHIPPED}, active: false }\n`,
+    });
     session.emulator.injectFault({
       method: "PUT",
       path: `/v1/workflows/${WORKFLOW_SHIPPED}/status`,
@@ -79,10 +69,9 @@ describe("trust under failure", () => {
   });
 
   it("warns about two overrides for one workflow and tenant on the server", async () => {
-    const session = await startCliSession(
-      `version: 1\norganization: Acme Inc\noverrides:\n  - { workflow: ${WORKFLOW_SHIPPED}, tenant: ${TENANT_1} }\n`,
-    );
-    emulator = session.emulator;
+    const session = await cliTest({
+      config: `version: 1\norganization: Acme Inc\noverrides:\n  - { workflow: ${WORKFLOW_SHIPPED}, tenant: ${TENANT_1} }\n`,
+    });
     expect((await session.cli("apply", "--auto-approve")).code).toBe(0);
     // A database without the unique index: a second override for the same pair.
     const store = session.emulator.store("development");
@@ -94,11 +83,11 @@ describe("trust under failure", () => {
   });
 
   it("refuses a saved plan whose group binding was edited, and records nothing", async () => {
-    const session = await startCliSession(
-      "version: 1\norganization: Acme Inc\nnotificationGroups:\n  - { key: billing, name: Billing }\n",
-      { strictSpec: true },
-    );
-    emulator = session.emulator;
+    const session = await cliTest({
+      config:
+        "version: 1\norganization: Acme Inc\nnotificationGroups:\n  - { key: billing, name: Billing }\n",
+      strictSpec: true,
+    });
     expect((await session.cli("apply", "--auto-approve")).code).toBe(0);
     await session.workspace.write(
       "notiform.yaml",
@@ -121,8 +110,9 @@ describe("trust under failure", () => {
       { length: 40 },
       (_, n) => `  - { key: t${String(n).padStart(2, "0")}, name: T${n} }\n`,
     );
-    const session = await startCliSession(`version: 1\norganization: Acme Inc\ntopics:\n${topics.join("")}`);
-    emulator = session.emulator;
+    const session = await cliTest({
+      config: `version: 1\norganization: Acme Inc\ntopics:\n${topics.join("")}`,
+    });
     // The very first create fails at once; the other three in flight finish.
     session.emulator.injectFault({
       method: "POST",
@@ -145,10 +135,9 @@ describe("trust under failure", () => {
   });
 
   it("refuses a saved plan that creates an override someone created meanwhile", async () => {
-    const session = await startCliSession(
-      `version: 1\norganization: Acme Inc\noverrides:\n  - { workflow: ${WORKFLOW_SHIPPED}, tenant: ${TENANT_1}, active: true }\n`,
-    );
-    emulator = session.emulator;
+    const session = await cliTest({
+      config: `version: 1\norganization: Acme Inc\noverrides:\n  - { workflow: ${WORKFLOW_SHIPPED}, tenant: ${TENANT_1}, active: true }\n`,
+    });
     expect((await session.cli("plan", "--out", "plan.json")).code).toBe(0);
     await api(session.emulator, "POST", "/v1/workflow-overrides", {
       workflowId: WORKFLOW_SHIPPED,

@@ -6,8 +6,7 @@ import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js"
 import { createClient } from "../../src/kinds/client.js";
 import { Masker, maskDeep } from "../../src/mask.js";
 import { acquireStateLock } from "../../src/state/lock.js";
-import { BIN, runCli, runProcess } from "../helpers/cli.js";
-import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { BIN, createWorkspace, runCli, runProcess, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 let emulator: EmulatorHandle;
 beforeAll(async () => {

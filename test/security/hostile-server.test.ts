@@ -11,8 +11,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, loadSeedFile, startEmulator } from "../../src/emulator/index.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
-import { createWorkspace, WORKFLOW_SHIPPED, type Workspace } from "../helpers/workspace.js";
+import { type CliResult, createWorkspace, runCli, WORKFLOW_SHIPPED, type Workspace } from "../support/cli.js";
 import { type HostileProxy, startHostileProxy } from "./hostile-proxy.js";
 
 const API_KEY = "nf_HOSTILE_key_9d8c7b6a5f4e3d2c";

@@ -5,17 +5,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { describe, expect, it } from "vitest";
 import { keyedDigest } from "../../src/secrets/keyed-digest.js";
-import { runCli } from "../helpers/cli.js";
-import { createWorkspace, WORKFLOW_SHIPPED } from "../helpers/workspace.js";
+import { cliTests, WORKFLOW_SHIPPED } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const TOKEN = "tok-5188-secret";
 const SUFFIX = "sfx-7731";
@@ -34,12 +28,12 @@ workflows:
 
 describe.each([false, true])("interpolated values (strict spec: %s)", (strictSpec) => {
   it("are kept in the state file and plan only as keyed digests, and the plan converges", async () => {
-    emulator = await startEmulator({ seedFile: "examples/emulator-seed.yaml", port: 0, strictSpec });
-    const handle = emulator;
-    const workspace = await createWorkspace({ "notiform.yaml": CONFIG });
-    const env = { NOTIFORM_API_KEY: handle.apiKey, WEBHOOK_TOKEN: TOKEN, GROUP_SUFFIX: SUFFIX };
-    const cli = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
+    const { workspace, run } = await cliTest({
+      config: CONFIG,
+      strictSpec,
+      env: (keys) => ({ NOTIFORM_API_KEY: keys.development, WEBHOOK_TOKEN: TOKEN, GROUP_SUFFIX: SUFFIX }),
+    });
+    const cli = (...args: string[]) => run(args);
 
     expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
     const applied = await cli("apply", "plan.json");
@@ -68,10 +62,7 @@ describe.each([false, true])("interpolated values (strict spec: %s)", (strictSpe
     for (const action of saved.actions) expect(action.live.digest).toMatch(/^hmac-sha256:/);
 
     // A changed variable is a change, found through the digest alone.
-    const changed = await runCli(["plan", "--detailed-exitcode", "--api-url", handle.url], {
-      cwd: workspace.dir,
-      env: { ...env, WEBHOOK_TOKEN: "tok-9999-other" },
-    });
+    const changed = await run(["plan", "--detailed-exitcode"], { env: { WEBHOOK_TOKEN: "tok-9999-other" } });
     expect(changed.code).toBe(2);
     expect(changed.stdout).toContain("description");
     expect(changed.stdout).not.toContain("tok-9999-other");

@@ -2,22 +2,13 @@
 // inner spaces) is reported at once as malformed, naming the variable and never the value,
 // without a single request: not retried and blamed on the network (issue 12 item 8).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { ACME_BASE, createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { ACME_BASE, type CliTest, startCliTest } from "../support/cli.js";
 
-let emulator: EmulatorHandle;
-let workspace: Workspace;
-
+let test: CliTest;
 beforeAll(async () => {
-  emulator = await startEmulator({ seedFile: SEED, port: 0 });
-  workspace = await createWorkspace({ "notiform.yaml": ACME_BASE });
+  test = await startCliTest({ config: ACME_BASE });
 });
-
-afterAll(async () => {
-  await emulator?.close();
-});
+afterAll(() => test.close());
 
 describe("a malformed API key", () => {
   it.each([
@@ -27,12 +18,10 @@ describe("a malformed API key", () => {
     ["an inner space", (key: string) => `${key.slice(0, 4)} ${key.slice(4)}`, "contains whitespace"],
     ["a control character", (key: string) => `${key.slice(0, 4)}\u0007${key.slice(4)}`, "contains control"],
   ])("with %s is refused before any request, naming the variable", async (_name, spoil, reason) => {
+    const { emulator } = test;
     emulator.clearRequests();
     const key = spoil(emulator.apiKey);
-    const result = await runCli(["plan", "--api-url", emulator.url, "--verbose"], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: key },
-    });
+    const result = await test.run(["plan", "--verbose"], { env: { NOTIFORM_API_KEY: key } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("error: the API key in NOTIFORM_API_KEY is malformed");
     expect(result.stderr).toContain(reason);
@@ -42,18 +31,16 @@ describe("a malformed API key", () => {
   });
 
   it("names the environment's variable (apiKeyEnv), and a clean key still works", async () => {
-    const ws = await createWorkspace({
-      "notiform.yaml": `${ACME_BASE}environments:\n  dev:\n    apiKeyEnv: DEV_KEY\n`,
-    });
-    const spoilt = await runCli(["whoami", "--env", "dev", "--api-url", emulator.url], {
-      cwd: ws.dir,
-      env: { DEV_KEY: `${emulator.apiKey}\n` },
-    });
+    const { emulator, workspace, run } = test;
+    await workspace.write(
+      "envs/notiform.yaml",
+      `${ACME_BASE}environments:\n  dev:\n    apiKeyEnv: DEV_KEY\n`,
+    );
+    const whoami = (key: string) =>
+      run(["whoami", "--env", "dev"], { cwd: workspace.path("envs"), env: { DEV_KEY: key } });
+    const spoilt = await whoami(`${emulator.apiKey}\n`);
     expect(spoilt.stderr).toContain("the API key in DEV_KEY is malformed");
-    const clean = await runCli(["whoami", "--env", "dev", "--api-url", emulator.url], {
-      cwd: ws.dir,
-      env: { DEV_KEY: emulator.apiKey },
-    });
+    const clean = await whoami(emulator.apiKey);
     expect(clean.code).toBe(0);
   });
 });

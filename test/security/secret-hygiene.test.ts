@@ -5,8 +5,14 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, loadSeedFile, startEmulator } from "../../src/emulator/index.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
-import { createWorkspace, TENANT_1, WORKFLOW_SHIPPED, type Workspace } from "../helpers/workspace.js";
+import {
+  type CliResult,
+  createWorkspace,
+  runCli,
+  TENANT_1,
+  WORKFLOW_SHIPPED,
+  type Workspace,
+} from "../support/cli.js";
 
 const API_KEY = "nf_SECRET_key_7f3a9c1e5b";
 const ACCESS_TOKEN = "pat_SECRET_token_c0ffee4242";

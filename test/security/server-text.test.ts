@@ -6,8 +6,7 @@
 // holds names exactly.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, loadSeedFile, startEmulator } from "../../src/emulator/index.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
-import { createWorkspace, WORKFLOW_SHIPPED, type Workspace } from "../helpers/workspace.js";
+import { type CliResult, createWorkspace, runCli, WORKFLOW_SHIPPED, type Workspace } from "../support/cli.js";
 
 const ORG = "Acme <img src=x onerror=alert(1)>\u001b[2J\u202e\nforged: line";
 const TOPIC_CONTROLS = "Fine\rEVIL\u001b[2J\u001b[1;1H\u001b[31mRED\u009b2J\u202etxt.exe";

@@ -5,7 +5,7 @@ import { open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../../src/state/state-store.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace } from "../support/cli.js";
 
 describe("writeFileAtomic", () => {
   it("replaces the file by rename: an open handle still reads the old contents whole", async () => {

@@ -21,7 +21,12 @@ import {
 import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
 import { InternalError, NotiformError, type Problem } from "../../errors.js";
-import { preparePlan, resolveSession, withIdentifiers } from "../../pipeline/prepare-plan.js";
+import {
+  environmentOption,
+  preparePlan,
+  resolveSession,
+  withIdentifiers,
+} from "../../pipeline/prepare-plan.js";
 import {
   describeMalformedKey,
   loadDesired,
@@ -286,6 +291,7 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
       state,
       client: session.client,
       organization,
+      ...environmentOption(session),
       masker: context.masker,
       keyed: session.keyed,
       protect: session.protect,
@@ -317,7 +323,7 @@ async function runWithSignals(
       : // listr2 draws in place: it needs a terminal that says how wide it is.
         context.terminal.isTTY && (context.terminal.width ?? 0) >= 40
         ? listrProgress(plan, (text) => visibleText(context.masker.mask(text)))
-        : lineProgress((text) => context.terminal.err(text));
+        : lineProgress((text) => context.terminal.err(text), plan.actions.length);
   return withStopSignals(
     context,
     "\nStopping: starting nothing new, finishing running actions (Ctrl-C again to abort them).\n",

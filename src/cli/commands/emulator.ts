@@ -34,7 +34,7 @@ export const emulatorCommand = defineCommand({
     yargs
       .options(VERBOSE_OPTIONS)
       .option("port", {
-        type: "string",
+        type: "number",
         default: 4010,
         describe: "Port to listen on (0: any free port)",
         coerce: integerFlag("port", 0, 65_535),
@@ -46,42 +46,42 @@ export const emulatorCommand = defineCommand({
       })
       .option("data", { type: "string", describe: "Keep the state in this JSON file between runs" })
       .option("latency", {
-        type: "string",
+        type: "number",
         default: 0,
         describe: "Added latency per response (ms)",
         coerce: integerFlag("latency", 0, MAX_DELAY_MS),
       })
       .option("jitter", {
-        type: "string",
+        type: "number",
         default: 0,
         describe: "Random +/- latency (ms)",
         coerce: integerFlag("jitter", 0, MAX_DELAY_MS),
       })
       .option("error-rate", {
-        type: "string",
+        type: "number",
         default: 0,
         describe: "Share of requests answered 500/502/503/504 (0-1)",
         coerce: numberFlag("error-rate", 0, 1),
       })
       .option("drop-rate", {
-        type: "string",
+        type: "number",
         default: 0,
         describe: "Share of connections dropped before handling (0-1)",
         coerce: numberFlag("drop-rate", 0, 1),
       })
       .option("lost-response-rate", {
-        type: "string",
+        type: "number",
         default: 0,
         describe: "Share of writes handled, then dropped without an answer (0-1)",
         coerce: numberFlag("lost-response-rate", 0, 1),
       })
       .option("rate-limit", {
-        type: "string",
+        type: "number",
         describe: "Requests per second before answering 429 with Retry-After",
         coerce: integerFlag("rate-limit", 1, 1_000_000),
       })
       .option("fault-seed", {
-        type: "string",
+        type: "number",
         default: 1,
         describe: "Seed of the fault generator",
         coerce: integerFlag("fault-seed", 0, 2 ** 32 - 1),

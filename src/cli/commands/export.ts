@@ -15,6 +15,11 @@ export const exportCommand = defineCommand({
       .options(CONFIG_OPTIONS)
       .options(API_OPTIONS)
       .options(VERBOSE_OPTIONS)
+      .option("env", {
+        type: "string",
+        describe:
+          "Export this environment of a config with several: its own topics, tenants and overrides under env/NAME/, the shared base (written by the first one), its entry in environments: and its state file",
+      })
       .option("output", {
         alias: "o",
         choices: ["text", "json"] as const,

@@ -18,6 +18,7 @@ import {
   type PromotionReport,
   type PromotionTarget,
 } from "../../promote/model.js";
+import { isAheadOfProduction } from "../../promote/production-diff.js";
 import {
   renderPromotionJson,
   renderPromotionMarkdown,
@@ -111,7 +112,8 @@ export const promoteCommand = defineCommand({
         // A markdown preview (a pull request comment, a job summary) never prompts: like
         // --detailed-exitcode it exits 2 while changes are pending; with --out it saves, as always.
         const detailed = args["detailed-exitcode"] || (args.output === "markdown" && args.out === undefined);
-        return detailed && promotion.entries.length > 0 ? EXIT.changes : EXIT.ok;
+        // Exit 2 only while Production lacks something: not for changes whose content it has.
+        return detailed && promotion.entries.some(isAheadOfProduction) ? EXIT.changes : EXIT.ok;
       }
       if (promotion.entries.length === 0) {
         if (args.output === "json") context.terminal.out(renderPromotionReportJson(emptyReport()));

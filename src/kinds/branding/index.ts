@@ -110,11 +110,6 @@ export const brandingKind: KindModule<"branding"> = {
   unmanaged: () => [],
   readLive: async (client, scope) => ({ live: await readBranding(client, scope) }),
   execute: executeBranding,
-  reread: (actions, client, scope) =>
-    actions.length === 0
-      ? Promise.resolve({ current: {} })
-      : readBranding(client, { ...scope, everything: true }),
-
   exportSection(live) {
     const fields = fieldsOf(live.current);
     return Object.keys(fields).length === 0 ? undefined : { file: "branding.yaml", value: fields };

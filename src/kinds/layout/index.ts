@@ -22,6 +22,7 @@ import { layoutApi } from "./api.js";
 import { canonicalLayout } from "./canonical.js";
 import { checkLayouts } from "./checks.js";
 import { executeLayout, exportLayouts } from "./execute.js";
+import { layoutPromotion } from "./promotion.js";
 import { layoutRequest } from "./requests.js";
 import type { Layout } from "./wire.js";
 
@@ -58,6 +59,7 @@ export const layoutKind: KindModule<"layout"> = {
   // The server refuses a second layout with the identifier (409): a lost create is found again by it.
   creates: [],
   checkReferences: checkLayouts,
+  promotion: layoutPromotion,
 
   desiredItems(desired: DesiredState): DesiredItem[] {
     return desired.resources.layout.map(({ spec, source }) => {
@@ -161,11 +163,6 @@ export const layoutKind: KindModule<"layout"> = {
   // While the config loads, once it holds a layout: the whole list, which readLive reads anyway.
   readAhead: (client) => client.listAllLayouts(),
   execute: executeLayout,
-
-  async reread(_actions, client) {
-    const layouts = await unlessUnsupported(client.listAllLayouts());
-    return layouts === undefined ? undefined : new Map(layouts.map((layout) => [layout.identifier, layout]));
-  },
 
   exportSection: exportLayouts,
 };

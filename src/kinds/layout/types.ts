@@ -38,6 +38,7 @@ declare module "../kinds.js" {
       operation: LayoutOperation;
       endpoints: LayoutEndpoints;
       extension: LayoutExtension;
+      promoted: true;
     };
   }
 }

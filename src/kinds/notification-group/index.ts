@@ -21,6 +21,7 @@ import type { UnmanagedResource } from "../plan-action.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { notificationGroupApi } from "./api.js";
 import { executeNotificationGroup } from "./execute.js";
+import { notificationGroupPromotion } from "./promotion.js";
 import { notificationGroupRequest } from "./requests.js";
 import type { NotificationGroup } from "./wire.js";
 
@@ -132,9 +133,8 @@ export const notificationGroupKind: KindModule<"notificationGroup"> = {
 
   readLive: async (client, scope) => ({ live: await readGroups(client, scope) }),
   execute: executeNotificationGroup,
+  promotion: notificationGroupPromotion,
   // Groups can only be read as a whole list (where the server lists them at all).
-  reread: (_actions, client, scope) => readGroups(client, scope),
-
   exportSection(live, keys) {
     if (live === undefined) return { notExported: "notification groups (the server cannot list them)" };
     if (live.length === 0) return undefined;

@@ -22,6 +22,7 @@ declare module "../kinds.js" {
       operation: NotificationGroupOperation;
       endpoints: NotificationGroupEndpoints;
       extension: NotificationGroupExtension;
+      promoted: true;
     };
   }
 }

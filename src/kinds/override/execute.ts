@@ -98,24 +98,3 @@ function withCreatedIds(
     ...(workflowFromAction !== undefined ? { workflowId: idOf(workflowFromAction, "workflow") } : {}),
   };
 }
-
-/**
- * The overrides a saved plan's actions were computed from: by server id for an update, by
- * (workflow, tenant) for a create — so an override created meanwhile makes the create stale.
- * One list read serves them all.
- */
-export async function findOverrides(
-  actions: readonly PlanAction[],
-  client: NotificationApi,
-): Promise<WorkflowOverride[]> {
-  const ids = new Set<string>();
-  const pairs = new Set<string>();
-  for (const action of actions) {
-    if (action.live.serverId !== undefined) ids.add(action.live.serverId);
-    for (const op of action.operations) {
-      if (op.type === "override.create") pairs.add(overrideLookupKey(op.workflowId, op.tenantId));
-    }
-  }
-  const all = await client.listAllWorkflowOverrides();
-  return all.filter((o) => ids.has(o._id) || pairs.has(overrideLookupKey(o._workflowId, o._tenantId)));
-}

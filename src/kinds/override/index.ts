@@ -37,7 +37,7 @@ import { unlessUnsupported } from "../unsupported.js";
 import { hasCode } from "../write-outcomes.js";
 import { workflowOverrideApi } from "./api.js";
 import { checkOverrideReferences } from "./checks.js";
-import { executeOverride, findOverrides, overrideLookupKey } from "./execute.js";
+import { executeOverride, overrideLookupKey } from "./execute.js";
 import { overrideRequest } from "./requests.js";
 import { resolveTenants } from "./resolve.js";
 import type { WorkflowOverride } from "./wire.js";
@@ -276,15 +276,6 @@ export const overrideKind: KindModule<"override"> = {
 
   readAhead: readOverridesAhead,
   execute: executeOverride,
-
-  async reread(actions, client) {
-    const overrides = actions.length === 0 ? [] : await findOverrides(actions, client);
-    // Known only from an earlier answer: finding out would take a write (see src/api/probe.ts).
-    return {
-      byPair: byPair(overrides),
-      canUpdate: client.capability("updateWorkflowOverride") !== "unsupported",
-    };
-  },
 
   exportSection(live, keys) {
     if (live.unreadable !== undefined) return { notExported: `workflow overrides (${live.unreadable})` };

@@ -12,7 +12,7 @@ import { ApiLiveItem } from "../live-item.js";
 import type { NotificationApi } from "../notification-api.js";
 import { unlessUnsupported } from "../unsupported.js";
 import { tenantApi } from "./api.js";
-import { executeTenant, findTenant } from "./execute.js";
+import { executeTenant } from "./execute.js";
 import { tenantRequest } from "./requests.js";
 import type { Tenant } from "./wire.js";
 
@@ -112,13 +112,6 @@ export const tenantKind: KindModule<"tenant"> = {
   // anyway (it follows `hasMore` page by page, so starting early hides that chain).
   readAhead: (client) => client.listAllTenants(),
   execute: executeTenant,
-
-  async reread(actions, client) {
-    const found = await Promise.all(actions.map((action) => findTenant(client, action.key)));
-    return new Map(
-      found.flatMap((tenant) => (tenant === undefined ? [] : [[tenant.identifier, tenant] as const])),
-    );
-  },
 
   exportSection(live) {
     if (live === undefined) return { notExported: "the server does not serve the tenant routes" };

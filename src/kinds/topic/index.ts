@@ -110,11 +110,6 @@ export const topicKind: KindModule<"topic"> = {
 
   execute: executeTopic,
 
-  async reread(actions, client) {
-    const found = await Promise.all(actions.map((action) => findTopic(client, action.key)));
-    return new Map(found.flatMap((topic) => (topic === undefined ? [] : [[topic.key, topic] as const])));
-  },
-
   exportSection(live) {
     if (live.size === 0) return undefined;
     const sorted = [...live.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -2,6 +2,7 @@
 // and every notificationGroup a workflow names is a notificationGroups key of this config.
 
 import { didYouMean } from "../../config/did-you-mean.js";
+import { isFlagged } from "../../config/flagged.js";
 import type { Resources } from "../../config/model.js";
 import { where } from "../../config/where.js";
 import type { Problem } from "../../errors.js";
@@ -11,7 +12,9 @@ export function checkWorkflowReferences(resources: Resources, problems: Problem[
   checkWorkflowSteps(resources, problems);
   const byId = new Map<string, { key: string; pos: string }>();
   for (const { spec, source } of resources.workflow) {
-    if (spec.id === undefined && spec.identifier === undefined) {
+    // An id or identifier the schema refused was taken out: already told.
+    const refused = isFlagged(source, "id") || isFlagged(source, "identifier");
+    if (spec.id === undefined && spec.identifier === undefined && !refused) {
       problems.push({
         severity: "error",
         rule: "workflow-unnamed",

@@ -178,16 +178,6 @@ export async function readWorkflowsAhead(
   return { ...ahead, content };
 }
 
-/** The workflows a saved plan's actions touch, read one by one (undefined: no read extension). */
-export async function rereadWorkflows(
-  actions: readonly PlanAction[],
-  client: NotificationApi,
-): Promise<Map<string, Workflow> | undefined> {
-  const ids = actions.flatMap((a) => (a.live.origin === "api" && a.live.serverId ? [a.live.serverId] : []));
-  if (ids.length === 0) return undefined;
-  return getEach(client, ids, {});
-}
-
 async function getEach(
   client: NotificationApi,
   ids: readonly string[],

@@ -40,13 +40,8 @@ import {
   readDefaultGroup,
   readLayouts,
 } from "./content.js";
-import {
-  executeWorkflow,
-  readWorkflows,
-  readWorkflowsAhead,
-  rereadWorkflows,
-  type WorkflowReadAhead,
-} from "./execute.js";
+import { executeWorkflow, readWorkflows, readWorkflowsAhead, type WorkflowReadAhead } from "./execute.js";
+import { workflowPromotion } from "./promotion.js";
 import { workflowRequest } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
 import { isContentField } from "./steps-canonical.js";
@@ -226,8 +221,8 @@ export const workflowKind: KindModule<"workflow"> = {
     return { live, listed: read.listed };
   },
   readAhead: readWorkflowsAhead,
+  promotion: workflowPromotion,
   execute: executeWorkflow,
-  reread: rereadWorkflows,
 
   exportSection(live, keys) {
     return exportWorkflows(live, keys);

@@ -3,6 +3,8 @@
 // each type has the template fields it needs (an email its subject and content, a push its
 // title) and none it cannot use (a layout on an SMS); digest and delay steps have well-formed
 // metadata and no message; editor content is a block list and only for email.
+
+import { isFlagged } from "../../config/flagged.js";
 import type { Resources } from "../../config/model.js";
 import { where } from "../../config/where.js";
 import type { Position, Problem } from "../../errors.js";
@@ -50,8 +52,13 @@ export function checkWorkflowSteps(resources: Resources, problems: Problem[]): v
         field: `steps[${index}]${field !== undefined ? `.${field}` : ""}`,
       });
     };
+    if (!Array.isArray(spec.steps)) continue;
     const names = new Map<string, number>();
     spec.steps.forEach((step, index) => {
+      // A step the schema refused is checked for its name only (if it has one): its other
+      // fields were told about, and may not have the shapes the checks below rely on.
+      const refused = isFlagged(source, `steps[${index}]`);
+      if (refused && (typeof step !== "object" || step === null || typeof step.name !== "string")) return;
       const first = names.get(step.name);
       if (first !== undefined) {
         report(
@@ -61,6 +68,7 @@ export function checkWorkflowSteps(resources: Resources, problems: Problem[]): v
           `the name is used by another step of this workflow (${where(at(first, "name"))}); step names must be unique`,
         );
       } else names.set(step.name, index);
+      if (refused) return;
       checkStep(step, (field, rule, message) => report(index, field, rule, message));
     });
   }

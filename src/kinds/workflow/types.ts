@@ -80,6 +80,7 @@ declare module "../kinds.js" {
       operation: WorkflowOperation;
       endpoints: WorkflowEndpoints;
       extension: WorkflowExtension;
+      promoted: true;
     };
   }
 }

@@ -3,7 +3,7 @@
 // byte \x03 that the terminal turns into SIGINT (or readline into a keypress). Output (stdout
 // and stderr share the terminal) is collected; `type` writes keys to the terminal.
 import { type ChildProcess, spawn } from "node:child_process";
-import { BIN } from "./cli.js";
+import { BIN } from "../support/cli.js";
 
 // Relays the terminal's output to stdout and our stdin to the terminal; exits with the CLI's
 // exit code (128 + n when a signal ended it). 120x40 so listr2 has the width it needs.

@@ -1,0 +1,145 @@
+// The promote preview against Production (issue 33, items 3 and 11): a layout edit and a template
+// edit read as unified diffs labelled Production -> Development (not live/desired), in text and in
+// markdown; and `--detailed-exitcode` exits 0 when Production already has the content of every
+// pending change (2 only while Production lacks something). As processes against the emulator
+// (real flavor, both environments) of a fresh organization.
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
+
+const cliTest = cliTests();
+
+const KEYS = { development: "nf_dev_preview_diff", production: "nf_prod_preview_diff" };
+
+const LAYOUT = [
+  "<!DOCTYPE html>",
+  "<html>",
+  "<body>",
+  "<main>{{{body}}}</main>",
+  "<footer>Acme Inc</footer>",
+  "</body>",
+  "</html>",
+  "",
+].join("\n");
+const LAYOUT_EDITED = LAYOUT.replace("<footer>Acme Inc</footer>", "<footer>Acme Inc, Berlin</footer>");
+const EMAIL = ["<h1>Shipped</h1>", "<p>Order {{orderId}} is on its way.</p>", "<p>Thanks</p>", ""].join("\n");
+const EMAIL_EDITED = EMAIL.replace("is on its way.", "is on its way to you.");
+
+const CONFIG = `version: 1
+organization: Preview Inc
+environments:
+  development:
+    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
+  production:
+    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
+layouts:
+  - identifier: brand
+    name: Brand
+    content: { file: layouts/brand.html }
+workflows:
+  - identifier: order-shipped
+    name: Order shipped
+    steps:
+      - name: email-customer
+        type: email
+        template:
+          subject: "Order {{orderId}} shipped"
+          content: { file: templates/order-shipped.html }
+          layout: brand
+`;
+
+/** A fresh organization where the config is applied in Development and promoted once. */
+async function promotedOnce() {
+  const test = await cliTest({
+    seedFile: null,
+    flavor: "real",
+    seed: {
+      organization: { name: "Preview Inc" },
+      apiKeys: [
+        { key: KEYS.development, environment: "development" },
+        { key: KEYS.production, environment: "production" },
+      ],
+    },
+    files: {
+      "notiform.yaml": CONFIG,
+      "layouts/brand.html": LAYOUT,
+      "templates/order-shipped.html": EMAIL,
+    },
+    env: () => ({
+      NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
+      NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
+    }),
+  });
+  const { emulator: handle, workspace, cli } = test;
+  /** Without the Production key: the preview cannot read Production. */
+  const developmentOnly = (...args: string[]) =>
+    test.run(args, { env: { NOTIFORM_API_KEY_PRODUCTION: undefined } });
+  const applied = await cli("apply", "--env", "development", "--auto-approve");
+  expect(applied.code, applied.stderr).toBe(0);
+  const promoted = await cli("promote", "--env", "development", "--auto-approve");
+  expect(promoted.code, promoted.stderr).toBe(0);
+  return { handle, workspace, cli, developmentOnly };
+}
+
+describe("the promote preview against Production", () => {
+  it("shows a layout edit and a template edit as diffs from Production to Development", async () => {
+    const { workspace, cli, developmentOnly } = await promotedOnce();
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
+    await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+
+    const text = await cli("promote", "--env", "development", "--detailed-exitcode");
+    expect(text.code, text.stderr).toBe(2);
+    expect(text.stdout).toContain("      content: changed, 7 lines\n");
+    expect(text.stdout).toContain("        --- content (Production)\n");
+    expect(text.stdout).toContain("        +++ content (Development)\n");
+    expect(text.stdout).toContain("        -<footer>Acme Inc</footer>\n");
+    expect(text.stdout).toContain("        +<footer>Acme Inc, Berlin</footer>\n");
+    expect(text.stdout).toContain("      step email-customer  content: changed, 3 lines\n");
+    expect(text.stdout).toContain("        --- email-customer (Production)\n");
+    expect(text.stdout).toContain("        +<p>Order {{orderId}} is on its way to you.</p>\n");
+    expect(text.stdout).not.toContain("(live)");
+    expect(text.stdout).not.toContain("(desired)");
+    expect(text.stdout).not.toContain("no field notiform shows changed");
+    expect(text.stdout).not.toContain("\\n");
+
+    const markdown = await cli("promote", "--env", "development", "--output", "markdown");
+    expect(markdown.code, markdown.stderr).toBe(2);
+    expect(markdown.stdout).toContain("`content: changed, 7 lines`");
+    expect(markdown.stdout).toContain("```diff\n");
+    expect(markdown.stdout).toContain("\n+<footer>Acme Inc, Berlin</footer>\n");
+    expect(markdown.stdout).toContain("\n+<p>Order {{orderId}} is on its way to you.</p>\n");
+
+    // Production not read: the layout's change lists its fields, its content by size.
+    const unread = await developmentOnly("promote", "--env", "development", "--detailed-exitcode");
+    expect(unread.code, unread.stderr).toBe(2);
+    expect(unread.stdout).toContain("      content: set, 7 lines (Production was not read: no diff)\n");
+    expect(unread.stdout).not.toContain("no field notiform shows changed");
+  });
+
+  it("--detailed-exitcode exits 0 when Production already has every pending change's content", async () => {
+    const { handle, workspace, cli } = await promotedOnce();
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    const ahead = await cli("promote", "--env", "development", "--detailed-exitcode");
+    expect(ahead.code, ahead.stdout + ahead.stderr).toBe(2);
+
+    // The same edit made in Production by hand: the change is still pending, Production has it.
+    const copy = handle.store("production").layouts?.find((l) => l.identifier === "brand");
+    const patched = await fetch(`${handle.url}/v1/layouts/${copy?._id}`, {
+      method: "PATCH",
+      headers: { authorization: `ApiKey ${KEYS.production}`, "content-type": "application/json" },
+      body: JSON.stringify({ content: LAYOUT_EDITED }),
+    });
+    expect(patched.status).toBe(200);
+
+    const level = await cli("promote", "--env", "development", "--detailed-exitcode");
+    expect(level.code, level.stdout + level.stderr).toBe(0);
+    expect(level.stdout).toContain("1 change to promote from Development to Production.");
+    expect(level.stdout).toContain("Production already has the content of it.");
+    expect(level.stdout).toContain("(Production already has this content)");
+    const markdown = await cli("promote", "--env", "development", "--output", "markdown");
+    expect(markdown.code, markdown.stderr).toBe(0);
+  });
+});

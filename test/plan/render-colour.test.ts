@@ -1,0 +1,129 @@
+// Colour as Terraform and git use it (issue 33 item 10): a change's head in its op's colour, a
+// field's old -> new yellow (~) or green when new (+), a diff's added lines green, removed lines
+// red, hunk heads cyan; on a terminal only, never with NO_COLOR or --no-color.
+import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import type { PlanAction } from "../../src/kinds/plan-action.js";
+import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
+import { renderPlanText } from "../../src/plan/render-text.js";
+import { caller } from "../emulator/harness.js";
+import { createWorkspace, SEED } from "../support/cli.js";
+import { type PtyRun, runOnPty } from "../support/pty.js";
+
+const GREEN = "\u001b[32m";
+const RED = "\u001b[31m";
+const YELLOW = "\u001b[33m";
+const CYAN = "\u001b[36m";
+const RESET = "\u001b[0m";
+
+function planWith(changes: PlanAction["changes"]): Plan {
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdBy: "test",
+    target: { apiUrl: "http://127.0.0.1", organization: "Acme", environment: null },
+    configDigest: "",
+    actions: [
+      {
+        id: "workflow/order-shipped",
+        kind: "workflow",
+        key: "order-shipped",
+        op: "update",
+        changes,
+        operations: [],
+        requests: [],
+        dependsOn: [],
+        live: { origin: "api", digest: "" },
+      },
+    ],
+    unmanaged: [],
+    bindings: { notificationGroups: {} },
+    resolvedIntents: [],
+    warnings: [],
+    summary: {
+      create: 0,
+      update: 1,
+      unverified: 0,
+      notApplicable: 0,
+      uncertain: 0,
+      unchanged: 0,
+      unmanaged: 0,
+    },
+  };
+}
+
+const html = (edited: boolean) =>
+  Array.from({ length: 12 }, (_, i) => `<p>line ${i}${edited && i === 6 ? " edited" : ""}</p>`).join("\n");
+
+describe("plan text colours", () => {
+  const plan = planWith([
+    { field: "name", old: "Shipped", new: "Order shipped" },
+    { field: "description", new: "Sent when it ships" },
+    { field: stepField("email-customer", "template.content"), old: html(false), new: html(true) },
+  ]);
+
+  it("colours field changes and diff lines as Terraform and git do", () => {
+    const text = renderPlanText(plan, { color: true, verbose: false });
+    expect(text).toContain(`${YELLOW}  ~ workflow order-shipped${RESET}`);
+    expect(text).toContain(`      ${YELLOW}name: "Shipped" -> "Order shipped"${RESET}\n`);
+    expect(text).toContain(`      ${GREEN}description: "Sent when it ships"${RESET}\n`);
+    expect(text).toContain(`        ${RED}-<p>line 6</p>${RESET}\n`);
+    expect(text).toContain(`        ${GREEN}+<p>line 6 edited</p>${RESET}\n`);
+    expect(text).toMatch(new RegExp(`\\n {8}${CYAN.replace("[", "\\[")}@@ `));
+    // Context lines stay plain.
+    expect(text).toContain("\n         <p>line 5</p>\n");
+  });
+
+  it("colours the verbose diff too, and nothing at all without colour", () => {
+    const verbose = renderPlanText(plan, { color: true, verbose: true });
+    expect(verbose).toContain(`${RED}-  "name": "Shipped",${RESET}`);
+    expect(verbose).toContain(`${GREEN}+  "name": "Order shipped",${RESET}`);
+    expect(renderPlanText(plan, { color: false, verbose: true })).not.toContain("\u001b[");
+  });
+});
+
+let emulator: EmulatorHandle | undefined;
+let run: PtyRun | undefined;
+afterEach(async () => {
+  run?.child.stdin?.end();
+  run = undefined;
+  await emulator?.close();
+  emulator = undefined;
+});
+
+describe("plan on a terminal", () => {
+  async function renamedTopic() {
+    emulator = await startEmulator({ seedFile: SEED, port: 0 });
+    await caller(emulator.url, emulator.apiKey)("POST", "/v1/topics", { key: "news", name: "News" });
+    return createWorkspace({
+      "notiform.yaml": "version: 1\norganization: Acme Inc\ntopics:\n  - key: news\n    name: Newsletter\n",
+    });
+  }
+  const plan = (workspace: { dir: string }, env: Record<string, string>, extra: string[] = []) => {
+    if (emulator === undefined) throw new Error("no emulator");
+    run = runOnPty(["plan", "--api-url", emulator.url, ...extra], {
+      cwd: workspace.dir,
+      env: { NOTIFORM_API_KEY: emulator.apiKey, ...env },
+    });
+    return run;
+  };
+
+  it("colours the field change on a TTY", async () => {
+    const workspace = await renamedTopic();
+    const pty = plan(workspace, { NO_COLOR: "" });
+    expect(await pty.exited).toBe(0);
+    expect(pty.output()).toContain(`${YELLOW}name: "News" -> "Newsletter"${RESET}`);
+  });
+
+  it("never with NO_COLOR or --no-color", async () => {
+    const workspace = await renamedTopic();
+    const withEnv = plan(workspace, { NO_COLOR: "1" });
+    expect(await withEnv.exited).toBe(0);
+    expect(withEnv.output()).toContain('name: "News" -> "Newsletter"');
+    expect(withEnv.output()).not.toContain(YELLOW);
+    const withFlag = plan(workspace, { NO_COLOR: "" }, ["--no-color"]);
+    expect(await withFlag.exited).toBe(0);
+    expect(withFlag.output()).toContain('name: "News" -> "Newsletter"');
+    expect(withFlag.output()).not.toContain(YELLOW);
+  });
+});
