@@ -8,8 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ClientLogEvent, ClientOptions } from "../../src/api/index.js";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { type ApiClient, createClient } from "../../src/kinds/client.js";
-import { type ConnectProxy, startConnectProxy } from "../helpers/connect-proxy.js";
-import { makePrivateCa, type PrivateCa, startHttpsFront } from "../helpers/private-ca.js";
+import { type ConnectProxy, startConnectProxy } from "../support/connect-proxy.js";
+import { makePrivateCa, type PrivateCa, startHttpsFront } from "../support/private-ca.js";
 import { failure } from "./helpers/harness.js";
 
 let emulator: EmulatorHandle;

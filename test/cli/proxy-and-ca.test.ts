@@ -5,11 +5,9 @@
 // hence a process). All on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli } from "../helpers/cli.js";
-import { SEED } from "../helpers/cli-session.js";
-import { type ConnectProxy, startConnectProxy } from "../helpers/connect-proxy.js";
-import { type HttpsFront, makePrivateCa, type PrivateCa, startHttpsFront } from "../helpers/private-ca.js";
-import { ACME_BASE, createWorkspace, type Workspace } from "../helpers/workspace.js";
+import { ACME_BASE, createWorkspace, runCli, SEED, type Workspace } from "../support/cli.js";
+import { type ConnectProxy, startConnectProxy } from "../support/connect-proxy.js";
+import { type HttpsFront, makePrivateCa, type PrivateCa, startHttpsFront } from "../support/private-ca.js";
 
 let emulator: EmulatorHandle;
 let ca: PrivateCa;
