@@ -4,7 +4,7 @@
 // meets the exchange's overall deadline; and endless, repeating or absurd lists end with
 // API_PAGINATION. Waits use the harness's injected sleep and clock (or one that never returns).
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { timerSleep } from "../../src/api/abortable.js";
 import { startEmulator } from "../../src/emulator/index.js";
@@ -146,6 +146,33 @@ describe("an overall deadline per exchange", () => {
       for (const timer of timers) clearInterval(timer);
       await client.close();
       server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe("the connect timeout", () => {
+  it("ends a TLS handshake that never completes, as a failure to connect: nothing was sent", async () => {
+    // Takes the connection and never says a word: the client's TLS hello goes unanswered.
+    const sockets = new Set<Socket>();
+    const server = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const client = createClient({
+      baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: KEY,
+      retry: { maxAttempts: 1 },
+      timeouts: { connectMs: 100 },
+    });
+    try {
+      const error = await failure(client.createTopic({ key: "never-sent", name: "N" }));
+      expect(error).toMatchObject({ code: "NETWORK", mayHaveBeenApplied: false });
+      expect(error.message).toContain("timed out connecting");
+    } finally {
+      await client.close();
+      for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
