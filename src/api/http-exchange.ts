@@ -132,9 +132,14 @@ export class ConnectionPool {
     }
   }
 
+  /**
+   * Close every connection now. A request still in flight (one a command no longer waits for,
+   * as when the early connection is given up after a config error) fails at once rather than
+   * holding the process until the server answers or a timeout passes.
+   */
   async close(): Promise<void> {
     const loaded = await this.loading.catch(() => undefined);
-    await loaded?.dispatcher.close();
+    await loaded?.dispatcher.destroy();
   }
 }
 
@@ -244,6 +249,12 @@ export function describeNetworkFailure(error: unknown, proxy: ProxyRoute | undef
   const certificate = OTHER_CERTIFICATE.get(code);
   if (certificate !== undefined)
     return { sent, final: true, reason: `${certificate} (${code})`, hint: CERTIFICATE_HINT };
+  if (code === "UND_ERR_DESTROYED" || code === "UND_ERR_CLOSED")
+    return {
+      sent,
+      final: true,
+      reason: "the client was closed before a response arrived (the run is ending)",
+    };
   if (proxy !== undefined) {
     const named = proxyFailure(code, error, proxy);
     if (named !== undefined) return { sent, ...named };

@@ -98,6 +98,19 @@ describe("waits end on abort", () => {
   });
 });
 
+describe("closing the client", () => {
+  it("ends a request still in flight at once, without retrying it, rather than waiting for the server", async () => {
+    const { client, server } = await harness(["hang"]);
+    const pending = failure(client.getCurrentOrganization());
+    await until(() => server.requests.length === 1);
+    await client.close();
+    const error = await pending;
+    expect(error).toMatchObject({ code: "NETWORK", attempts: 1 });
+    expect(error.message).toContain("the client was closed before a response arrived");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe("the real sleep", () => {
   it("clears its timer on abort, so an interrupted run does not linger until the wait would end", async () => {
     vi.useFakeTimers();
