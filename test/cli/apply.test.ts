@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
+import { applyWay, BOTH_WAYS } from "../support/both-ways.js";
 import { ACME_BASE, cliTests, TENANT_1, TENANT_2, WORKFLOW_RESET, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 const CONFIG = `${ACME_BASE}workflows:
@@ -39,18 +40,20 @@ describe.each([
   ["with the observed extensions", false],
   ["on a spec-only server", true],
 ])("notiform apply %s", (_label, strictSpec) => {
-  it("creates everything on an empty server, after which the plan is empty", async () => {
-    const { cli, workspace } = await setup({ strictSpec });
-    const result = await cli("apply", "--auto-approve");
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/Apply complete: \d+ applied, 0 failed, 0 skipped\./);
-    const state = JSON.parse(await workspace.read("notiform.state.json"));
-    expect(state.notificationGroups.billing.name).toBe("Billing");
-    expect(state.workflows[WORKFLOW_SHIPPED].values.notificationGroup).toBe("billing");
-    const again = await cli("plan", "--detailed-exitcode");
-    expect(again.stdout).toContain("No changes.");
-    expect(again.code).toBe(0);
-  });
+  it.each(BOTH_WAYS)(
+    "creates everything on an empty server, after which the plan is empty (%s)",
+    async (way) => {
+      const { cli, workspace } = await setup({ strictSpec });
+      const result = await applyWay(cli, way);
+      expect(result.stdout).toMatch(/Apply complete: \d+ applied, 0 failed, 0 skipped\./);
+      const state = JSON.parse(await workspace.read("notiform.state.json"));
+      expect(state.notificationGroups.billing.name).toBe("Billing");
+      expect(state.workflows[WORKFLOW_SHIPPED].values.notificationGroup).toBe("billing");
+      const again = await cli("plan", "--detailed-exitcode");
+      expect(again.stdout).toContain("No changes.");
+      expect(again.code).toBe(0);
+    },
+  );
 });
 
 describe("notiform apply", () => {

@@ -4,6 +4,7 @@
 // check, and "not applicable" on a server that serves the spec alone — all as processes against the emulator over HTTP.
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
+import { applyWay, BOTH_WAYS } from "../support/both-ways.js";
 import { cliTests, createWorkspace, runCli } from "../support/cli.js";
 
 const cliTest = cliTests();
@@ -35,54 +36,56 @@ async function liveBranding(emulator: EmulatorHandle): Promise<unknown> {
 }
 
 describe("branding", () => {
-  it("plans field-level changes, applies them with one PUT, then plans nothing", async () => {
-    const session = await cliTest({ config: BRANDING });
-    const planned = await session.cli("plan", "--detailed-exitcode");
-    expect(planned.code, planned.stderr).toBe(2);
-    expect(planned.stdout).toContain("~ branding organization");
-    expect(planned.stdout).toContain('color: "#0f62fe"');
-    expect(planned.stdout).toContain('logo: "https://example.com/logo.png"');
-    expect(writes(session.emulator)).toEqual([]);
+  it.each(BOTH_WAYS)(
+    "plans field-level changes, applies them with one PUT, then plans nothing (%s)",
+    async (way) => {
+      const session = await cliTest({ config: BRANDING });
+      const planned = await session.cli("plan", "--detailed-exitcode");
+      expect(planned.code, planned.stderr).toBe(2);
+      expect(planned.stdout).toContain("~ branding organization");
+      expect(planned.stdout).toContain('color: "#0f62fe"');
+      expect(planned.stdout).toContain('logo: "https://example.com/logo.png"');
+      expect(writes(session.emulator)).toEqual([]);
 
-    const applied = await session.cli("apply", "--auto-approve");
-    expect(applied.code, applied.stderr).toBe(0);
-    expect(writes(session.emulator)).toEqual(["PUT /v1/organizations/branding"]);
+      await applyWay(session.cli, way);
+      expect(writes(session.emulator)).toEqual(["PUT /v1/organizations/branding"]);
 
-    const again = await session.cli("plan", "--detailed-exitcode");
-    expect(again.code, again.stdout).toBe(0);
+      const again = await session.cli("plan", "--detailed-exitcode");
+      expect(again.code, again.stdout).toBe(0);
 
-    // A dashboard edit of one managed field is planned as just that field, old -> new.
-    await fetch(`${session.emulator.url}/v1/organizations/branding`, {
-      method: "PUT",
-      headers: { authorization: `ApiKey ${session.emulator.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        color: "#ff0000",
-        fontColor: "#ffffff",
-        contentBackground: "#fafafa",
-        fontFamily: "Inter",
-        logo: "https://example.com/logo.png",
-        direction: "rtl",
-      }),
-    });
-    const drift = await session.cli("plan", "--output", "json");
-    const action = JSON.parse(drift.stdout).actions[0];
-    expect(action.changes).toEqual([{ field: "color", old: "#ff0000", new: "#0f62fe" }]);
-    // The write carries every field: the unmanaged direction stays as it is.
-    expect(action.requests).toEqual([
-      {
+      // A dashboard edit of one managed field is planned as just that field, old -> new.
+      await fetch(`${session.emulator.url}/v1/organizations/branding`, {
         method: "PUT",
-        path: "/v1/organizations/branding",
-        body: {
-          color: "#0f62fe",
+        headers: { authorization: `ApiKey ${session.emulator.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          color: "#ff0000",
           fontColor: "#ffffff",
           contentBackground: "#fafafa",
           fontFamily: "Inter",
           logo: "https://example.com/logo.png",
           direction: "rtl",
+        }),
+      });
+      const drift = await session.cli("plan", "--output", "json");
+      const action = JSON.parse(drift.stdout).actions[0];
+      expect(action.changes).toEqual([{ field: "color", old: "#ff0000", new: "#0f62fe" }]);
+      // The write carries every field: the unmanaged direction stays as it is.
+      expect(action.requests).toEqual([
+        {
+          method: "PUT",
+          path: "/v1/organizations/branding",
+          body: {
+            color: "#0f62fe",
+            fontColor: "#ffffff",
+            contentBackground: "#fafafa",
+            fontFamily: "Inter",
+            logo: "https://example.com/logo.png",
+            direction: "rtl",
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+  );
 
   it("exports branding so that the exported config plans back to zero changes", async () => {
     const session = await cliTest({ config: BRANDING });

@@ -6,6 +6,7 @@
 // set-default request. Export writes layouts with their content as files and plans back to zero.
 // Layouts the config does not name are listed, never deleted.
 import { describe, expect, it } from "vitest";
+import { applyWay, BOTH_WAYS, promoteWay } from "../support/both-ways.js";
 import { cliTests, runCli } from "../support/cli.js";
 
 const cliTest = cliTests();
@@ -54,53 +55,56 @@ layouts:
     expect(result.stderr).not.toContain("    at ");
   });
 
-  it("applies in Development, plans to zero; Production: arrives by promotion, then zero", async () => {
-    const { emulator, cli, json } = await setUp({ "notiform.yaml": CONFIG, "layouts/brand.html": HTML });
-    const planned = await json(["plan", "--env", "development"], { schema: "plan" });
-    expect(planned.code, planned.stderr).toBe(0);
-    const plan = planned.value;
-    expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
-      ["layout/brand", "create"],
-    ]);
-    // The set-default route on the id the create answers: shown in the plan as apply sends it.
-    expect(
-      plan.actions[0].requests.map((r: { method: string; path: string }) => `${r.method} ${r.path}`),
-    ).toEqual(["POST /v1/layouts", "POST /v1/layouts/<id of layout/brand>/default"]);
-    expect(
-      plan.unmanaged.filter((u: { kind: string }) => u.kind === "layout").map((u: { key: string }) => u.key),
-    ).toEqual(["novu-default-layout"]);
-    emulator.clearRequests();
-    const applied = await cli("apply", "--env", "development", "--auto-approve");
-    expect(applied.code, applied.stderr).toBe(0);
-    const writes = emulator.requests
-      .filter((r) => r.method !== "GET")
-      .map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{24}/, "ID")}`);
-    expect(writes).toEqual(["POST /v1/layouts", "POST /v1/layouts/ID/default"]);
-    const layouts = emulator.store("development").layouts ?? [];
-    const brand = layouts.find((l) => l.identifier === "brand");
-    expect(brand).toMatchObject({ content: HTML, isDefault: true, description: "The brand frame" });
-    expect(layouts.find((l) => l.identifier === "novu-default-layout")).toMatchObject({
-      isDefault: false,
-      deleted: false,
-    });
-    const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
-    expect(zero.stdout, zero.stderr).toContain("No changes.");
+  it.each(BOTH_WAYS)(
+    "applies in Development, plans to zero; Production: arrives by promotion, then zero (%s)",
+    async (way) => {
+      const { emulator, cli, json } = await setUp({ "notiform.yaml": CONFIG, "layouts/brand.html": HTML });
+      const planned = await json(["plan", "--env", "development"], { schema: "plan" });
+      expect(planned.code, planned.stderr).toBe(0);
+      const plan = planned.value;
+      expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
+        ["layout/brand", "create"],
+      ]);
+      // The set-default route on the id the create answers: shown in the plan as apply sends it.
+      expect(
+        plan.actions[0].requests.map((r: { method: string; path: string }) => `${r.method} ${r.path}`),
+      ).toEqual(["POST /v1/layouts", "POST /v1/layouts/<id of layout/brand>/default"]);
+      expect(
+        plan.unmanaged
+          .filter((u: { kind: string }) => u.kind === "layout")
+          .map((u: { key: string }) => u.key),
+      ).toEqual(["novu-default-layout"]);
+      emulator.clearRequests();
+      await applyWay(cli, way, "--env", "development");
+      const writes = emulator.requests
+        .filter((r) => r.method !== "GET")
+        .map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{24}/, "ID")}`);
+      expect(writes).toEqual(["POST /v1/layouts", "POST /v1/layouts/ID/default"]);
+      const layouts = emulator.store("development").layouts ?? [];
+      const brand = layouts.find((l) => l.identifier === "brand");
+      expect(brand).toMatchObject({ content: HTML, isDefault: true, description: "The brand frame" });
+      expect(layouts.find((l) => l.identifier === "novu-default-layout")).toMatchObject({
+        isDefault: false,
+        deleted: false,
+      });
+      const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
+      expect(zero.stdout, zero.stderr).toContain("No changes.");
 
-    const behind = (await json(["plan", "--env", "production"])).value;
-    const layoutActions = behind.actions.filter((a: { kind: string }) => a.kind === "layout");
-    expect(layoutActions.map((a: { op: string; requests: unknown[] }) => [a.op, a.requests])).toEqual([
-      ["not-applicable", []],
-    ]);
-    expect(layoutActions[0].reason).toContain("arrives by promotion");
+      const behind = (await json(["plan", "--env", "production"])).value;
+      const layoutActions = behind.actions.filter((a: { kind: string }) => a.kind === "layout");
+      expect(layoutActions.map((a: { op: string; requests: unknown[] }) => [a.op, a.requests])).toEqual([
+        ["not-applicable", []],
+      ]);
+      expect(layoutActions[0].reason).toContain("arrives by promotion");
 
-    const promoted = await cli("promote", "--env", "development", "--auto-approve");
-    expect(promoted.code, promoted.stderr).toBe(0);
-    expect(promoted.stdout + promoted.stderr).toContain("brand");
-    const copy = (emulator.store("production").layouts ?? []).find((l) => l.identifier === "brand");
-    expect(copy).toMatchObject({ _parentId: brand?._id, content: HTML, isDefault: true });
-    const settled = await cli("plan", "--env", "production", "--detailed-exitcode");
-    expect(settled.stdout, settled.stderr).toContain("No changes.");
-  });
+      const promoted = await promoteWay(cli, way, "--env", "development");
+      expect(promoted.stdout + promoted.stderr).toContain("brand");
+      const copy = (emulator.store("production").layouts ?? []).find((l) => l.identifier === "brand");
+      expect(copy).toMatchObject({ _parentId: brand?._id, content: HTML, isDefault: true });
+      const settled = await cli("plan", "--env", "production", "--detailed-exitcode");
+      expect(settled.stdout, settled.stderr).toContain("No changes.");
+    },
+  );
 
   it("an existing workflow whose email switches to a layout created in the same apply gets its new id", async () => {
     const config = `${CONFIG}workflows:
@@ -184,7 +188,10 @@ layouts:
     const yaml = await workspace.read("exported/layouts.yaml");
     expect(yaml).toContain("file: layouts/brand.html");
     expect(await workspace.read("exported/layouts/brand.html")).toContain('class="x"');
-    const zero = await run(["plan", "--detailed-exitcode"], { cwd: workspace.path("exported") });
+    // The export names the environment it read (development): plan it with --env.
+    const zero = await run(["plan", "--env", "development", "--detailed-exitcode"], {
+      cwd: workspace.path("exported"),
+    });
     expect(zero.stdout, zero.stderr).toContain("No changes.");
   });
 });

@@ -4,6 +4,7 @@
 // stay numbers; Production gets its own tenant by apply, never by promotion; tenants the config
 // does not name are listed, never deleted; export writes them and plans back to zero.
 import { describe, expect, it } from "vitest";
+import { applyWay, BOTH_WAYS } from "../support/both-ways.js";
 import { cliTests } from "../support/cli.js";
 
 const cliTest = cliTests();
@@ -32,46 +33,49 @@ overrides:
 const setUp = (config = CONFIG) => cliTest({ config, flavor: "real" });
 
 describe("tenants as code", () => {
-  it("a tenant and an override naming it apply in one run, plan to zero; Production gets its own tenant", async () => {
-    const { emulator, cli, json } = await setUp();
-    const planned = await json(["plan", "--env", "development"], { schema: "plan" });
-    expect(planned.code, planned.stderr).toBe(0);
-    const plan = planned.value;
-    expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
-      ["tenant/acme-eu", "create"],
-      ["override/order-shipped@acme-eu", "create"],
-    ]);
-    expect(plan.actions[1].dependsOn).toContain("tenant/acme-eu");
-    expect(plan.actions[1].requests[0].body.tenantId).toBe("<id of tenant/acme-eu>");
-    // Tenants the config does not name are listed, never touched.
-    expect(
-      plan.unmanaged.filter((u: { kind: string }) => u.kind === "tenant").map((u: { key: string }) => u.key),
-    ).toEqual(["tenant-one", "tenant-three", "tenant-two"].sort());
+  it.each(BOTH_WAYS)(
+    "a tenant and an override naming it apply in one run, plan to zero; Production gets its own tenant (%s)",
+    async (way) => {
+      const { emulator, cli, json } = await setUp();
+      const planned = await json(["plan", "--env", "development"], { schema: "plan" });
+      expect(planned.code, planned.stderr).toBe(0);
+      const plan = planned.value;
+      expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
+        ["tenant/acme-eu", "create"],
+        ["override/order-shipped@acme-eu", "create"],
+      ]);
+      expect(plan.actions[1].dependsOn).toContain("tenant/acme-eu");
+      expect(plan.actions[1].requests[0].body.tenantId).toBe("<id of tenant/acme-eu>");
+      // Tenants the config does not name are listed, never touched.
+      expect(
+        plan.unmanaged
+          .filter((u: { kind: string }) => u.kind === "tenant")
+          .map((u: { key: string }) => u.key),
+      ).toEqual(["tenant-one", "tenant-three", "tenant-two"].sort());
 
-    const applied = await cli("apply", "--env", "development", "--auto-approve");
-    expect(applied.code, applied.stderr).toBe(0);
-    const development = emulator.store("development");
-    const tenant = development.tenants.find((t) => t.identifier === "acme-eu");
-    expect(tenant).toMatchObject({
-      name: "Acme Europe",
-      data: { seats: 5, plan: "pro", limits: { daily: 100 } },
-    });
-    const override = development.overrides.find((o) => o._tenantId === tenant?._id);
-    expect(override).toMatchObject({ active: true, preferenceSettings: { sms: false, email: true } });
-    expect(development.tenants.map((t) => t.identifier)).toContain("tenant-one");
-    const again = await cli("plan", "--env", "development", "--detailed-exitcode");
-    expect(again.stdout, again.stderr).toContain("No changes.");
-    expect(again.code).toBe(0);
+      await applyWay(cli, way, "--env", "development");
+      const development = emulator.store("development");
+      const tenant = development.tenants.find((t) => t.identifier === "acme-eu");
+      expect(tenant).toMatchObject({
+        name: "Acme Europe",
+        data: { seats: 5, plan: "pro", limits: { daily: 100 } },
+      });
+      const override = development.overrides.find((o) => o._tenantId === tenant?._id);
+      expect(override).toMatchObject({ active: true, preferenceSettings: { sms: false, email: true } });
+      expect(development.tenants.map((t) => t.identifier)).toContain("tenant-one");
+      const again = await cli("plan", "--env", "development", "--detailed-exitcode");
+      expect(again.stdout, again.stderr).toContain("No changes.");
+      expect(again.code).toBe(0);
 
-    // Tenants are never promoted: Production's plan creates its own, and then plans to zero.
-    const production = await cli("apply", "--env", "production", "--auto-approve");
-    expect(production.code, production.stderr).toBe(0);
-    const productionTenant = emulator.store("production").tenants.find((t) => t.identifier === "acme-eu");
-    expect(productionTenant?.data).toEqual({ seats: 5, plan: "pro", limits: { daily: 100 } });
-    expect(productionTenant?._id).not.toBe(tenant?._id);
-    const productionPlan = (await json(["plan", "--env", "production"])).value;
-    expect(productionPlan.actions.filter((a: { kind: string }) => a.kind === "tenant")).toEqual([]);
-  });
+      // Tenants are never promoted: Production's plan creates its own, and then plans to zero.
+      await applyWay(cli, way, "--env", "production");
+      const productionTenant = emulator.store("production").tenants.find((t) => t.identifier === "acme-eu");
+      expect(productionTenant?.data).toEqual({ seats: 5, plan: "pro", limits: { daily: 100 } });
+      expect(productionTenant?._id).not.toBe(tenant?._id);
+      const productionPlan = (await json(["plan", "--env", "production"])).value;
+      expect(productionPlan.actions.filter((a: { kind: string }) => a.kind === "tenant")).toEqual([]);
+    },
+  );
 
   it("a data change is one update that sends data whole (keys left out are removed)", async () => {
     const { emulator, workspace, cli, json } = await setUp();

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validatorOf } from "../../src/schemas.js";
+import { applyWay, BOTH_WAYS, promoteWay } from "../support/both-ways.js";
 import { cliTests, runCli } from "../support/cli.js";
 
 const cliTest = cliTests();
@@ -64,99 +65,99 @@ async function organization() {
 }
 
 describe("workflow content as code", () => {
-  it("export, edit a subject, plan exactly that, apply touching no other template, promote, Production plans to zero", async () => {
-    const { handle, call, workspace, cli, workflowId } = await organization();
+  it.each(BOTH_WAYS)(
+    "export, edit a subject, plan exactly that, apply touching no other template, promote, Production plans to zero (%s)",
+    async (way) => {
+      const { handle, call, workspace, cli, workflowId } = await organization();
 
-    const exported = await cli("export", "--dir", ".");
-    expect(exported.code, exported.stderr).toBe(0);
-    const workflowsYaml = await workspace.read("workflows.yaml");
-    expect(workflowsYaml).toContain("name: email-customer");
-    expect(workflowsYaml).toContain("file: templates/order-shipped-content/email-customer.html");
-    expect(await workspace.read("templates/order-shipped-content/email-customer.html")).toBe(EMAIL_HTML);
-    const zero = await cli("plan", "--detailed-exitcode");
-    expect(zero.stdout, zero.stderr).toContain("No changes.");
-    expect(zero.code).toBe(0);
+      const exported = await cli("export", "--dir", ".");
+      expect(exported.code, exported.stderr).toBe(0);
+      const workflowsYaml = await workspace.read("workflows.yaml");
+      expect(workflowsYaml).toContain("name: email-customer");
+      expect(workflowsYaml).toContain("file: templates/order-shipped-content/email-customer.html");
+      expect(await workspace.read("templates/order-shipped-content/email-customer.html")).toBe(EMAIL_HTML);
+      const zero = await cli("plan", "--detailed-exitcode");
+      expect(zero.stdout, zero.stderr).toContain("No changes.");
+      expect(zero.code).toBe(0);
 
-    // The pull request: one subject edited, and environments to plan each with its own key.
-    await workspace.write(
-      "workflows.yaml",
-      workflowsYaml.replace(
-        "subject: Your order {{orderId}} shipped",
-        'subject: "Shipped: order {{orderId}}"',
-      ),
-    );
-    const root = (await workspace.read("notiform.yaml")).replace(/^serverEnvironment: .*\n/m, "");
-    await workspace.write(
-      "notiform.yaml",
-      `${root}environments:\n  development:\n    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT\n  production:\n    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION\n`,
-    );
+      // The pull request: one subject edited, and environments to plan each with its own key.
+      await workspace.write(
+        "workflows.yaml",
+        workflowsYaml.replace(
+          "subject: Your order {{orderId}} shipped",
+          'subject: "Shipped: order {{orderId}}"',
+        ),
+      );
+      const root = (await workspace.read("notiform.yaml")).replace(/^serverEnvironment: .*\n/m, "");
+      await workspace.write(
+        "notiform.yaml",
+        `${root}environments:\n  development:\n    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT\n  production:\n    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION\n`,
+      );
 
-    const json = await cli("plan", "--env", "development", "--detailed-exitcode", "--output", "json");
-    expect(json.code, json.stderr).toBe(2);
-    const plan = JSON.parse(json.stdout);
-    const validate = validatorOf("plan");
-    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
-    expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
-      ["workflow/order-shipped-content", "update"],
-    ]);
-    expect(plan.actions[0].changes).toEqual([
-      {
-        field: 'steps["email-customer"].template.subject',
-        old: "Your order {{orderId}} shipped",
-        new: "Shipped: order {{orderId}}",
-      },
-    ]);
-    const markdown = await cli("plan", "--env", "development", "--output", "markdown");
-    expect(markdown.stdout).toContain(
-      '`step email-customer  subject: "Your order {{orderId}} shipped" -> "Shipped: order {{orderId}}"`',
-    );
+      const json = await cli("plan", "--env", "development", "--detailed-exitcode", "--output", "json");
+      expect(json.code, json.stderr).toBe(2);
+      const plan = JSON.parse(json.stdout);
+      const validate = validatorOf("plan");
+      expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+      expect(plan.actions.map((a: { id: string; op: string }) => [a.id, a.op])).toEqual([
+        ["workflow/order-shipped-content", "update"],
+      ]);
+      expect(plan.actions[0].changes).toEqual([
+        {
+          field: 'steps["email-customer"].template.subject',
+          old: "Your order {{orderId}} shipped",
+          new: "Shipped: order {{orderId}}",
+        },
+      ]);
+      const markdown = await cli("plan", "--env", "development", "--output", "markdown");
+      expect(markdown.stdout).toContain(
+        '`step email-customer  subject: "Your order {{orderId}} shipped" -> "Shipped: order {{orderId}}"`',
+      );
 
-    const before = (await call("GET", `/v1/workflows/${workflowId}`)).data.steps as LiveStep[];
-    handle.clearRequests();
-    const applied = await cli("apply", "--env", "development", "--auto-approve");
-    expect(applied.code, applied.stderr).toBe(0);
-    // What the server answered holds exactly what was asked: no "the server kept" warning.
-    expect(applied.stdout + applied.stderr).not.toContain("the server kept");
-    const writes = handle.requests.filter((r) => r.method !== "GET");
-    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /v1/workflows/${workflowId}`]);
-    const after = (await call("GET", `/v1/workflows/${workflowId}`)).data.steps as LiveStep[];
-    // Every step kept its template; only the subject differs.
-    expect(after.map((s) => s._templateId)).toEqual(before.map((s) => s._templateId));
-    const content = (steps: LiveStep[]) =>
-      steps.map((s) => ({ ...s.template, updatedAt: undefined, subject: undefined }));
-    expect(content(after)).toEqual(content(before));
-    expect(after[0]?.template.subject).toBe("Shipped: order {{orderId}}");
-    const again = await cli("plan", "--env", "development", "--detailed-exitcode");
-    expect(again.stdout, again.stderr).toContain("No changes.");
+      const before = (await call("GET", `/v1/workflows/${workflowId}`)).data.steps as LiveStep[];
+      handle.clearRequests();
+      const applied = await applyWay(cli, way, "--env", "development");
+      // What the server answered holds exactly what was asked: no "the server kept" warning.
+      expect(applied.stdout + applied.stderr).not.toContain("the server kept");
+      const writes = handle.requests.filter((r) => r.method !== "GET");
+      expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /v1/workflows/${workflowId}`]);
+      const after = (await call("GET", `/v1/workflows/${workflowId}`)).data.steps as LiveStep[];
+      // Every step kept its template; only the subject differs.
+      expect(after.map((s) => s._templateId)).toEqual(before.map((s) => s._templateId));
+      const content = (steps: LiveStep[]) =>
+        steps.map((s) => ({ ...s.template, updatedAt: undefined, subject: undefined }));
+      expect(content(after)).toEqual(content(before));
+      expect(after[0]?.template.subject).toBe("Shipped: order {{orderId}}");
+      const again = await cli("plan", "--env", "development", "--detailed-exitcode");
+      expect(again.stdout, again.stderr).toContain("No changes.");
 
-    // Production is behind until promotion: its plan says so and sends nothing for the workflow
-    // (topics and tenants are per environment: apply creates them there).
-    const behind = await cli("plan", "--env", "production", "--detailed-exitcode", "--output", "json");
-    const production = JSON.parse(behind.stdout);
-    const workflowActions = production.actions.filter((a: { kind: string }) => a.kind === "workflow");
-    expect(
-      workflowActions.map((a: { id: string; op: string; requests: unknown[] }) => [a.id, a.op, a.requests]),
-    ).toEqual([["workflow/order-shipped-content", "not-applicable", []]]);
-    expect(workflowActions[0].reason).toContain("arrives by promotion");
-    expect(workflowActions[0].changes).toEqual(plan.actions[0].changes);
-    handle.clearRequests();
-    const topics = await cli("apply", "--env", "production", "--auto-approve");
-    expect(topics.code, topics.stderr).toBe(0);
-    expect(handle.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
-      "POST /v1/topics",
-      "POST /v1/topics",
-      "POST /v1/tenants",
-      "POST /v1/tenants",
-      "POST /v1/tenants",
-    ]);
+      // Production is behind until promotion: its plan says so and sends nothing for the workflow
+      // (topics and tenants are per environment: apply creates them there).
+      const behind = await cli("plan", "--env", "production", "--detailed-exitcode", "--output", "json");
+      const production = JSON.parse(behind.stdout);
+      const workflowActions = production.actions.filter((a: { kind: string }) => a.kind === "workflow");
+      expect(
+        workflowActions.map((a: { id: string; op: string; requests: unknown[] }) => [a.id, a.op, a.requests]),
+      ).toEqual([["workflow/order-shipped-content", "not-applicable", []]]);
+      expect(workflowActions[0].reason).toContain("arrives by promotion");
+      expect(workflowActions[0].changes).toEqual(plan.actions[0].changes);
+      handle.clearRequests();
+      await applyWay(cli, way, "--env", "production");
+      expect(handle.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
+        "POST /v1/topics",
+        "POST /v1/topics",
+        "POST /v1/tenants",
+        "POST /v1/tenants",
+        "POST /v1/tenants",
+      ]);
 
-    const promoted = await cli("promote", "--env", "development", "--auto-approve");
-    expect(promoted.code, promoted.stderr).toBe(0);
-    const settled = await cli("plan", "--env", "production", "--detailed-exitcode");
-    expect(settled.stdout, settled.stderr).toContain("No changes.");
-    expect(settled.code).toBe(0);
-    expect(readFileSync(join(workspace.dir, "notiform.yaml"), "utf8")).toContain("environments:");
-  });
+      await promoteWay(cli, way, "--env", "development");
+      const settled = await cli("plan", "--env", "production", "--detailed-exitcode");
+      expect(settled.stdout, settled.stderr).toContain("No changes.");
+      expect(settled.code).toBe(0);
+      expect(readFileSync(join(workspace.dir, "notiform.yaml"), "utf8")).toContain("environments:");
+    },
+  );
 });
 
 describe("reading workflow content", () => {
