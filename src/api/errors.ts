@@ -68,6 +68,8 @@ export interface NetworkErrorFacts {
   mayHaveBeenApplied: boolean;
   /** A short reason: "connection refused", "connection reset", "timed out waiting for headers". */
   reason: string;
+  /** What to check, when it is not the API URL and the network (a proxy, a certificate). */
+  hint?: string;
   cause?: unknown;
 }
 
@@ -82,7 +84,7 @@ export class NetworkError extends NotiformError {
   constructor(facts: NetworkErrorFacts) {
     const after = facts.attempts > 1 ? ` (after ${facts.attempts} attempts)` : "";
     super("NETWORK", `${facts.method} ${facts.baseUrl}${facts.path}: ${facts.reason}${after}`, {
-      hint: "Check the API URL (--api-url, NOTIFORM_API_URL) and the network.",
+      hint: facts.hint ?? "Check the API URL (--api-url, NOTIFORM_API_URL) and the network.",
       cause: facts.cause,
     });
     this.name = "NetworkError";

@@ -164,6 +164,8 @@ export function connect(args: SessionArgs, desired: DesiredState, context: RunCo
     concurrency: args.concurrency,
     ...(args["max-wait"] !== undefined ? { maxWaitMs: args["max-wait"] * 1000 } : {}),
     insecureHttp: args["insecure-http"],
+    // HTTPS_PROXY, HTTP_PROXY and NO_PROXY choose the route to the API.
+    env: context.env,
     masker: context.masker,
     ...(context.log !== undefined ? { log: context.log } : {}),
     ...(context.onPage !== undefined ? { onPage: context.onPage } : {}),
