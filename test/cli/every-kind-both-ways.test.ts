@@ -7,11 +7,11 @@
 // tenants) leaves it at zero; then every kind is edited and the same round runs again.
 import { describe, expect, it } from "vitest";
 import { applyWay, BOTH_WAYS, expectPlansToZero, promoteWay } from "../support/both-ways.js";
-import { cliTests } from "../support/cli.js";
+import { cliTests, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
-const KEYS = { development: "nf_dev_every_kind", production: "nf_prod_every_kind" };
+const FRESH = twoEnvironments("Every Kind Inc");
 
 const LAYOUT = '<html><body style="color: {{brandColor}}"><main>{{{body}}}</main></body></html>\n';
 const LAYOUT_EDITED =
@@ -21,14 +21,7 @@ const EMAIL_EDITED = "<p>Order {{orderId}} is on its way to you.</p>\n";
 
 function configOf(edited: boolean): string {
   const v = (before: string, after: string) => (edited ? after : before);
-  return `version: 1
-organization: Every Kind Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-branding:
+  return `${FRESH.header}branding:
   color: "${v("#0f62fe", "#ff6600")}"
   logo: https://example.com/logo.png
 topics:
@@ -73,24 +66,12 @@ overrides:
 /** A fresh organization (real flavor, both environments) and the config in its first version. */
 function freshOrganization() {
   return cliTest({
-    seedFile: null,
-    flavor: "real",
-    seed: {
-      organization: { name: "Every Kind Inc" },
-      apiKeys: [
-        { key: KEYS.development, environment: "development" },
-        { key: KEYS.production, environment: "production" },
-      ],
-    },
+    ...FRESH.options,
     files: {
       "notiform.yaml": configOf(false),
       "layouts/brand.html": LAYOUT,
       "templates/order-shipped.html": EMAIL,
     },
-    env: () => ({
-      NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
-      NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
-    }),
   });
 }
 

@@ -7,22 +7,15 @@
 // and `apply --env production` creates the tenant there, after which Production plans to zero.
 import { describe, expect, it } from "vitest";
 import { applyWay, BOTH_WAYS, promoteWay } from "../support/both-ways.js";
-import { cliTests } from "../support/cli.js";
+import { cliTests, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
-const KEYS = { development: "nf_dev_fresh_key", production: "nf_prod_fresh_key" };
+const FRESH = twoEnvironments("Fresh Inc");
 
 const BRAND = '<html><body style="color: {{brandColor}}"><main>{{{body}}}</main></body></html>\n';
 
-const CONFIG = `version: 1
-organization: Fresh Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-layouts:
+const CONFIG = `${FRESH.header}layouts:
   - identifier: brand
     name: Brand
     description: The brand frame
@@ -61,15 +54,7 @@ interface Action {
 
 function freshOrganization() {
   return cliTest({
-    seedFile: null,
-    flavor: "real",
-    seed: {
-      organization: { name: "Fresh Inc" },
-      apiKeys: [
-        { key: KEYS.development, environment: "development" },
-        { key: KEYS.production, environment: "production" },
-      ],
-    },
+    ...FRESH.options,
     files: { "notiform.yaml": CONFIG, "layouts/brand.html": BRAND },
   });
 }

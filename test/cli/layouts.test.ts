@@ -7,20 +7,13 @@
 // Layouts the config does not name are listed, never deleted.
 import { describe, expect, it } from "vitest";
 import { applyWay, BOTH_WAYS, promoteWay } from "../support/both-ways.js";
-import { cliTests, runCli } from "../support/cli.js";
+import { cliTests, runCli, twoEnvironmentsConfig } from "../support/cli.js";
 
 const cliTest = cliTests();
 
 const HTML = "<html><body><main>{{{body}}}</main><footer>{{footer}}</footer></body></html>\n";
 
-const CONFIG = `version: 1
-organization: Acme Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-layouts:
+const CONFIG = `${twoEnvironmentsConfig("Acme Inc")}layouts:
   - identifier: brand
     name: Brand
     description: The brand frame

@@ -6,20 +6,13 @@
 // and saved with `promote --out` then `promote FILE`). Against the emulator (real flavor).
 import { describe, expect, it } from "vitest";
 import { BOTH_WAYS, expectPlansToZero, promoteWay } from "../support/both-ways.js";
-import { cliTests } from "../support/cli.js";
+import { cliTests, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
-const KEYS = { development: "nf_dev_layout_first", production: "nf_prod_layout_first" };
+const FRESH = twoEnvironments("Fresh Inc");
 
-const CONFIG = `version: 1
-organization: Fresh Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-workflows:
+const CONFIG = `${FRESH.header}workflows:
   - identifier: order-shipped
     name: Order shipped
     steps:
@@ -33,20 +26,8 @@ workflows:
 describe.each(BOTH_WAYS)("a workflow whose step uses a layout the config does not name, %s", (way) => {
   it("is promoted after that layout, and points at Production's copy of it", async () => {
     const { emulator: handle, cli } = await cliTest({
-      seedFile: null,
-      flavor: "real",
-      seed: {
-        organization: { name: "Fresh Inc" },
-        apiKeys: [
-          { key: KEYS.development, environment: "development" },
-          { key: KEYS.production, environment: "production" },
-        ],
-      },
+      ...FRESH.options,
       config: CONFIG,
-      env: () => ({
-        NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
-        NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
-      }),
     });
     const applied = await cli("apply", "--env", "development", "--auto-approve");
     expect(applied.code, applied.stderr).toBe(0);

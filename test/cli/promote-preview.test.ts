@@ -4,16 +4,9 @@
 // the change's ids or its whole content. As processes against the emulator over HTTP.
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator/index.js";
-import { cliTests, WORKFLOW_SHIPPED } from "../support/cli.js";
+import { cliTests, twoEnvironmentsConfig, WORKFLOW_SHIPPED } from "../support/cli.js";
 
-const config = (name: string) => `version: 1
-organization: Acme Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-workflows:
+const config = (name: string) => `${twoEnvironmentsConfig("Acme Inc")}workflows:
   - key: order-shipped
     id: ${WORKFLOW_SHIPPED}
     name: ${name}

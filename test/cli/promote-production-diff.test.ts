@@ -4,11 +4,11 @@
 // pending change (2 only while Production lacks something). As processes against the emulator
 // (real flavor, both environments) of a fresh organization.
 import { describe, expect, it } from "vitest";
-import { cliTests } from "../support/cli.js";
+import { cliTests, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
-const KEYS = { development: "nf_dev_preview_diff", production: "nf_prod_preview_diff" };
+const FRESH = twoEnvironments("Preview Inc");
 
 const LAYOUT = [
   "<!DOCTYPE html>",
@@ -24,14 +24,7 @@ const LAYOUT_EDITED = LAYOUT.replace("<footer>Acme Inc</footer>", "<footer>Acme 
 const EMAIL = ["<h1>Shipped</h1>", "<p>Order {{orderId}} is on its way.</p>", "<p>Thanks</p>", ""].join("\n");
 const EMAIL_EDITED = EMAIL.replace("is on its way.", "is on its way to you.");
 
-const CONFIG = `version: 1
-organization: Preview Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-layouts:
+const CONFIG = `${FRESH.header}layouts:
   - identifier: brand
     name: Brand
     content: { file: layouts/brand.html }
@@ -50,24 +43,12 @@ workflows:
 /** A fresh organization where the config is applied in Development and promoted once. */
 async function promotedOnce() {
   const test = await cliTest({
-    seedFile: null,
-    flavor: "real",
-    seed: {
-      organization: { name: "Preview Inc" },
-      apiKeys: [
-        { key: KEYS.development, environment: "development" },
-        { key: KEYS.production, environment: "production" },
-      ],
-    },
+    ...FRESH.options,
     files: {
       "notiform.yaml": CONFIG,
       "layouts/brand.html": LAYOUT,
       "templates/order-shipped.html": EMAIL,
     },
-    env: () => ({
-      NOTIFORM_API_KEY_DEVELOPMENT: KEYS.development,
-      NOTIFORM_API_KEY_PRODUCTION: KEYS.production,
-    }),
   });
   const { emulator: handle, workspace, cli } = test;
   /** Without the Production key: the preview cannot read Production. */
@@ -129,7 +110,7 @@ describe("the promote preview against Production", () => {
     const copy = handle.store("production").layouts?.find((l) => l.identifier === "brand");
     const patched = await fetch(`${handle.url}/v1/layouts/${copy?._id}`, {
       method: "PATCH",
-      headers: { authorization: `ApiKey ${KEYS.production}`, "content-type": "application/json" },
+      headers: { authorization: `ApiKey ${FRESH.keys.production}`, "content-type": "application/json" },
       body: JSON.stringify({ content: LAYOUT_EDITED }),
     });
     expect(patched.status).toBe(200);

@@ -7,18 +7,11 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { cliTests, WORKFLOW_SHIPPED } from "../support/cli.js";
+import { cliTests, twoEnvironmentsConfig, WORKFLOW_SHIPPED } from "../support/cli.js";
 
 const WEEKLY_DIGEST = "64f1c0ffee0000000000a003";
 
-const CONFIG = `version: 1
-organization: Acme Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-    include: [env/production/*.yaml]
+const CONFIG = `${twoEnvironmentsConfig("Acme Inc")}    include: [env/production/*.yaml]
 notificationGroups:
   - key: billing
     name: Billing

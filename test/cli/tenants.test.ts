@@ -5,18 +5,11 @@
 // does not name are listed, never deleted; export writes them and plans back to zero.
 import { describe, expect, it } from "vitest";
 import { applyWay, BOTH_WAYS } from "../support/both-ways.js";
-import { cliTests } from "../support/cli.js";
+import { cliTests, twoEnvironmentsConfig } from "../support/cli.js";
 
 const cliTest = cliTests();
 
-const CONFIG = `version: 1
-organization: Acme Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-workflows:
+const CONFIG = `${twoEnvironmentsConfig("Acme Inc")}workflows:
   - identifier: order-shipped
 tenants:
   - identifier: acme-eu

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validatorOf } from "../../src/schemas.js";
 import { applyWay, BOTH_WAYS, promoteWay } from "../support/both-ways.js";
-import { cliTests, runCli } from "../support/cli.js";
+import { cliTests, runCli, twoEnvironmentsConfig } from "../support/cli.js";
 
 const cliTest = cliTests();
 
@@ -195,14 +195,7 @@ ${["order-shipped", "password-reset", "weekly-digest"]
 });
 
 describe("creating a workflow with its content", () => {
-  const CONFIG = `version: 1
-organization: Acme Inc
-environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-workflows:
+  const CONFIG = `${twoEnvironmentsConfig("Acme Inc")}workflows:
   - identifier: welcome-flow
     name: Welcome
     tags: [onboarding]

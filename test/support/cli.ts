@@ -154,6 +154,61 @@ export function defaultKeys(keys: SeedKeys): Record<string, string> {
   };
 }
 
+/**
+ * The start of a config whose two environments read their keys from the per-environment variables
+ * (NOTIFORM_API_KEY_DEVELOPMENT, NOTIFORM_API_KEY_PRODUCTION): version, organization, environments.
+ */
+export function twoEnvironmentsConfig(organization: string): string {
+  return `version: 1
+organization: ${organization}
+environments:
+  development:
+    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
+  production:
+    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
+`;
+}
+
+/** A fresh organization with a Development and a Production key, and what a test needs of it. */
+export interface TwoEnvironments {
+  keys: SeedKeys;
+  /** The config's start (twoEnvironmentsConfig): the kinds follow. */
+  header: string;
+  /** For cliTest: no seed file, the real flavor, the two keys, only the per-environment variables. */
+  options: Pick<CliTestOptions, "seedFile" | "flavor" | "seed" | "env">;
+}
+
+/**
+ * A fresh organization (what the server holds on sign-up, nothing of examples/) named
+ * `organization`, reached through the two environments' own variables, no default key:
+ *
+ *   const FRESH = twoEnvironments("Fresh Inc");
+ *   const CONFIG = `${FRESH.header}workflows: ...`;
+ *   const { cli } = await cliTest({ ...FRESH.options, config: CONFIG });
+ */
+export function twoEnvironments(organization: string): TwoEnvironments {
+  const keys = { development: "nf_dev_fresh_key", production: "nf_prod_fresh_key" };
+  return {
+    keys,
+    header: twoEnvironmentsConfig(organization),
+    options: {
+      seedFile: null,
+      flavor: "real",
+      seed: {
+        organization: { name: organization },
+        apiKeys: [
+          { key: keys.development, environment: "development" },
+          { key: keys.production, environment: "production" },
+        ],
+      },
+      env: () => ({
+        NOTIFORM_API_KEY_DEVELOPMENT: keys.development,
+        NOTIFORM_API_KEY_PRODUCTION: keys.production,
+      }),
+    },
+  };
+}
+
 export interface CliTestOptions extends Omit<EmulatorOptions, "port" | "seedFile"> {
   /** notiform.yaml's text (shorthand for files["notiform.yaml"]). */
   config?: string;
