@@ -7,7 +7,7 @@
 // and `apply --env production` creates the tenant there, after which Production plans to zero.
 import { describe, expect, it } from "vitest";
 import { applyWay, BOTH_WAYS, promoteWay } from "../support/both-ways.js";
-import { cliTests, twoEnvironments } from "../support/cli.js";
+import { cliTests, orderShippedByEmail, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
@@ -26,17 +26,11 @@ tenants:
   - identifier: acme-eu
     name: Acme Europe
     data: { region: eu, seats: 5 }
-workflows:
-  - identifier: order-shipped
-    name: Order shipped
-    steps:
-      - name: email-customer
-        type: email
-        template:
-          subject: "Your order {{orderId}} shipped"
-          content: "<p>It is on its way.</p>"
-          layout: brand
-overrides:
+${orderShippedByEmail({
+  subject: "Your order {{orderId}} shipped",
+  content: '"<p>It is on its way.</p>"',
+  layout: "brand",
+})}overrides:
   - workflow: order-shipped
     tenant: acme-eu
     active: true

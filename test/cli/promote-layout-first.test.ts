@@ -6,22 +6,16 @@
 // and saved with `promote --out` then `promote FILE`). Against the emulator (real flavor).
 import { describe, expect, it } from "vitest";
 import { BOTH_WAYS, expectPlansToZero, promoteWay } from "../support/both-ways.js";
-import { cliTests, twoEnvironments } from "../support/cli.js";
+import { cliTests, orderShippedByEmail, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
 const FRESH = twoEnvironments("Fresh Inc");
 
-const CONFIG = `${FRESH.header}workflows:
-  - identifier: order-shipped
-    name: Order shipped
-    steps:
-      - name: email-customer
-        type: email
-        template:
-          subject: "Order {{orderId}} shipped"
-          content: "<p>It is on its way.</p>"
-`;
+const CONFIG = `${FRESH.header}${orderShippedByEmail({
+  subject: "Order {{orderId}} shipped",
+  content: '"<p>It is on its way.</p>"',
+})}`;
 
 describe.each(BOTH_WAYS)("a workflow whose step uses a layout the config does not name, %s", (way) => {
   it("is promoted after that layout, and points at Production's copy of it", async () => {

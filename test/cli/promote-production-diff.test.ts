@@ -4,7 +4,7 @@
 // pending change (2 only while Production lacks something). As processes against the emulator
 // (real flavor, both environments) of a fresh organization.
 import { describe, expect, it } from "vitest";
-import { cliTests, twoEnvironments } from "../support/cli.js";
+import { cliTests, orderShippedByEmail, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
@@ -28,17 +28,11 @@ const CONFIG = `${FRESH.header}layouts:
   - identifier: brand
     name: Brand
     content: { file: layouts/brand.html }
-workflows:
-  - identifier: order-shipped
-    name: Order shipped
-    steps:
-      - name: email-customer
-        type: email
-        template:
-          subject: "Order {{orderId}} shipped"
-          content: { file: templates/order-shipped.html }
-          layout: brand
-`;
+${orderShippedByEmail({
+  subject: "Order {{orderId}} shipped",
+  content: "{ file: templates/order-shipped.html }",
+  layout: "brand",
+})}`;
 
 /** A fresh organization where the config is applied in Development and promoted once. */
 async function promotedOnce() {

@@ -3,24 +3,15 @@
 // config does not declare), failed with "this server does not list layouts" although the list
 // read answered 200: the saved path re-read workflows without the layout ids the plan had.
 import { describe, expect, it } from "vitest";
-import { cliTests } from "../support/cli.js";
+import { cliTests, orderShippedByEmail } from "../support/cli.js";
 
 const cliTest = cliTests();
 
 const KEY = "nf_dev_saved_layout";
 
-const config = (subject: string, layout: string) => `version: 1
+const config = (subject: string, layout?: string) => `version: 1
 organization: Fresh Inc
-workflows:
-  - identifier: order-shipped
-    name: Order shipped
-    steps:
-      - name: email-customer
-        type: email
-        template:
-          subject: "${subject}"
-          content: "<p>It is on its way.</p>"
-${layout}`;
+${orderShippedByEmail({ subject, content: '"<p>It is on its way.</p>"', ...(layout === undefined ? {} : { layout }) })}`;
 
 describe("apply FILE of a workflow whose email step names a layout", () => {
   it("applies the saved plan and plans to zero", async () => {
@@ -28,14 +19,11 @@ describe("apply FILE of a workflow whose email step names a layout", () => {
       seedFile: null,
       flavor: "real",
       seed: { organization: { name: "Fresh Inc" }, apiKeys: [{ key: KEY, environment: "development" }] },
-      config: config("Shipped", ""),
+      config: config("Shipped"),
       env: () => ({ NOTIFORM_API_KEY: KEY }),
     });
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
-    await workspace.write(
-      "notiform.yaml",
-      config("Your order shipped", "          layout: novu-default-layout\n"),
-    );
+    await workspace.write("notiform.yaml", config("Your order shipped", "novu-default-layout"));
     const planned = await cli("plan", "--out", "plan.json");
     expect(planned.code, planned.stderr).toBe(0);
     const applied = await cli("apply", "plan.json");

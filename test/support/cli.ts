@@ -39,6 +39,23 @@ notificationGroups:
     name: Billing
 `;
 
+/**
+ * A `workflows:` section with the one workflow the promote and layout tests share: order-shipped,
+ * one email step (email-customer). `content` is YAML as written ("\"<p>..</p>\"" or "{ file: x }").
+ */
+export function orderShippedByEmail(template: { subject: string; content: string; layout?: string }): string {
+  return `workflows:
+  - identifier: order-shipped
+    name: Order shipped
+    steps:
+      - name: email-customer
+        type: email
+        template:
+          subject: "${template.subject}"
+          content: ${template.content}
+${template.layout === undefined ? "" : `          layout: ${template.layout}\n`}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Running the CLI as a child process
 
