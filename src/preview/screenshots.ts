@@ -15,6 +15,20 @@ import { EMAIL_WIDTHS } from "./channel-views.js";
 import { frameSource, messageFrame, page } from "./html.js";
 import type { PreviewSite } from "./model.js";
 
+/**
+ * How notiform runs a browser: headless, nothing fetched or synced behind our back, no first-run
+ * dialogs. Exported so the browser test drives Chromium the same way the shots do.
+ */
+export const HEADLESS_FLAGS: readonly string[] = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
 const BROWSER_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 const HEIGHTS = { desktop: 900, mobile: 800 } as const;
 /** One browser run may take this long before it is stopped. */
@@ -102,13 +116,7 @@ export async function takeShots(browser: string, shots: readonly Shot[]): Promis
       const png = join(work, `shot-${index}.png`);
       await writeFile(framePage, shotPage(shot));
       await runBrowser(browser, [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
+        ...HEADLESS_FLAGS,
         "--hide-scrollbars",
         // Wait for the frame's content to load and paint before the shot (a loaded machine
         // otherwise catches an empty frame now and then).

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { framedHtml } from "../../src/preview/html.js";
+import { HEADLESS_FLAGS } from "../../src/preview/screenshots.js";
 import { countPixels, decodePng } from "../helpers/png.js";
 import { createWorkspace, runCli } from "../support/cli.js";
 
@@ -73,13 +74,7 @@ describe("the preview in headless Chromium", () => {
       execFileSync(
         CHROMIUM,
         [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          "--no-first-run",
+          ...HEADLESS_FLAGS,
           `--user-data-dir=${join(ws.dir, ".chromium")}`,
           "--dump-dom",
           pathToFileURL(file).href,
