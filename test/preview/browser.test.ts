@@ -12,7 +12,8 @@ import { describe, expect, it } from "vitest";
 import { framedHtml } from "../../src/preview/html.js";
 import { HEADLESS_FLAGS } from "../../src/preview/screenshots.js";
 import { countPixels, decodePng } from "../helpers/png.js";
-import { createWorkspace, runCli } from "../support/cli.js";
+import { runCli } from "../support/cli.js";
+import { oneEmailWorkspace } from "../support/preview.js";
 
 const CHROMIUM = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim();
 
@@ -23,16 +24,6 @@ const EMAIL = `<!doctype html>
 <script>document.body.style.background = "#ff0000"; document.title = "script ran";</script>
 <img src="data:," onerror="document.body.style.background='#ff0000'; document.title='onerror ran'">
 </body></html>
-`;
-
-const CONFIG = `version: 1
-workflows:
-  - identifier: order-shipped
-    preview: { payload: { orderId: A-1 } }
-    steps:
-      - name: email
-        type: email
-        template: { subject: "Order {{orderId}}", content: { file: email.html }, contentType: customHtml }
 `;
 
 const isRed = ([r, g, b]: [number, number, number]) => r > 200 && g < 60 && b < 60;
@@ -47,7 +38,7 @@ describe("the preview in headless Chromium", () => {
   });
 
   it("takes desktop and mobile screenshots that show the email, with its script blocked", async () => {
-    const ws = await createWorkspace({ "notiform.yaml": CONFIG, "email.html": EMAIL });
+    const ws = await oneEmailWorkspace(EMAIL);
     const result = await runCli(["preview", "--screenshots"], {
       cwd: ws.dir,
       env: { NOTIFORM_CHROME: CHROMIUM },
@@ -68,7 +59,7 @@ describe("the preview in headless Chromium", () => {
   });
 
   it("renders the step page, and the framed HTML alone keeps its script from running", async () => {
-    const ws = await createWorkspace({ "notiform.yaml": CONFIG, "email.html": EMAIL });
+    const ws = await oneEmailWorkspace(EMAIL);
     expect((await runCli(["preview"], { cwd: ws.dir })).code).toBe(0);
     const dump = (file: string) =>
       execFileSync(
@@ -100,7 +91,7 @@ describe("the preview in headless Chromium", () => {
   });
 
   it("without a browser, says so plainly and writes nothing", async () => {
-    const ws = await createWorkspace({ "notiform.yaml": CONFIG, "email.html": EMAIL });
+    const ws = await oneEmailWorkspace(EMAIL);
     const result = await runCli(["preview", "--screenshots"], { cwd: ws.dir, env: { PATH: "/nonexistent" } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("--screenshots needs Chrome or Chromium, and none was found");

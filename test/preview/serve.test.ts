@@ -5,17 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { exposureWarning } from "../../src/preview/serve-site.js";
-import { BIN, createWorkspace } from "../support/cli.js";
-
-const CONFIG = `version: 1
-workflows:
-  - identifier: order-shipped
-    preview: { payload: { orderId: A-1 } }
-    steps:
-      - name: email
-        type: email
-        template: { subject: "Order {{orderId}}", content: { file: email.html }, contentType: customHtml }
-`;
+import { BIN } from "../support/cli.js";
+import { oneEmailWorkspace } from "../support/preview.js";
 
 let child: ChildProcess | undefined;
 afterEach(() => {
@@ -35,7 +26,7 @@ async function until<T>(what: string, tries: number, check: () => Promise<T | un
 
 describe("notiform preview --serve", () => {
   it("serves the site, rebuilds it on a change to a template file, tells open pages to reload, stops on Ctrl-C", async () => {
-    const ws = await createWorkspace({ "notiform.yaml": CONFIG, "email.html": "<p>First {{orderId}}</p>" });
+    const ws = await oneEmailWorkspace("<p>First {{orderId}}</p>");
     const proc = spawn(process.execPath, [BIN, "preview", "--serve", "--port", "0"], {
       cwd: ws.dir,
       env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", HOME: ws.dir },
