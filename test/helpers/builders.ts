@@ -1,5 +1,6 @@
 // Small builders for planner tests: a desired state, a live snapshot and a state file from
-// plain literals, with positions filled in so assertions can name them.
+// plain literals, with positions filled in so assertions can name them; and a plan of update
+// actions for the renderers' tests.
 
 import type { Desired, DesiredState } from "../../src/config/model.js";
 import type { BrandingSpec } from "../../src/kinds/branding/types.js";
@@ -10,12 +11,14 @@ import type { NotificationGroup } from "../../src/kinds/notification-group/wire.
 import { overrideLookupKey } from "../../src/kinds/override/index.js";
 import type { OverrideSpec } from "../../src/kinds/override/types.js";
 import type { WorkflowOverride } from "../../src/kinds/override/wire.js";
+import type { PlanAction } from "../../src/kinds/plan-action.js";
 import type { TenantSpec } from "../../src/kinds/tenant/types.js";
 import type { Tenant } from "../../src/kinds/tenant/wire.js";
 import type { TopicSpec } from "../../src/kinds/topic/types.js";
 import type { Topic } from "../../src/kinds/topic/wire.js";
 import type { WorkflowSpec } from "../../src/kinds/workflow/types.js";
 import type { Workflow } from "../../src/kinds/workflow/wire.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
 import { emptyState, type StateFile } from "../../src/state/model.js";
 
 const ORG = "6b02c104d413275d06fb31c1";
@@ -146,3 +149,49 @@ export function noState(): StateFile {
 }
 
 export const TARGET = { apiUrl: "http://127.0.0.1:4010", organization: "Acme Inc", environment: null };
+
+/**
+ * A plan of `actions` for renderer tests (the renderers read the actions, the target and the
+ * summary): the summary counts the actions' creates and updates.
+ */
+export function planOf(actions: PlanAction[], target: Partial<Plan["target"]> = {}): Plan {
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdBy: "test",
+    target: { apiUrl: "http://127.0.0.1", organization: "Acme", environment: "development", ...target },
+    configDigest: "",
+    actions,
+    unmanaged: [],
+    bindings: { notificationGroups: {} },
+    resolvedIntents: [],
+    warnings: [],
+    summary: {
+      create: actions.filter((a) => a.op === "create").length,
+      update: actions.filter((a) => a.op === "update").length,
+      unverified: 0,
+      notApplicable: 0,
+      uncertain: 0,
+      unchanged: 0,
+      unmanaged: 0,
+    },
+  };
+}
+
+/** An update of KIND/KEY (a workflow, order-shipped, unless told) made of `changes` alone. */
+export function updateAction(
+  changes: PlanAction["changes"],
+  kind: PlanAction["kind"] = "workflow",
+  key = "order-shipped",
+): PlanAction {
+  return {
+    id: `${kind}/${key}`,
+    kind,
+    key,
+    op: "update",
+    changes,
+    operations: [],
+    requests: [],
+    dependsOn: [],
+    live: { origin: "api", digest: "" },
+  };
+}

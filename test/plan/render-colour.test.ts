@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import type { PlanAction } from "../../src/kinds/plan-action.js";
 import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
-import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
+import type { Plan } from "../../src/plan/model.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
 import { caller } from "../emulator/harness.js";
+import { planOf, updateAction } from "../helpers/builders.js";
 import { createWorkspace, SEED } from "../support/cli.js";
 import { type PtyRun, runOnPty } from "../support/pty.js";
 
@@ -18,38 +19,7 @@ const CYAN = "\u001b[36m";
 const RESET = "\u001b[0m";
 
 function planWith(changes: PlanAction["changes"]): Plan {
-  return {
-    formatVersion: PLAN_FORMAT_VERSION,
-    createdBy: "test",
-    target: { apiUrl: "http://127.0.0.1", organization: "Acme", environment: null },
-    configDigest: "",
-    actions: [
-      {
-        id: "workflow/order-shipped",
-        kind: "workflow",
-        key: "order-shipped",
-        op: "update",
-        changes,
-        operations: [],
-        requests: [],
-        dependsOn: [],
-        live: { origin: "api", digest: "" },
-      },
-    ],
-    unmanaged: [],
-    bindings: { notificationGroups: {} },
-    resolvedIntents: [],
-    warnings: [],
-    summary: {
-      create: 0,
-      update: 1,
-      unverified: 0,
-      notApplicable: 0,
-      uncertain: 0,
-      unchanged: 0,
-      unmanaged: 0,
-    },
-  };
+  return planOf([updateAction(changes)], { environment: null });
 }
 
 const html = (edited: boolean) =>

@@ -4,47 +4,17 @@
 import { describe, expect, it } from "vitest";
 import type { PlanAction } from "../../src/kinds/plan-action.js";
 import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
-import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
+import type { Plan } from "../../src/plan/model.js";
 import { DIFF_LINES, renderPlanMarkdown } from "../../src/plan/render-markdown.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
+import { planOf, updateAction } from "../helpers/builders.js";
 
 function planWith(
   changes: PlanAction["changes"],
   kind: PlanAction["kind"] = "workflow",
   key = "order-shipped",
 ): Plan {
-  return {
-    formatVersion: PLAN_FORMAT_VERSION,
-    createdBy: "test",
-    target: { apiUrl: "http://127.0.0.1", organization: "Acme", environment: "development" },
-    configDigest: "",
-    actions: [
-      {
-        id: `${kind}/${key}`,
-        kind,
-        key,
-        op: "update",
-        changes,
-        operations: [],
-        requests: [],
-        dependsOn: [],
-        live: { origin: "api", digest: "" },
-      },
-    ],
-    unmanaged: [],
-    bindings: { notificationGroups: {} },
-    resolvedIntents: [],
-    warnings: [],
-    summary: {
-      create: 0,
-      update: 1,
-      unverified: 0,
-      notApplicable: 0,
-      uncertain: 0,
-      unchanged: 0,
-      unmanaged: 0,
-    },
-  };
+  return planOf([updateAction(changes, kind, key)]);
 }
 
 const html = (n: number, changed: number) =>
