@@ -1,22 +1,12 @@
 // A long apply says how far it is: each finished action is numbered N/M in CI (piped), and on a
 // terminal the task list opens with the whole run's N/M above the per-kind counts.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { cliTests, createWorkspace, SEED } from "../support/cli.js";
-import { type PtyRun, runOnPty } from "../support/pty.js";
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
 
 const topics = (n: number) =>
   `version: 1\norganization: Acme Inc\ntopics:\n${Array.from({ length: n }, (_, i) => `  - key: c${i}\n    name: C ${i}\n`).join("")}`;
 
 const startCliTest = cliTests();
-let emulator: EmulatorHandle | undefined;
-let run: PtyRun | undefined;
-afterEach(async () => {
-  run?.child.stdin?.end();
-  run = undefined;
-  await emulator?.close();
-  emulator = undefined;
-});
 
 describe("apply progress counter", () => {
   it("numbers each finished action N/M in CI", async () => {
@@ -28,12 +18,8 @@ describe("apply progress counter", () => {
   });
 
   it("shows the whole run's N/M on a terminal", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0 });
-    const workspace = await createWorkspace({ "notiform.yaml": topics(40) });
-    run = runOnPty(["apply", "--auto-approve", "--api-url", emulator.url], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: emulator.apiKey },
-    });
+    const session = await startCliTest({ config: topics(40) });
+    const run = session.onTerminal(["apply", "--auto-approve"]);
     expect(await run.exited).toBe(0);
     expect(run.output()).toContain("All changes: 40/40");
   });

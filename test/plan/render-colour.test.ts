@@ -1,16 +1,13 @@
 // Colour as Terraform and git use it (issue 33 item 10): a change's head in its op's colour, a
 // field's old -> new yellow (~) or green when new (+), a diff's added lines green, removed lines
 // red, hunk heads cyan; on a terminal only, never with NO_COLOR or --no-color.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { describe, expect, it } from "vitest";
 import type { PlanAction } from "../../src/kinds/plan-action.js";
 import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import type { Plan } from "../../src/plan/model.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
-import { caller } from "../emulator/harness.js";
 import { planOf, updateAction } from "../helpers/builders.js";
-import { createWorkspace, SEED } from "../support/cli.js";
-import { type PtyRun, runOnPty } from "../support/pty.js";
+import { cliTests } from "../support/cli.js";
 
 const GREEN = "\u001b[32m";
 const RED = "\u001b[31m";
@@ -52,46 +49,33 @@ describe("plan text colours", () => {
   });
 });
 
-let emulator: EmulatorHandle | undefined;
-let run: PtyRun | undefined;
-afterEach(async () => {
-  run?.child.stdin?.end();
-  run = undefined;
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 describe("plan on a terminal", () => {
+  /** `plan` on a terminal over a live topic "News" the config renames "Newsletter". */
   async function renamedTopic() {
-    emulator = await startEmulator({ seedFile: SEED, port: 0 });
-    await caller(emulator.url, emulator.apiKey)("POST", "/v1/topics", { key: "news", name: "News" });
-    return createWorkspace({
-      "notiform.yaml": "version: 1\norganization: Acme Inc\ntopics:\n  - key: news\n    name: Newsletter\n",
+    const test = await cliTest({
+      config: "version: 1\norganization: Acme Inc\ntopics:\n  - key: news\n    name: Newsletter\n",
     });
+    await test.call("POST", "/v1/topics", { key: "news", name: "News" });
+    return (env: Record<string, string>, extra: string[] = []) =>
+      test.onTerminal(["plan", ...extra], { env });
   }
-  const plan = (workspace: { dir: string }, env: Record<string, string>, extra: string[] = []) => {
-    if (emulator === undefined) throw new Error("no emulator");
-    run = runOnPty(["plan", "--api-url", emulator.url, ...extra], {
-      cwd: workspace.dir,
-      env: { NOTIFORM_API_KEY: emulator.apiKey, ...env },
-    });
-    return run;
-  };
 
   it("colours the field change on a TTY", async () => {
-    const workspace = await renamedTopic();
-    const pty = plan(workspace, { NO_COLOR: "" });
+    const plan = await renamedTopic();
+    const pty = plan({ NO_COLOR: "" });
     expect(await pty.exited).toBe(0);
     expect(pty.output()).toContain(`${YELLOW}name: "News" -> "Newsletter"${RESET}`);
   });
 
   it("never with NO_COLOR or --no-color", async () => {
-    const workspace = await renamedTopic();
-    const withEnv = plan(workspace, { NO_COLOR: "1" });
+    const plan = await renamedTopic();
+    const withEnv = plan({ NO_COLOR: "1" });
     expect(await withEnv.exited).toBe(0);
     expect(withEnv.output()).toContain('name: "News" -> "Newsletter"');
     expect(withEnv.output()).not.toContain(YELLOW);
-    const withFlag = plan(workspace, { NO_COLOR: "" }, ["--no-color"]);
+    const withFlag = plan({ NO_COLOR: "" }, ["--no-color"]);
     expect(await withFlag.exited).toBe(0);
     expect(withFlag.output()).toContain('name: "News" -> "Newsletter"');
     expect(withFlag.output()).not.toContain(YELLOW);
