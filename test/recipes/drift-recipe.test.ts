@@ -6,7 +6,7 @@
 // nothing. The server is the emulator; the issues are the gh stand-in's.
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli, SEED } from "../support/cli.js";
+import { runCli, SEED, twoEnvironmentsConfig } from "../support/cli.js";
 import { git, gitEnv } from "./harness/remote.js";
 import { userRepository } from "./harness/repository.js";
 import { runDispatch, runSchedule, type WorkflowRun } from "./harness/runner.js";
@@ -15,18 +15,7 @@ import { createWorld, type World } from "./harness/world.js";
 const WORKFLOW = ".github/workflows/notiform-drift.yml";
 const MARKER = "<!-- notiform-drift -->";
 
-const config = (url: string) => `version: 1
-organization: Acme Inc
-environments:
-  development:
-    apiUrl: ${url}
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-    serverEnvironment: Development
-  production:
-    apiUrl: ${url}
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-    serverEnvironment: Production
-topics:
+const config = (url: string) => `${twoEnvironmentsConfig("Acme Inc", url)}topics:
   - key: order-updates
     name: Order updates
 tenants:

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { runCli, SEED } from "../support/cli.js";
+import { runCli, SEED, twoEnvironmentsConfig } from "../support/cli.js";
 import { git, gitEnv } from "./harness/remote.js";
 import { userRepository } from "./harness/repository.js";
 import { runPush, type WorkflowRun } from "./harness/runner.js";
@@ -25,18 +25,7 @@ interface Change {
   layout: string;
 }
 
-const config = (url: string, change: Change) => `version: 1
-organization: Acme Inc
-environments:
-  development:
-    apiUrl: ${url}
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-    serverEnvironment: Development
-  production:
-    apiUrl: ${url}
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-    serverEnvironment: Production
-topics:
+const config = (url: string, change: Change) => `${twoEnvironmentsConfig("Acme Inc", url)}topics:
 ${change.topics}tenants:
 ${change.tenants}layouts:
   - identifier: brand

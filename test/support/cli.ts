@@ -174,16 +174,18 @@ export function defaultKeys(keys: SeedKeys): Record<string, string> {
 /**
  * The start of a config whose two environments read their keys from the per-environment variables
  * (NOTIFORM_API_KEY_DEVELOPMENT, NOTIFORM_API_KEY_PRODUCTION): version, organization, environments.
+ * With `apiUrl` (a recipe's config, run without --api-url), each environment names the server and
+ * the server environment its key must reach.
  */
-export function twoEnvironmentsConfig(organization: string): string {
+export function twoEnvironmentsConfig(organization: string, apiUrl?: string): string {
+  const environment = (name: string, server: string) =>
+    apiUrl === undefined
+      ? `  ${name}:\n    apiKeyEnv: NOTIFORM_API_KEY_${name.toUpperCase()}\n`
+      : `  ${name}:\n    apiUrl: ${apiUrl}\n    apiKeyEnv: NOTIFORM_API_KEY_${name.toUpperCase()}\n    serverEnvironment: ${server}\n`;
   return `version: 1
 organization: ${organization}
 environments:
-  development:
-    apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT
-  production:
-    apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION
-`;
+${environment("development", "Development")}${environment("production", "Production")}`;
 }
 
 /** A fresh organization with a Development and a Production key, and what a test needs of it. */
