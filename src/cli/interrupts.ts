@@ -2,7 +2,8 @@
 // asks to start nothing new and let what runs finish, the second aborts requests in flight. The
 // report and the state are written either way; the exit code is the caller's. A closed output
 // (stdout or stderr whose reader went away) stops the run like a first signal: nobody is
-// watching any more, and dying on the next write would leave writes unrecorded.
+// watching any more, and dying on the next write would leave writes unrecorded. A server the
+// CLI runs until stopped (emulator, preview --serve) waits for the first signal instead.
 import type { CommandContext } from "./command.js";
 import { OUTPUT_CLOSED } from "./terminal.js";
 
@@ -36,4 +37,20 @@ export async function withStopSignals<T>(
     for (const name of STOP_SIGNALS) process.off(name, onSignal);
     process.off(OUTPUT_CLOSED, onClosed);
   }
+}
+
+/**
+ * Resolves on the first SIGINT or SIGTERM (Ctrl-C, or a supervisor stopping us), so a server the
+ * command runs (emulator, preview --serve) is closed by its caller instead of the process dying.
+ */
+export function waitForStopSignal(): Promise<void> {
+  return new Promise((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
 }

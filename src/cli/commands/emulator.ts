@@ -9,6 +9,7 @@ import { packageFile } from "../../package-files.js";
 import { defineCommand } from "../command.js";
 import { VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
+import { waitForStopSignal } from "../interrupts.js";
 import { integerFlag, numberFlag } from "../numeric-flags.js";
 
 /** Longest added latency or jitter accepted (ms): beyond it every request would time out. */
@@ -133,18 +134,6 @@ export const emulatorCommand = defineCommand({
     return EXIT.ok;
   },
 });
-
-function waitForStopSignal(): Promise<void> {
-  return new Promise((done) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      done();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-}
 
 /** A busy or forbidden port is an ordinary mistake, not a bug: name it and say what to do. */
 function listenError(error: unknown, host: string, port: number): unknown {

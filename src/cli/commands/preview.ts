@@ -6,6 +6,7 @@ import { relative } from "node:path";
 import { defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
+import { waitForStopSignal } from "../interrupts.js";
 import { integerFlag } from "../numeric-flags.js";
 import { runContext } from "../run-context.js";
 
@@ -105,16 +106,4 @@ export const previewCommand = defineCommand({
 
 function firstLine(text: string): string {
   return text.split("\n")[0] ?? "";
-}
-
-function waitForStopSignal(): Promise<void> {
-  return new Promise((done) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      done();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
 }
