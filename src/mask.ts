@@ -8,6 +8,7 @@
 // Values shorter than MIN_MASKED_LENGTH are not masked: replacing every "1" or "on" in the
 // output would garble it while hiding nothing worth hiding.
 import { setDataKey } from "./canonical.js";
+import { escapeHtml } from "./escape-html.js";
 
 export const MASK = "********";
 const MIN_MASKED_LENGTH = 4;
@@ -111,19 +112,11 @@ function formsOf(value: string): string[] {
     json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
     encodeURIComponent(value),
     encodeURIComponent(value).replace(/%20/g, "+"),
-    value.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c),
+    escapeHtml(value),
     value.replace(/'/g, "''"),
   ];
   return forms.filter((form) => form.length >= MIN_MASKED_LENGTH);
 }
-
-const HTML_ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
 
 function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

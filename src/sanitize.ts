@@ -8,6 +8,8 @@
 // Markdown adds its own layer: HTML and markdown syntax in a value are escaped so that the
 // comment shows the value, and code spans show it exactly.
 
+import { escapeHtml } from "./escape-html.js";
+
 /**
  * C0 and C1 controls, DEL, bidi controls, line/paragraph separators (\n separately), and the
  * invisible characters: soft hyphen, zero-width space/joiners, word joiner and invisible operators,
@@ -66,16 +68,8 @@ export function markdownText(text: string): string {
  * links no @mention and no URL inside code.
  */
 export function htmlText(text: string): string {
-  return visibleText(text).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
+  return escapeHtml(visibleText(text));
 }
-
-const HTML_ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
 
 /**
  * At most `width` UTF-16 units of `text` (never half a surrogate pair), and how much was cut:

@@ -4,6 +4,8 @@
 // page's policy) with a Content-Security-Policy of its own that forbids scripts; and the pages
 // themselves carry a policy forbidding scripts. A template's <script> or onerror= never runs.
 
+import { escapeHtml } from "../escape-html.js";
+
 /** The pages' policy: no script, no plugin, no form target, no base; images from the web (emails link them). */
 export const PAGE_CSP =
   "default-src 'none'; script-src 'none'; object-src 'none'; style-src 'unsafe-inline'; img-src data: https: http:; base-uri 'none'; form-action 'none'";
@@ -12,18 +14,8 @@ export const PAGE_CSP =
 export const FRAME_CSP =
   "default-src 'none'; script-src 'none'; object-src 'none'; style-src 'unsafe-inline' https: http:; img-src data: https: http: cid:; font-src data: https: http:; base-uri 'none'; form-action 'none'";
 
-/** Text for HTML text and attribute values (double-quoted). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
-
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
+/** Text for HTML text and attribute values (double-quoted): the one escaping of src/escape-html.ts. */
+export { escapeHtml };
 
 /**
  * The message HTML as a frame shows it: the policy meta placed right after a doctype (before it
