@@ -12,7 +12,9 @@ import { parseDocument } from "yaml";
 import type { Problem } from "../errors.js";
 import {
   chargeTextBudget,
-  isTextFileRef,
+  collectFileRefs,
+  type FileRefAt,
+  fieldText,
   overTextBudget,
   readTextFile,
   type TextFieldPath,
@@ -22,13 +24,6 @@ import { positionAt } from "./yaml-file.js";
 
 /** Aliases one data file may expand to: as for config files. */
 const MAX_ALIAS_COUNT = 1000;
-
-interface Found {
-  holder: Record<string, unknown> | unknown[];
-  key: string | number;
-  file: string;
-  path: (string | number)[];
-}
 
 /**
  * Replace, in `data` (changed in place), every `{ file: PATH }` at one of `fields` by the parsed
@@ -43,19 +38,19 @@ export async function resolveDataFileRefs(
 ): Promise<void> {
   const deepestFirst = [...fields].sort((a, b) => b.length - a.length);
   for (const field of deepestFirst) {
-    const found: Found[] = [];
-    collect(data, field, [], found);
+    const found: FileRefAt[] = [];
+    collectFileRefs(data, field, found);
     for (const item of found) {
       if (scope.budget.exceeded) return;
-      const target = resolve(dirname(scope.file.path), item.file);
-      const read = await readTextFile(item.file, target, scope);
+      const target = resolve(dirname(scope.file.path), item.ref.file);
+      const read = await readTextFile(item.ref.file, target, scope);
       const pos = positionAt(scope.file, [...item.path, "file"]);
       // Data files count against the same total as text files (text-file-ref.ts).
       const over = "text" in read && chargeTextBudget(scope.budget, read.bytes);
       const parsed = over
-        ? { reason: overTextBudget(item.file) }
+        ? { reason: overTextBudget(item.ref.file) }
         : "text" in read
-          ? parseData(item.file, read.text)
+          ? parseData(item.ref.file, read.text)
           : read;
       if ("value" in parsed) (item.holder as Record<string | number, unknown>)[item.key] = parsed.value;
       else
@@ -64,7 +59,7 @@ export async function resolveDataFileRefs(
           rule: "data-file",
           message: parsed.reason,
           pos,
-          field: fieldOf(item.path),
+          field: fieldText(item.path),
         });
     }
   }
@@ -94,33 +89,4 @@ function describe(value: unknown): string {
   if (value === null || value === undefined) return "nothing";
   if (Array.isArray(value)) return "a list";
   return `a ${typeof value}`;
-}
-
-function collect(value: unknown, field: TextFieldPath, at: (string | number)[], found: Found[]): void {
-  const [head, ...rest] = field;
-  if (head === undefined) return;
-  if (head === "*") {
-    if (!Array.isArray(value)) return;
-    value.forEach((item, index) => {
-      if (rest.length === 0) {
-        if (isTextFileRef(item))
-          found.push({ holder: value, key: index, file: item.file, path: [...at, index] });
-      } else collect(item, rest, [...at, index], found);
-    });
-    return;
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return;
-  const holder = value as Record<string, unknown>;
-  if (rest.length > 0) {
-    collect(holder[head], rest, [...at, head], found);
-    return;
-  }
-  const ref = holder[head];
-  if (isTextFileRef(ref)) found.push({ holder, key: head, file: ref.file, path: [...at, head] });
-}
-
-function fieldOf(path: (string | number)[]): string {
-  let field = "";
-  for (const s of path) field += typeof s === "number" ? `[${s}]` : field === "" ? s : `.${s}`;
-  return field;
 }

@@ -78,13 +78,8 @@ export async function resolveTextFileRefs(
   fields: readonly TextFieldPath[],
   problems: Problem[],
 ): Promise<void> {
-  const found: {
-    holder: Record<string, unknown>;
-    key: string;
-    ref: TextFileRef;
-    path: (string | number)[];
-  }[] = [];
-  for (const field of fields) collect(data, field, [], found);
+  const found: FileRefAt[] = [];
+  for (const field of fields) collectFileRefs(data, field, found);
   if (found.length === 0) return;
   const cache = new Map<string, Promise<TextRead>>();
   let next = 0;
@@ -115,7 +110,7 @@ export async function resolveTextFileRefs(
         problems.push(problemAt(pos, overTextBudget(item.ref.file), item.path));
         break;
       }
-      item.holder[item.key] = result.text;
+      (item.holder as Record<string | number, unknown>)[item.key] = result.text;
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, found.length) }, worker));
@@ -186,33 +181,52 @@ export function isInsideGitDir(project: string | undefined, path: string): boole
   });
 }
 
-function collect(
+/** A `{ file: }` reference found at a declared field, and where it stands so it can be replaced. */
+export interface FileRefAt {
+  holder: Record<string, unknown> | unknown[];
+  key: string | number;
+  ref: TextFileRef;
+  path: (string | number)[];
+}
+
+/**
+ * Every `{ file: }` reference at `field` (a path from `value`; `*` walks a list, and when it is the
+ * last step the list's items are the references) pushed to `found`, in document order.
+ */
+export function collectFileRefs(
   value: unknown,
   field: TextFieldPath,
-  at: (string | number)[],
-  found: { holder: Record<string, unknown>; key: string; ref: TextFileRef; path: (string | number)[] }[],
+  found: FileRefAt[],
+  at: (string | number)[] = [],
 ): void {
   const [head, ...rest] = field;
   if (head === undefined) return;
   if (head === "*") {
     if (!Array.isArray(value)) return;
     value.forEach((item, index) => {
-      collect(item, rest, [...at, index], found);
+      if (rest.length > 0) collectFileRefs(item, rest, found, [...at, index]);
+      else if (isTextFileRef(item))
+        found.push({ holder: value, key: index, ref: item, path: [...at, index] });
     });
     return;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return;
   const holder = value as Record<string, unknown>;
   if (rest.length > 0) {
-    collect(holder[head], rest, [...at, head], found);
+    collectFileRefs(holder[head], rest, found, [...at, head]);
     return;
   }
   const ref = holder[head];
   if (isTextFileRef(ref)) found.push({ holder, key: head, ref, path: [...at, head] });
 }
 
-function problemAt(pos: Position, message: string, path: (string | number)[]): Problem {
+/** A path inside an entry as a problem names its field: `steps[0].template.content`. */
+export function fieldText(path: readonly (string | number)[]): string {
   let field = "";
   for (const s of path) field += typeof s === "number" ? `[${s}]` : field === "" ? s : `.${s}`;
-  return { severity: "error", rule: "text-file", message, pos, field };
+  return field;
+}
+
+function problemAt(pos: Position, message: string, path: (string | number)[]): Problem {
+  return { severity: "error", rule: "text-file", message, pos, field: fieldText(path) };
 }
