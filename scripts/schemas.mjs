@@ -3,21 +3,16 @@
 // shape (json-schema-to-ts FromSchema, test/schemas/shapes.test.ts). Run `npm run schemas`
 // after editing a schema; a test fails while a generated module is stale.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
-const names = [
-  "notiform",
-  "plan",
-  "state",
-  "apply-result",
-  "seed",
-  "promotion",
-  "promotion-result",
-  "error",
-  "preview",
-];
+// Every published schema: the folder is the list (src/schemas.ts's SCHEMA_NAMES is a different
+// one, the schemas the CLI validates with, which leaves out error.schema.json).
+const names = readdirSync(join(root, "schemas"))
+  .filter((file) => file.endsWith(".schema.json"))
+  .map((file) => file.slice(0, -".schema.json".length))
+  .sort();
 
 const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 const written = [];
