@@ -9,8 +9,9 @@ import { type ApiClient, createClient } from "../../src/kinds/client.js";
 import type { PlanAction } from "../../src/kinds/plan-action.js";
 import { topicRequest } from "../../src/kinds/topic/requests.js";
 import type { TopicOperation } from "../../src/kinds/topic/types.js";
-import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
+import type { Plan } from "../../src/plan/model.js";
 import { emptyState } from "../../src/state/model.js";
+import { planOf } from "../helpers/builders.js";
 
 let emulator: EmulatorHandle | undefined;
 let client: ApiClient | undefined;
@@ -45,27 +46,9 @@ function create(key: string, dependsOn: string[] = []): PlanAction {
   };
 }
 
-function planOf(actions: PlanAction[]): Plan {
-  return {
-    formatVersion: PLAN_FORMAT_VERSION,
-    createdBy: "test",
-    target: { apiUrl: "http://127.0.0.1", organization: "Acme Inc", environment: null },
-    configDigest: "",
-    actions,
-    unmanaged: [],
-    bindings: { notificationGroups: {} },
-    resolvedIntents: [],
-    warnings: [],
-    summary: {
-      create: actions.length,
-      update: 0,
-      unverified: 0,
-      notApplicable: 0,
-      uncertain: 0,
-      unchanged: 0,
-      unmanaged: 0,
-    },
-  };
+/** The executor reads the actions; the target names the state it records into. */
+function planWith(actions: PlanAction[]): Plan {
+  return planOf(actions, { target: { organization: "Acme Inc", environment: null } });
 }
 
 function run(
@@ -73,7 +56,7 @@ function run(
   actions: PlanAction[],
   options: { concurrency: number; continueOnError?: boolean },
 ) {
-  const plan = planOf(actions);
+  const plan = planWith(actions);
   const recorder = new StateRecorder(emptyState(plan.target), undefined);
   return executePlan({
     client: api,
@@ -203,7 +186,7 @@ describe("executePlan", () => {
   it("on a soft stop lets the running actions finish and starts nothing new", async () => {
     const { emulator: handle, client: api } = await connect(40);
     const stop = new AbortController();
-    const plan = planOf(Array.from({ length: 10 }, (_, i) => create(`t${i}`)));
+    const plan = planWith(Array.from({ length: 10 }, (_, i) => create(`t${i}`)));
     const starts: string[] = [];
     const report = await executePlan({
       client: api,

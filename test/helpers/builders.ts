@@ -151,20 +151,23 @@ export function noState(): StateFile {
 export const TARGET = { apiUrl: "http://127.0.0.1:4010", organization: "Acme Inc", environment: null };
 
 /**
- * A plan of `actions` for renderer tests (the renderers read the actions, the target and the
- * summary): the summary counts the actions' creates and updates.
+ * A plan of `actions` for renderer and executor tests (they read the actions, the target, the
+ * warnings and the summary): the summary counts the actions' creates and updates.
  */
-export function planOf(actions: PlanAction[], target: Partial<Plan["target"]> = {}): Plan {
+export function planOf(
+  actions: PlanAction[],
+  more: { target?: Partial<Plan["target"]>; warnings?: Plan["warnings"] } = {},
+): Plan {
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     createdBy: "test",
-    target: { apiUrl: "http://127.0.0.1", organization: "Acme", environment: "development", ...target },
+    target: { apiUrl: "http://127.0.0.1", organization: "Acme", environment: "development", ...more.target },
     configDigest: "",
     actions,
     unmanaged: [],
     bindings: { notificationGroups: {} },
     resolvedIntents: [],
-    warnings: [],
+    warnings: more.warnings ?? [],
     summary: {
       create: actions.filter((a) => a.op === "create").length,
       update: actions.filter((a) => a.op === "update").length,

@@ -16,7 +16,7 @@ const CYAN = "\u001b[36m";
 const RESET = "\u001b[0m";
 
 function planWith(changes: PlanAction["changes"]): Plan {
-  return planOf([updateAction(changes)], { environment: null });
+  return planOf([updateAction(changes)], { target: { environment: null } });
 }
 
 const html = (edited: boolean) =>

@@ -8,8 +8,9 @@ import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js"
 import type { PlanAction } from "../../src/kinds/plan-action.js";
 import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import { fitComment, GITHUB_COMMENT_LIMIT } from "../../src/plan/comment-bound.js";
-import { PLAN_FORMAT_VERSION, type Plan } from "../../src/plan/model.js";
+import type { Plan } from "../../src/plan/model.js";
 import { renderPlanMarkdown } from "../../src/plan/render-markdown.js";
+import { planOf } from "../helpers/builders.js";
 import { createWorkspace, runCli } from "../support/cli.js";
 
 let emulator: EmulatorHandle;
@@ -103,27 +104,11 @@ describe("a long template does not hide the rest of the change (item 4)", () => 
 });
 
 /** A plan of `actions` (the renderer reads nothing else that grows). */
-function planOf(actions: PlanAction[], warnings: string[], organization: string): Plan {
-  return {
-    formatVersion: PLAN_FORMAT_VERSION,
-    createdBy: "test",
-    target: { apiUrl: "http://127.0.0.1", organization, environment: null },
-    configDigest: "",
-    actions,
-    unmanaged: [],
-    bindings: { notificationGroups: {} },
-    resolvedIntents: [],
+function planWith(actions: PlanAction[], warnings: string[], organization: string): Plan {
+  return planOf(actions, {
+    target: { organization, environment: null },
     warnings: warnings.map((message) => ({ code: "test", message })) as Plan["warnings"],
-    summary: {
-      create: actions.filter((a) => a.op === "create").length,
-      update: actions.filter((a) => a.op === "update").length,
-      unverified: 0,
-      notApplicable: 0,
-      uncertain: 0,
-      unchanged: 0,
-      unmanaged: 0,
-    },
-  };
+  });
 }
 
 describe("the comment never passes GitHub's limit (item 4, property)", () => {
@@ -175,7 +160,7 @@ describe("the comment never passes GitHub's limit (item 4, property)", () => {
                 live: { origin: "api", digest: "" },
               }) as unknown as PlanAction,
           );
-          const markdown = renderPlanMarkdown(planOf(actions, warnings, organization));
+          const markdown = renderPlanMarkdown(planWith(actions, warnings, organization));
           expect(markdown.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
           expect(markdown.length).toBeLessThanOrEqual(60_000);
         },
