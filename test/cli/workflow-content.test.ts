@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { validatorOf } from "../../src/schemas.js";
 import { applyWay, BOTH_WAYS, promoteWay } from "../support/both-ways.js";
 import { cliTests, runCli, twoEnvironmentsConfig } from "../support/cli.js";
+import { createContentWorkflow } from "../support/dashboard.js";
 
 const cliTest = cliTests();
 
@@ -27,35 +28,19 @@ const EMAIL_HTML = `<h1>Your order {{orderId}} shipped</h1>
 async function organization() {
   const test = await cliTest({ flavor: "real" });
   const { emulator: handle, call } = test;
-  const group = handle.store("development").notificationGroups[0]?._id;
   // An organization built in the dashboard: a workflow with four steps of content.
-  const created = await call("POST", "/v1/workflows", {
-    name: "Order shipped content",
-    notificationGroupId: group,
-    active: true,
-    steps: [
-      {
-        name: "email-customer",
-        template: {
-          type: "email",
-          subject: "Your order {{orderId}} shipped",
-          content: EMAIL_HTML,
-          contentType: "customHtml",
-        },
+  const { _id: workflowId } = await createContentWorkflow(handle, EMAIL_HTML, [
+    { name: "wait", template: { type: "delay" }, metadata: { type: "regular", amount: 1, unit: "hours" } },
+    {
+      name: "bell",
+      template: {
+        type: "in_app",
+        content: "Shipped {{orderId}}",
+        cta: { type: "redirect", data: { url: "/orders" } },
       },
-      { name: "wait", template: { type: "delay" }, metadata: { type: "regular", amount: 1, unit: "hours" } },
-      {
-        name: "bell",
-        template: {
-          type: "in_app",
-          content: "Shipped {{orderId}}",
-          cta: { type: "redirect", data: { url: "/orders" } },
-        },
-      },
-      { name: "text", template: { type: "sms", content: "Order {{orderId}} shipped" } },
-    ],
-  });
-  const workflowId = created.data._id as string;
+    },
+    { name: "text", template: { type: "sms", content: "Order {{orderId}} shipped" } },
+  ]);
   // Everything Development holds so far reaches Production, as in a real organization.
   const pending = (await call("GET", "/v1/changes?promoted=false&page=0&limit=100")).data as {
     _id: string;

@@ -10,6 +10,7 @@ import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js"
 import { loadRenderer } from "../../src/render/index.js";
 import { validatorOf } from "../../src/schemas.js";
 import { createWorkspace, runCli, SEED } from "../support/cli.js";
+import { createContentWorkflow } from "../support/dashboard.js";
 
 const LAYOUT = `<!doctype html>
 <html><head><title>{{subject}}</title></head>
@@ -239,29 +240,9 @@ describe("notiform preview --changed, over the emulator", () => {
   it("sends nothing for preview examples, and renders only the changed steps, live beside config, with the diff", async () => {
     emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
     const handle = emulator;
-    const group = handle.store("development").notificationGroups[0]?._id;
-    const created = await fetch(`${handle.url}/v1/workflows`, {
-      method: "POST",
-      headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        name: "Order shipped content",
-        notificationGroupId: group,
-        active: true,
-        steps: [
-          {
-            name: "email-customer",
-            template: {
-              type: "email",
-              subject: "Your order {{orderId}} shipped",
-              content: "<p>Hello {{firstName}}</p>\n",
-              contentType: "customHtml",
-            },
-          },
-          { name: "text", template: { type: "sms", content: "Order {{orderId}} shipped" } },
-        ],
-      }),
-    });
-    expect(created.status).toBe(201);
+    await createContentWorkflow(handle, "<p>Hello {{firstName}}</p>\n", [
+      { name: "text", template: { type: "sms", content: "Order {{orderId}} shipped" } },
+    ]);
     const ws = await createWorkspace({});
     const env = { NOTIFORM_API_KEY: handle.apiKey };
     const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: ws.dir, env });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { type FakeGitHub, startFakeGitHub } from "../action/fake-github.js";
 import { SEED } from "../support/cli.js";
+import { createContentWorkflow } from "../support/dashboard.js";
 import { userRepository } from "./harness/repository.js";
 import { runPullRequest, type WorkflowRun } from "./harness/runner.js";
 import { createWorld, REPOSITORY } from "./harness/world.js";
@@ -110,27 +111,7 @@ describe("notiform-plan.yml on a pull request that changes an email", () => {
     async () => {
       emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
       const handle = emulator;
-      const created = await fetch(`${handle.url}/v1/workflows`, {
-        method: "POST",
-        headers: { authorization: `ApiKey ${handle.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify({
-          name: "Order shipped content",
-          notificationGroupId: handle.store("development").notificationGroups[0]?._id,
-          active: true,
-          steps: [
-            {
-              name: "email-customer",
-              template: {
-                type: "email",
-                subject: "Your order {{orderId}} shipped",
-                content: "<p>Hello {{firstName}}</p>",
-                contentType: "customHtml",
-              },
-            },
-          ],
-        }),
-      });
-      expect(created.status).toBe(201);
+      await createContentWorkflow(handle, "<p>Hello {{firstName}}</p>");
       github = await startFakeGitHub(REPOSITORY, PR);
       const config = (subject: string, body: string) => `version: 1
 organization: Acme Inc
