@@ -5,19 +5,15 @@
 // base written once, each with its state file; both then plan to zero creates, and a state file
 // left from an export without --env is named, never silently ignored.
 import { rename } from "node:fs/promises";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { DesiredState } from "../../src/config/model.js";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
+import { startEmulator } from "../../src/emulator/index.js";
 import type { SessionArgs } from "../../src/pipeline/session.js";
 import { resolveApiUrl } from "../../src/pipeline/session.js";
-import { createWorkspace, runCli, SEED } from "../support/cli.js";
+import { cliTests, SEED } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 /**
  * In-process first: a run without --api-url that would not resolve to the emulator must fail
@@ -29,12 +25,12 @@ function expectRecordedUrl(rootFile: string, environment: string | undefined, ur
   expect(resolveApiUrl(args, desired as DesiredState, {})).toBe(url);
 }
 
+/** The emulator and an empty folder; each run names its key and its URL (none: the recorded one). */
 async function twoEnvironments() {
-  emulator = await startEmulator({ seedFile: SEED, port: 0 });
-  const workspace = await createWorkspace();
+  const { emulator, workspace, run } = await cliTest({ env: () => ({}) });
   const development = { NOTIFORM_API_KEY: emulator.apiKey };
   const production = { NOTIFORM_API_KEY: emulator.productionApiKey ?? "" };
-  const cli = (env: Record<string, string>, ...args: string[]) => runCli(args, { cwd: workspace.dir, env });
+  const cli = (env: Record<string, string>, ...args: string[]) => run(args, { env, url: null });
   return { url: emulator.url, workspace, development, production, cli };
 }
 

@@ -1,15 +1,10 @@
 // A template that fails the render checks stops validate, plan and apply (exit 1) before anything
 // is sent to the server: the typo'd helper is refused at its line in the template file, once,
 // with no stack trace, and the emulator receives no write. Warnings do not block.
-import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { createWorkspace, runCli, SEED } from "../support/cli.js";
+import { describe, expect, it } from "vitest";
+import { cliTests, createWorkspace, runCli } from "../support/cli.js";
 
-let emulator: EmulatorHandle | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const cliTest = cliTests();
 
 const CONFIG = `version: 1
 organization: Acme Inc
@@ -21,16 +16,19 @@ layouts:
 
 describe("render checks through the CLI", () => {
   it("validate, plan and apply refuse a typo'd helper at its line in the template file; nothing is written", async () => {
-    emulator = await startEmulator({ seedFile: SEED, port: 0, flavor: "real" });
-    const handle = emulator;
-    const workspace = await createWorkspace({
-      "notiform.yaml": CONFIG,
-      "layouts/brand.html":
-        "<html>\n<body>\n  {{{body}}}\n  <footer>{{upercase company}}</footer>\n</body>\n</html>\n",
+    const {
+      emulator: handle,
+      workspace,
+      cli: run,
+    } = await cliTest({
+      flavor: "real",
+      files: {
+        "notiform.yaml": CONFIG,
+        "layouts/brand.html":
+          "<html>\n<body>\n  {{{body}}}\n  <footer>{{upercase company}}</footer>\n</body>\n</html>\n",
+      },
+      env: (keys) => ({ NOTIFORM_API_KEY: keys.development }),
     });
-    const env = { NOTIFORM_API_KEY: handle.apiKey };
-    const run = (...args: string[]) =>
-      runCli([...args, "--api-url", handle.url], { cwd: workspace.dir, env });
 
     const validate = await runCli(["validate"], { cwd: workspace.dir });
     expect(validate.code).toBe(1);
