@@ -42,9 +42,23 @@ function textLookup(index: number, loc: unknown): AstNode {
 export function skeletonOf(ast: TemplateAst): Skeleton | undefined {
   const texts: string[] = [];
   let unsupported = false;
+  // The key is written while copying (JSON of the copy without `loc`): a JSON.stringify with a
+  // replacer over the copy cost as much as the copy itself, for every distinct text of a preview.
+  let key = "";
   const copy = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(copy);
-    if (node === null || typeof node !== "object") return node;
+    if (Array.isArray(node)) {
+      key += "[";
+      const out = node.map((item, index) => {
+        if (index > 0) key += ",";
+        return copy(item);
+      });
+      key += "]";
+      return out;
+    }
+    if (node === null || typeof node !== "object") {
+      key += JSON.stringify(node) ?? "null";
+      return node;
+    }
     const current = node as AstNode;
     if (
       current.type === "PartialStatement" ||
@@ -54,21 +68,34 @@ export function skeletonOf(ast: TemplateAst): Skeleton | undefined {
     )
       unsupported = true;
     // A comment renders nothing; its text need not tell skeletons apart.
-    if (current.type === "CommentStatement")
+    if (current.type === "CommentStatement") {
+      key += `{"type":"CommentStatement","strip":${JSON.stringify(current.strip) ?? "null"}}`;
       return { type: current.type, strip: current.strip, loc: current.loc };
+    }
     if (current.type === "ContentStatement") {
       texts.push(String(current.value));
-      return textLookup(texts.length - 1, current.loc);
+      const lookup = textLookup(texts.length - 1, current.loc);
+      key += `{"text":${texts.length - 1}}`;
+      return lookup;
     }
     const out: AstNode = {};
-    for (const key in current) {
-      const value = current[key];
-      out[key] = key === "loc" || typeof value !== "object" || value === null ? value : copy(value);
+    key += "{";
+    let first = true;
+    for (const name in current) {
+      const value = current[name];
+      if (name === "loc") {
+        out[name] = value;
+        continue;
+      }
+      if (value === undefined || typeof value === "function") continue;
+      key += `${first ? "" : ","}${JSON.stringify(name)}:`;
+      first = false;
+      out[name] = copy(value);
     }
+    key += "}";
     return out;
   };
   const skeleton = copy(ast) as TemplateAst;
   if (unsupported) return undefined;
-  const key = JSON.stringify(skeleton, (name, value) => (name === "loc" ? undefined : value));
   return { key, ast: skeleton, texts };
 }
