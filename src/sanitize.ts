@@ -8,11 +8,16 @@
 // Markdown adds its own layer: HTML and markdown syntax in a value are escaped so that the
 // comment shows the value, and code spans show it exactly.
 
-/** C0 and C1 controls, DEL, bidi controls and line/paragraph separators (\n separately). */
+/**
+ * C0 and C1 controls, DEL, bidi controls, line/paragraph separators (\n separately), and the
+ * invisible characters: soft hyphen, zero-width space/joiners, word joiner and invisible operators,
+ * BOM, Mongolian vowel separator, and the tag characters (U+E0000-U+E007F, which can spell a whole
+ * hidden sentence). A name that reads "reset" must not hide something else.
+ */
 const CONTROLS =
-  "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029";
-const UNSAFE = new RegExp(`[\\n${CONTROLS}]`, "g");
-const UNSAFE_BUT_NEWLINE = new RegExp(`[${CONTROLS}]`, "g");
+  "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\u2028\\u2029\\ufeff\\u{e0000}-\\u{e007f}";
+const UNSAFE = new RegExp(`[\\n${CONTROLS}]`, "gu");
+const UNSAFE_BUT_NEWLINE = new RegExp(`[${CONTROLS}]`, "gu");
 /** The colour codes notiform itself writes (render-text.ts), let through when colour is on. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching our own escape sequences is the point.
 const OWN_COLOURS = /\x1b\[(?:0|1|2|3[0-7])m/y;
@@ -22,7 +27,10 @@ const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 function visible(c: string): string {
   const named = NAMED[c];
   if (named !== undefined) return named;
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  // Per UTF-16 unit: a tag character shows as its surrogate pair (\udb40\udc41), JSON's escape.
+  let out = "";
+  for (let i = 0; i < c.length; i += 1) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
 }
 
 /** One line of text with every control character made visible (line breaks too). */
@@ -41,9 +49,44 @@ export function terminalText(text: string, keepOwnColours: boolean): string {
   });
 }
 
-/** Inline markdown text (a heading, a table cell, a list item): shows as written, never as markup. */
+/**
+ * Inline markdown text (a heading, a table cell, a list item): shows as written, never as markup.
+ * Every ASCII punctuation character is backslash-escaped (CommonMark allows it for all of them),
+ * so nothing starts emphasis, strikethrough, a link, HTML, an autolink (`https\:\/\/`, `www\.`) or
+ * an email link (`\@`). Server text that may hold @mentions goes into code spans instead
+ * (markdownCode): GitHub never links a mention inside code.
+ */
 export function markdownText(text: string): string {
-  return visibleText(text).replace(/[\\`*_{}[\]()<>#+\-.!|~&"']/g, (c) => `\\${c}`);
+  return visibleText(text).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Text inside raw HTML (`<details><summary>`): HTML-escaped, since markdown escapes are not read
+ * there and `<h1 x>` would be a live heading. Wrap it in `<code>` where it is a name: GitHub
+ * links no @mention and no URL inside code.
+ */
+export function htmlText(text: string): string {
+  return visibleText(text).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
+}
+
+const HTML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/**
+ * At most `width` UTF-16 units of `text` (never half a surrogate pair), and how much was cut:
+ * one long line (a minified template) must not fill a comment by itself.
+ */
+export function clipText(text: string, width: number): string {
+  if (text.length <= width) return text;
+  let end = width;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
 }
 
 /**

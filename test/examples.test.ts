@@ -1,12 +1,13 @@
-// Every example is checked: each config validates (each environment too), the basic and
-// multi-file examples plan and apply against the emulator and then plan to nothing, the seed
-// loads, and the GitHub Actions recipes run the commands the README promises.
+// Every example is checked: each config validates (each environment too), the basic, multi-file
+// and content examples plan and apply against the emulator and then plan to nothing, the seed
+// loads, `npm run demo`'s script shows content changing and applied, and the GitHub Actions
+// recipes run the commands the README promises.
 import { cp, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type EmulatorHandle, loadSeedFile, startEmulator } from "../src/emulator/index.js";
-import { createWorkspace, runCli } from "./support/cli.js";
+import { createWorkspace, runCli, runProcess } from "./support/cli.js";
 
 const EXAMPLES = join(import.meta.dirname, "..", "examples");
 
@@ -26,6 +27,7 @@ describe("examples validate", () => {
   it.each([
     ["basic", []],
     ["multi-file", []],
+    ["content", []],
     ["environments", []],
     ["environments", ["--env", "development"]],
     ["environments", ["--env", "production"]],
@@ -40,11 +42,14 @@ describe("examples validate", () => {
   it("the emulator seed loads", async () => {
     const seed = await loadSeedFile(join(EXAMPLES, "emulator-seed.yaml"));
     expect(seed.organization?.name).toBe("Acme Inc");
+    // Content to try the headline feature on: a workflow with an e-mail and an in-app step.
+    const digest = seed.environments?.development?.workflows?.find((w) => w.identifier === "weekly-digest");
+    expect(digest?.steps?.map((s) => s.template.type)).toEqual(["email", "in_app"]);
   });
 });
 
 describe("examples plan and apply against the emulator", () => {
-  it.each([["basic"], ["multi-file"]])(
+  it.each([["basic"], ["multi-file"], ["content"]])(
     "%s: plan shows changes, apply makes them, the next plan is empty",
     async (example) => {
       emulator = await startEmulator({ seedFile: join(EXAMPLES, "emulator-seed.yaml"), port: 0 });
@@ -103,6 +108,30 @@ describe("examples plan and apply against the emulator", () => {
     }
     expect(emulator.store("development").overrides).toHaveLength(1);
     expect(emulator.store("production").overrides).toHaveLength(0);
+  });
+});
+
+describe("the demo (npm run demo, after its build)", () => {
+  it("plans and applies workflow content, edits it as a pull request would, and settles twice", async () => {
+    const root = join(EXAMPLES, "..");
+    const result = await runProcess(process.execPath, [join(root, "scripts", "demo.mjs")], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: root, NO_COLOR: "1" },
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    // The content shown: a layout created, an e-mail step's subject and file-held HTML, an
+    // in-app step, branding; then the edit's subject and layout change.
+    expect(result.stdout).toContain("+ layout brand");
+    expect(result.stdout).toContain('step digest-email  layout: "brand"');
+    expect(result.stdout).toContain("+<h1>Hello {{firstName}},</h1>");
+    expect(result.stdout).toContain("step digest-in-app  content:");
+    expect(result.stdout).toContain("~ branding organization");
+    expect(result.stdout).toContain(
+      'step digest-email  subject: "{{firstName}}, your week at Acme" -> "{{firstName}}, your Acme week in review"',
+    );
+    expect(result.stdout).toContain("~ layout brand");
+    expect(result.stdout.match(/No changes\./g)).toHaveLength(2);
+    expect(result.stdout).toContain("demo: done.");
   });
 });
 
@@ -172,6 +201,7 @@ describe("GitHub Actions recipes: safety", () => {
     "notiform-action-plan.yml",
     "notiform-action-apply.yml",
     "notiform-promote.yml",
+    "notiform-drift.yml",
   ];
   type Step = { uses?: string; run?: string; if?: string; with?: Record<string, string> };
   const stepsOf = async (name: string): Promise<Step[]> => {
@@ -215,7 +245,7 @@ describe("GitHub Actions recipes: safety", () => {
     const fork = steps.find((s) => s.if?.includes("head.repo.full_name != github.repository"));
     expect(fork?.run).toContain("::notice::");
     expect(fork?.run).toContain("fork");
-    const planStep = steps.find((s) => s.run?.includes("npx --no notiform plan"));
+    const planStep = steps.find((s) => s.run?.includes("npx --no -- notiform plan"));
     expect(planStep?.if).toContain("steps.fork.outputs.skip != 'true'");
   });
 
@@ -233,11 +263,12 @@ describe("GitHub Actions recipes: safety", () => {
   );
 
   it.each(RECIPES)(
-    "%s runs notiform only with `npx --no` (the name is not on the registry)",
+    "%s runs notiform only with `npx --no --` (the name is not on the registry)",
     async (name) => {
       const runs = (await stepsOf(name)).map((s) => s.run ?? "").join("\n");
-      // Without --no, npx in CI installs a missing package by name: whoever claims "notiform".
-      expect(runs).not.toMatch(/\bnpx (?!--no )/);
+      // Without --no, npx in CI installs a missing package by name: whoever claims "notiform";
+      // without --, `--no` takes the name as its value and a first flag (--help) goes to npm.
+      expect(runs).not.toMatch(/\bnpx (?!--no -- )/);
       expect(runs).not.toMatch(/npm (install|i) /);
     },
   );

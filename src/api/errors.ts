@@ -68,6 +68,8 @@ export interface NetworkErrorFacts {
   mayHaveBeenApplied: boolean;
   /** A short reason: "connection refused", "connection reset", "timed out waiting for headers". */
   reason: string;
+  /** What to check, when it is not the API URL and the network (a proxy, a certificate). */
+  hint?: string;
   cause?: unknown;
 }
 
@@ -82,7 +84,7 @@ export class NetworkError extends NotiformError {
   constructor(facts: NetworkErrorFacts) {
     const after = facts.attempts > 1 ? ` (after ${facts.attempts} attempts)` : "";
     super("NETWORK", `${facts.method} ${facts.baseUrl}${facts.path}: ${facts.reason}${after}`, {
-      hint: "Check the API URL (--api-url, NOTIFORM_API_URL) and the network.",
+      hint: facts.hint ?? "Check the API URL (--api-url, NOTIFORM_API_URL) and the network.",
       cause: facts.cause,
     });
     this.name = "NetworkError";
@@ -136,7 +138,7 @@ export function htmlPage(
       attempts: at.attempts,
       mayHaveBeenApplied: at.method !== "GET",
       extension: false,
-      hint: "Set --api-url (or the environment's apiUrl, or NOTIFORM_API_URL) to the API's base URL, e.g. https://api.novu.co or https://eu.api.novu.co, not a dashboard or web page; notiform adds /v1/... itself.",
+      hint: "Set --api-url (or NOTIFORM_API_URL, or the environment's apiUrl) to the API's base URL, e.g. https://api.novu.co or https://eu.api.novu.co, not a dashboard or web page; notiform adds /v1/... itself.",
     },
     "API_BAD_RESPONSE",
   );

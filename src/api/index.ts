@@ -2,13 +2,15 @@
 // endpoint group sends through (the typed client is composed in src/kinds/client.ts). Everything
 // else in src/api is internal. The base URL must be HTTPS unless it is loopback (the emulator) or the user
 // passed --insecure-http: the key travels in a header. The key is handed to the transport and
-// kept nowhere else.
+// kept nowhere else. The environment (the CLI passes the process's) says which proxy, if any,
+// the requests go through (proxy-route.ts); without it, none.
 
 import { Masker } from "../mask.js";
 import { VERSION } from "../version.js";
 import { timerSleep } from "./abortable.js";
 import { checkBaseUrl } from "./base-url.js";
 import type { ClientLogEvent, ClientStats, PageProgress } from "./log-events.js";
+import { routeFor } from "./proxy-route.js";
 import { Requester } from "./requester.js";
 import { DEFAULT_RETRY } from "./retry-policy.js";
 import { Transport } from "./transport.js";
@@ -29,6 +31,11 @@ export interface ClientOptions {
   apiKeyEnv?: string;
   /** Most requests in flight at once, shared by every call of this client (default 8). */
   concurrency?: number;
+  /**
+   * The variables that choose a proxy: HTTPS_PROXY, HTTP_PROXY, NO_PROXY (either case). The CLI
+   * passes the process's environment; without it, requests go straight to the API.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Allow plain http to a non-loopback host. */
   insecureHttp?: boolean;
   /** Default `notiform/<version>`. */
@@ -73,6 +80,14 @@ export function openConnection(options: ClientOptions): Connection {
   const baseUrl = checkBaseUrl(options.baseUrl, options.insecureHttp === true);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8) || 1);
   const maxWaitMs = Math.max(0, options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
+  const origin = new URL(baseUrl).origin;
+  const route = routeFor(new URL(origin), options.env ?? {});
+  const masker = (options.masker ?? new Masker()).addCredential(options.apiKey);
+  if ("proxy" in route) masker.addCredential(...route.proxy.secrets);
+  if ("proxy" in route)
+    options.log?.({ type: "route", origin, proxy: route.proxy.shown, variable: route.proxy.variable });
+  else if (route.direct !== undefined)
+    options.log?.({ type: "route", origin, noProxy: route.direct.noProxy, variable: route.direct.variable });
   const transport = new Transport({
     baseUrl,
     apiKey: options.apiKey,
@@ -99,10 +114,11 @@ export function openConnection(options: ClientOptions): Connection {
     now: options.now ?? (() => performance.now()),
     random: options.random ?? Math.random,
     log: options.log,
+    proxy: "proxy" in route ? route.proxy : undefined,
     maxBodyBytes: options.maxBodyBytes ?? 50 * 1024 * 1024,
     maxTotalBodyBytes: options.maxTotalBodyBytes ?? 256 * 1024 * 1024,
     maxWaitMs,
-    masker: (options.masker ?? new Masker()).addCredential(options.apiKey),
+    masker,
   });
   return {
     baseUrl,

@@ -34,7 +34,13 @@ export type ClientLogEvent =
   /** The shared concurrency limit changed (a 429 halved it, or successes grew it back). */
   | { type: "limit"; limit: number; reason: string }
   /** Starts are held back to respect the server's rate limit (Retry-After, RateLimit-*). */
-  | { type: "hold"; delayMs: number; reason: string };
+  | { type: "hold"; delayMs: number; reason: string }
+  /**
+   * How the API is reached, when a proxy variable is set: through `proxy` (its URL without
+   * credentials, from `variable`), or directly because NO_PROXY's entry `noProxy` matches.
+   */
+  | { type: "route"; origin: string; proxy: string; variable: string }
+  | { type: "route"; origin: string; noProxy: string; variable: string };
 
 /** Whole-list read progress: pages of one list read so far, of how many when the server says. */
 export interface PageProgress {
@@ -81,5 +87,9 @@ export function formatClientEvent(event: ClientLogEvent): string {
       return `concurrency now ${event.limit} (${event.reason})`;
     case "hold":
       return `holding new requests for ${Math.round(event.delayMs)} ms (${event.reason})`;
+    case "route":
+      return "proxy" in event
+        ? `${event.origin} through the proxy ${event.proxy} (${event.variable})`
+        : `${event.origin} directly: ${event.variable} lists ${event.noProxy}`;
   }
 }

@@ -21,8 +21,16 @@ export function checkId(what: string, id: string): void {
 }
 
 /** A path segment, percent-encoded; empty segments would silently address another route. */
+/**
+ * One URL path segment, percent-encoded. "." and ".." are refused: encoded they stay dot
+ * segments, which a URL parser, proxy or server removes (`/v1/things/..` is `/v1/`), so the
+ * request would reach another route. The config schema refuses them first; this holds for every
+ * value, from the state file or the server too.
+ */
 export function segment(what: string, value: string): string {
   if (typeof value !== "string" || value === "") throw invalidRequest(`${what} must not be empty`);
+  if (value === "." || value === "..")
+    throw invalidRequest(`${what} must not be "${value}" (a dot segment would reach another route)`);
   return encodeURIComponent(value);
 }
 

@@ -3,6 +3,7 @@
 // back the parsed JSON with the context shape checks need to name the endpoint. It validates
 // nothing itself: request checks are in request-checks.ts, response checks in envelope.ts.
 
+import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { Capabilities } from "./capabilities.js";
 import { fail, type ResponseContext } from "./envelope.js";
 import { rememberedUnsupported } from "./errors.js";
@@ -88,6 +89,12 @@ export class Requester {
       status: reply.status,
       attempts: reply.attempts,
     };
+    // Here, where the parsed body becomes an answer (not in the transport): a reply nested
+    // thousands of levels deep would overflow the stack in every later walk of it.
+    if (nestsDeeperThan(reply.json)) {
+      this.transport.stats.failures += 1;
+      fail(ctx, `the reply nests more than ${MAX_DOCUMENT_NESTING} levels deep`);
+    }
     return { json: reply.json, ctx };
   }
 }

@@ -10,6 +10,7 @@ import { ApiError, badResponse, htmlPage, NetworkError, parseErrorBody } from ".
 import { ConnectionPool, describeNetworkFailure, isTotalTimeout, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter, describeWait, parseRateLimitPolicy } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
+import type { ProxyRoute } from "./proxy-route.js";
 import { redactForLog } from "./redaction.js";
 import {
   backoffDelay,
@@ -32,6 +33,8 @@ export interface TransportOptions {
   now: () => number;
   random: () => number;
   log: ((event: ClientLogEvent) => void) | undefined;
+  /** The proxy every request goes through (undefined: straight to the API). */
+  proxy: ProxyRoute | undefined;
   maxBodyBytes: number;
   /** Most response bytes held over the whole run (every body of every call). */
   maxTotalBodyBytes: number;
@@ -72,6 +75,8 @@ interface Failed {
   outcome: Outcome;
   /** For the retry log event: "status 503", "connection refused"... */
   reason: string;
+  /** Trying again cannot help (an untrusted certificate, a proxy asking for credentials). */
+  final?: boolean;
   error: ApiError | NetworkError;
   retryAfterMs: number | undefined;
 }
@@ -89,7 +94,7 @@ export class Transport {
     this.options = options;
     const url = new URL(options.baseUrl);
     this.basePath = url.pathname.replace(/\/+$/, "");
-    this.pool = new ConnectionPool(url.origin, options.concurrency, options.timeouts);
+    this.pool = new ConnectionPool(url.origin, options.concurrency, options.timeouts, options.proxy);
     this.limiter = new AdaptiveLimiter({
       max: options.concurrency,
       now: options.now,
@@ -143,6 +148,7 @@ export class Transport {
         throw this.waitRefused(call, failed, attempt);
       }
       if (
+        failed.final === true ||
         !isRetryable(call.method, failed.outcome, call.repeatable === true) ||
         attempt >= this.options.retry.maxAttempts ||
         elapsed + delay > this.options.retry.maxElapsedMs
@@ -195,11 +201,16 @@ export class Transport {
     } catch (error) {
       if (call.signal?.aborted) throw interrupted();
       const failure = isTotalTimeout(error)
-        ? { sent: true, reason: `no complete response within ${this.options.timeouts.totalMs / 1000} s` }
-        : describeNetworkFailure(error);
+        ? {
+            sent: true,
+            final: false,
+            reason: `no complete response within ${this.options.timeouts.totalMs / 1000} s`,
+          }
+        : describeNetworkFailure(error, this.options.proxy);
       return {
         outcome: { kind: "network", sent: failure.sent },
         reason: failure.reason,
+        final: failure.final,
         retryAfterMs: undefined,
         error: new NetworkError({
           method,
@@ -209,6 +220,7 @@ export class Transport {
           attempts: attempt,
           mayHaveBeenApplied: failure.sent && method !== "GET",
           reason: failure.reason,
+          ...(failure.hint !== undefined ? { hint: failure.hint } : {}),
           cause: error,
         }),
       };

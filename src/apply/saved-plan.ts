@@ -13,12 +13,13 @@ import type { NotificationApi } from "../kinds/notification-api.js";
 import { readLive } from "../kinds/read-live.js";
 import { requestOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
-import { keyPlanDigests } from "../plan/key-plan-digests.js";
+import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
+import { isPlanContentSealed, keyPlanDigests } from "../plan/key-plan-digests.js";
 import { maskAction } from "../plan/mask-plan.js";
-import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "../plan/model.js";
+import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "../plan/model.js";
 import { planChanges, selectTargets } from "../plan/plan-changes.js";
 import { validatorOf } from "../schemas.js";
-import { KEY_CHECK_TEXT, type KeyedDigest, type Protect } from "../secrets/keyed-digest.js";
+import { KEY_CHECK_TEXT, type KeyedDigest, keyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
 
@@ -40,6 +41,16 @@ export async function readSavedPlan(path: string): Promise<Plan> {
       `the plan ${path} is not valid JSON (${(error as Error).message}); is it truncated?`,
       {
         hint: "Run `notiform plan --out FILE` again.",
+      },
+    );
+  }
+  if (nestsDeeperThan(parsed)) {
+    throw new NotiformError(
+      "PLAN_INVALID",
+      `the plan ${path} nests values more than ${MAX_DOCUMENT_NESTING} levels deep: no plan notiform writes does`,
+      {
+        hint: "Run `notiform plan --out FILE` again.",
+        pos: { file: path, line: 1, col: 1 },
       },
     );
   }
@@ -67,7 +78,10 @@ export async function readSavedPlan(path: string): Promise<Plan> {
       `the plan ${path} is not a notiform plan: ${problems.join("; ")}`,
     );
   }
-  const plan = parsed as Plan;
+  // The counts are the actions' and the unmanaged list's, never the file's word (an edited
+  // "0 to update" beside an update); what cannot be recounted is covered by contentDigest.
+  const written = parsed as Plan;
+  const plan: Plan = { ...written, summary: summarizePlan(written, written.summary.unchanged) };
   // Apply performs the operations; the requests are what the reviewer saw. They must agree.
   for (const action of plan.actions) {
     if (canonicalJson(action.operations.map(requestOf)) !== canonicalJson(action.requests)) {
@@ -79,6 +93,21 @@ export async function readSavedPlan(path: string): Promise<Plan> {
     }
   }
   return plan;
+}
+
+/**
+ * For `show`, which needs no key: whether the plan's content (summary, warnings, unmanaged list)
+ * is what notiform saved, checked under `apiKey` when it is the key the plan was made with.
+ * "unchecked": no key, or another one; the caller says so rather than vouch for the file.
+ */
+export function checkSavedPlanContent(
+  plan: Plan,
+  apiKey: string | undefined,
+): "sealed" | "edited" | "unchecked" {
+  if (apiKey === undefined || apiKey.trim() === "") return "unchecked";
+  const keyed = keyedDigest(apiKey);
+  if (plan.keyCheck === undefined || plan.keyCheck !== keyed(KEY_CHECK_TEXT)) return "unchecked";
+  return isPlanContentSealed(plan, keyed) ? "sealed" : "edited";
 }
 
 /** A plan of some format version: an object with a numeric formatVersion and a list of actions. */
@@ -128,6 +157,14 @@ export function checkPlanBeforeConnecting(
       {
         hint: "Apply with the key (and --env) the plan was made with, or run `notiform plan --out FILE` with this one.",
       },
+    );
+  // Beside its actions (planned again before any write), a plan shows a summary, warnings and
+  // an unmanaged list: they must be what notiform saved, not what an editor wrote.
+  if (!isPlanContentSealed(plan, keyed))
+    throw new NotiformError(
+      "PLAN_INVALID",
+      "the plan was edited: its summary, warnings or unmanaged list are not the ones notiform saved; nothing was applied",
+      { hint: "Run `notiform plan --out FILE` again; a plan file is applied as written or not at all." },
     );
   if (plan.configDigest !== keyed(desired.digest)) {
     if (desired.shapeDigest !== undefined && plan.configShapeDigest === keyed(desired.shapeDigest)) {

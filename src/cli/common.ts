@@ -25,7 +25,7 @@ export const CONFIG_OPTIONS = {
 export const API_OPTIONS = {
   "api-url": {
     type: "string",
-    describe: "API base URL (overrides the environment's apiUrl and NOTIFORM_API_URL)",
+    describe: "API base URL (overrides NOTIFORM_API_URL; a config apiUrl that differs is refused)",
   },
   concurrency: {
     type: "number",

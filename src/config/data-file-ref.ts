@@ -10,7 +10,14 @@
 import { dirname, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import type { Problem } from "../errors.js";
-import { isTextFileRef, readTextFile, type TextFieldPath, type TextFileScope } from "./text-file-ref.js";
+import {
+  chargeTextBudget,
+  isTextFileRef,
+  overTextBudget,
+  readTextFile,
+  type TextFieldPath,
+  type TextFileScope,
+} from "./text-file-ref.js";
 import { positionAt } from "./yaml-file.js";
 
 /** Aliases one data file may expand to: as for config files. */
@@ -39,10 +46,17 @@ export async function resolveDataFileRefs(
     const found: Found[] = [];
     collect(data, field, [], found);
     for (const item of found) {
+      if (scope.budget.exceeded) return;
       const target = resolve(dirname(scope.file.path), item.file);
       const read = await readTextFile(item.file, target, scope);
       const pos = positionAt(scope.file, [...item.path, "file"]);
-      const parsed = "text" in read ? parseData(item.file, read.text) : read;
+      // Data files count against the same total as text files (text-file-ref.ts).
+      const over = "text" in read && chargeTextBudget(scope.budget, read.bytes);
+      const parsed = over
+        ? { reason: overTextBudget(item.file) }
+        : "text" in read
+          ? parseData(item.file, read.text)
+          : read;
       if ("value" in parsed) (item.holder as Record<string | number, unknown>)[item.key] = parsed.value;
       else
         problems.push({

@@ -9,6 +9,22 @@ import { displayPath } from "./yaml-file.js";
 
 const ALLOW = "pass --allow-include-outside to allow it";
 
+/**
+ * The longest include pattern globbed: no path is longer (PATH_MAX is 4,096 on Linux), and the
+ * glob library throws on patterns over 65,536 characters.
+ */
+export const MAX_INCLUDE_PATTERN = 4096;
+
+/**
+ * A pattern as messages quote it: whole when short, else its start and its length. Messages end up
+ * in the pull-request comment: three 30,000-character patterns must not make it 90,000.
+ */
+export function shown(pattern: string): string {
+  return pattern.length <= 120
+    ? `"${pattern}"`
+    : `"${pattern.slice(0, 100)}…" (${pattern.length} characters)`;
+}
+
 /** Why a pattern is refused before globbing, or undefined. `project`: undefined when allowed. */
 export function checkIncludePattern(
   pattern: string,
@@ -17,9 +33,9 @@ export function checkIncludePattern(
 ): string | undefined {
   if (project === undefined) return undefined;
   if (isAbsolute(pattern))
-    return `include "${pattern}" is an absolute path; includes must stay inside the project directory (${ALLOW})`;
+    return `include ${shown(pattern)} is an absolute path; includes must stay inside the project directory (${ALLOW})`;
   if (isOutside(project, resolve(realOrSelf(base), pattern)))
-    return `include "${pattern}" leads outside the project directory; includes must stay inside it (${ALLOW})`;
+    return `include ${shown(pattern)} leads outside the project directory; includes must stay inside it (${ALLOW})`;
   return undefined;
 }
 
@@ -51,12 +67,12 @@ export function distinctIncludeMatches(
   if (first !== undefined) {
     const more = outside.length > 1 ? ` and ${outside.length - 1} more` : "";
     problems.push(
-      `include "${pattern}" reaches ${displayPath(first, cwd)}${more} through a symbolic link leading outside the project directory (${ALLOW})`,
+      `include ${shown(pattern)} reaches ${displayPath(first, cwd)}${more} through a symbolic link leading outside the project directory (${ALLOW})`,
     );
   }
   if (repeated !== undefined) {
     problems.push(
-      `include "${pattern}" reaches the same file by more than one path (${displayPath(repeated[0], cwd)} and ${displayPath(repeated[1], cwd)}): a symbolic link to a directory loops back; each file was read once`,
+      `include ${shown(pattern)} reaches the same file by more than one path (${displayPath(repeated[0], cwd)} and ${displayPath(repeated[1], cwd)}): a symbolic link to a directory loops back; each file was read once`,
     );
   }
   return { matches: [...byReal.values()], problems };

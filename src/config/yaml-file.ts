@@ -138,10 +138,12 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
  * A mapping key `__proto__` is refused wherever it appears. Once the YAML becomes objects, such a
  * key is set as the object's prototype by any copy that assigns it, so a plan (and its masking)
  * could show a value without it while apply sent it: the plan and apply must never differ. No
- * server field of this API has that name. The text check keeps this free for every other file.
+ * server field of this API has that name. The parsed key is what is checked: a double-quoted key
+ * may spell it with escapes (`"\x5f_proto__"`, `"__proto\u005f_"`). The text is only a filter: a
+ * file holding neither the name nor any backslash cannot spell it, and is not walked.
  */
 function refusePrototypeKeys(file: YamlFile, text: string, problems: Problem[]): void {
-  if (file.doc === undefined || !text.includes("__proto__")) return;
+  if (file.doc === undefined || !(text.includes("__proto__") || text.includes("\\"))) return;
   visit(file.doc, {
     Pair(_key, pair) {
       if (isScalar(pair.key) && String(pair.key.value) === "__proto__")

@@ -11,6 +11,7 @@ import {
   type SeedWorkflow,
 } from "./seed.js";
 import { seedLayouts } from "./seed-layouts.js";
+import { seedSteps } from "./seed-steps.js";
 import { CREATOR_ID, type EmulatorData, type EmulatorStore, emptyStore, nextId } from "./store.js";
 
 export { CREATOR_ID };
@@ -51,6 +52,9 @@ export function dataFromSeed(seed: Seed, now: string): EmulatorData {
     fillStore(data, data.environments[name], seed.environments?.[name] ?? {}, now);
   }
   linkProductionToDevelopment(data);
+  // Content before layouts: seeded e-mail steps are on no layout in either environment (as
+  // templates made before an organization had layouts are), so both plan alike.
+  seedSteps(data, seed, now);
   seedLayouts(data, now);
   return data;
 }

@@ -32,6 +32,28 @@ export interface SeedWorkflow {
   /** The name of a notification group of the same environment (default "General"). */
   notificationGroup?: string;
   data?: Record<string, unknown>;
+  /** The workflow's content as a client sends it; built as a PUT with `steps` builds it. */
+  steps?: SeedStep[];
+}
+
+export interface SeedStep {
+  name?: string;
+  active?: boolean;
+  shouldStopOnFail?: boolean;
+  filters?: Record<string, unknown>[];
+  metadata?: Record<string, unknown>;
+  template: {
+    type: "email" | "in_app" | "sms" | "chat" | "push" | "digest" | "delay" | "trigger";
+    name?: string;
+    subject?: string;
+    content?: string | Record<string, unknown>[];
+    contentType?: "editor" | "customHtml";
+    preheader?: string;
+    senderName?: string;
+    title?: string;
+    cta?: Record<string, unknown>;
+    variables?: Record<string, unknown>[];
+  };
 }
 
 export interface SeedEnvironment {

@@ -14,6 +14,9 @@ import { CREATOR_ID, type EmulatorStore, nextId } from "./store.js";
 
 type Json = Record<string, unknown>;
 
+/** What building steps reads: the data (ids), the environment's store (layouts, templates), the clock. */
+export type StepContext = Pick<HandlerContext, "data" | "store" | "now">;
+
 /** Template types a step may have (template.type), as a real server's schema lists them. */
 export const STEP_TYPES = ["email", "in_app", "sms", "chat", "push", "digest", "delay", "trigger"] as const;
 
@@ -77,7 +80,7 @@ function templatesOf(workflow: Workflow | undefined): Map<string, Json> {
  * The stored steps for `sent` (already checked). `existing`: the workflow being updated (its
  * templates may be kept by `_templateId`); undefined on create.
  */
-export function buildSteps(ctx: HandlerContext, sent: Json[], existing?: Workflow): Step[] {
+export function buildSteps(ctx: StepContext, sent: Json[], existing?: Workflow): Step[] {
   const kept = templatesOf(existing);
   let previous: string | null = null;
   return sent.map((step) => {
@@ -88,7 +91,7 @@ export function buildSteps(ctx: HandlerContext, sent: Json[], existing?: Workflo
 }
 
 function buildStep(
-  ctx: HandlerContext,
+  ctx: StepContext,
   step: Json,
   kept: Map<string, Json>,
   parentId: string | null,
@@ -117,7 +120,7 @@ function buildStep(
 }
 
 /** The template a step is sent with: the kept one (same id, first created) or a new one. */
-function buildTemplate(ctx: HandlerContext, step: Json, kept: Map<string, Json>): Json {
+function buildTemplate(ctx: StepContext, step: Json, kept: Map<string, Json>): Json {
   const sent = isObject(step.template) ? step.template : {};
   const previous =
     typeof step._templateId === "string" ? keptOrForeign(ctx, kept, step._templateId) : undefined;
@@ -165,7 +168,7 @@ function buildTemplate(ctx: HandlerContext, step: Json, kept: Map<string, Json>)
 }
 
 /** The template `_templateId` names: this workflow's, else one of another workflow of the environment. */
-function keptOrForeign(ctx: HandlerContext, kept: Map<string, Json>, id: string): Json | undefined {
+function keptOrForeign(ctx: StepContext, kept: Map<string, Json>, id: string): Json | undefined {
   const own = kept.get(id);
   if (own !== undefined) return own;
   for (const workflow of ctx.store.workflows) {
@@ -176,7 +179,7 @@ function keptOrForeign(ctx: HandlerContext, kept: Map<string, Json>, id: string)
 }
 
 /** Filters and variables as stored: every object, children included, gets a fresh `_id`. */
-function withSubIds(ctx: HandlerContext, list: unknown[]): unknown[] {
+function withSubIds(ctx: StepContext, list: unknown[]): unknown[] {
   return list.map((item) => {
     if (!isObject(item)) return item;
     const { _id: _old, id: _oldId, ...rest } = item;
@@ -199,7 +202,7 @@ export function defaultLayoutId(store: EmulatorStore): string | null {
  * need (phone for sms, email for email).
  */
 export function triggerVariables(
-  ctx: HandlerContext,
+  ctx: StepContext,
   steps: Step[],
 ): { variables: Json[]; subscriberVariables: Json[] } {
   const names = new Set<string>();

@@ -3,6 +3,7 @@
 // overrides). Output is deterministic: sorted by identity, fixed key order, so exporting twice
 // gives no diff. Defaults are left out, so the files stay short and, applied back, plan to
 // nothing. Secrets never reach here: only names, flags and ids are exported.
+import { InternalError } from "../errors.js";
 import type { ExportKeys, KindModule, LiveSnapshot, StateChange } from "./kind.js";
 import { KINDS, type Kind, registry } from "./registry.js";
 
@@ -35,6 +36,7 @@ export function exportDocuments(live: LiveSnapshot): ExportDocuments {
   const counts = {} as Record<Kind, number>;
   const state: StateChange[] = [];
   const textFiles = new Map<string, string>();
+  const foldedPaths = new Map<string, string>();
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
     const section = module.exportSection(live.kinds[kind], keys);
@@ -47,7 +49,15 @@ export function exportDocuments(live: LiveSnapshot): ExportDocuments {
     counts[kind] = Array.isArray(section.value) ? section.value.length : 1;
     for (const change of section.state ?? []) state.push(change);
     for (const message of section.leftOut ?? []) leftOut.push(message);
-    for (const [path, text] of section.textFiles ?? []) textFiles.set(path, text);
+    for (const [path, text] of section.textFiles ?? []) {
+      // Two files one name apart only in case are one file on macOS and Windows: one's content
+      // would be lost. Each kind names its files uniquely; this holds them to it.
+      const folded = path.toLowerCase();
+      if (foldedPaths.has(folded))
+        throw new InternalError(`export named two text files ${foldedPaths.get(folded)} and ${path}`);
+      foldedPaths.set(folded, path);
+      textFiles.set(path, text);
+    }
     files.set(section.file, { [module.section.name]: section.value });
   }
   const root: Record<string, unknown> = { version: 1, organization: live.organization.name };

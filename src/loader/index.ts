@@ -10,6 +10,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { canonicalJson } from "../canonical.js";
 import type { DesiredState, LoadOptions } from "../config/model.js";
+import { newTextBudget } from "../config/text-file-ref.js";
 import { displayPath } from "../config/yaml-file.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { KindModule } from "../kinds/kind.js";
@@ -51,6 +52,7 @@ export async function loadConfig(
     loaded: new Map(),
     project: options.allowIncludeOutside === true ? undefined : realpathSync(dirname(rootPath)),
     overlay: false,
+    textBudget: newTextBudget(),
     incomplete: false,
   };
   const baseFiles = await loadTree(loader, rootPath, []);

@@ -3,11 +3,16 @@ import { glob } from "tinyglobby";
 import { isMap, isScalar, isSeq, visit } from "yaml";
 import { resolveDataFileRefs } from "../config/data-file-ref.js";
 import { plainValue } from "../config/fast-yaml.js";
-import { checkIncludePattern, distinctIncludeMatches } from "../config/include-scope.js";
+import {
+  checkIncludePattern,
+  distinctIncludeMatches,
+  MAX_INCLUDE_PATTERN,
+  shown,
+} from "../config/include-scope.js";
 import { interpolateFile } from "../config/interpolate.js";
 import type { LoadOptions } from "../config/model.js";
 import { STEPS_COUNT } from "../config/section-scan.js";
-import { resolveTextFileRefs } from "../config/text-file-ref.js";
+import { resolveTextFileRefs, type TextBudget } from "../config/text-file-ref.js";
 import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "../config/yaml-file.js";
 import type { Problem } from "../errors.js";
 import { collectResources, type FileResources } from "./collect.js";
@@ -34,6 +39,8 @@ export interface Loader {
   project: string | undefined;
   /** Loading an environment's overlay files (see checkSchema). */
   overlay: boolean;
+  /** What the `{ file: }` references of every file loaded bring in, against one total. */
+  textBudget: TextBudget;
   /**
    * A file could not be read as a mapping of sections: its entries are unknown, so a reference
    * to one of them cannot be called missing.
@@ -101,13 +108,13 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
   const templates = templateSites(file, data);
   await resolveTextFileRefs(
-    { file, project: loader.project, cwd: loader.cwd },
+    { file, project: loader.project, cwd: loader.cwd, budget: loader.textBudget },
     data,
     textFileFields(),
     loader.problems,
   );
   await resolveDataFileRefs(
-    { file, project: loader.project, cwd: loader.cwd },
+    { file, project: loader.project, cwd: loader.cwd, budget: loader.textBudget },
     data,
     dataFileFields(),
     loader.problems,
@@ -170,6 +177,15 @@ export async function loadIncludes(
 ): Promise<LoadedFile[]> {
   const out: LoadedFile[] = [];
   for (const [index, pattern] of patterns.entries()) {
+    if (pattern.length > MAX_INCLUDE_PATTERN) {
+      loader.problems.push({
+        severity: "error",
+        rule: "include-pattern",
+        message: `include ${shown(pattern)} is longer than ${MAX_INCLUDE_PATTERN} characters, more than any path it could match`,
+        pos: position(index),
+      });
+      continue;
+    }
     const refused = checkIncludePattern(pattern, base, loader.project);
     if (refused !== undefined) {
       loader.problems.push({
@@ -190,7 +206,7 @@ export async function loadIncludes(
       loader.problems.push({
         severity: "warning",
         rule: "include-empty",
-        message: `include "${pattern}" matches no file`,
+        message: `include ${shown(pattern)} matches no file`,
         pos: position(index),
       });
     }

@@ -1,9 +1,10 @@
 // The export stage: read everything live, write it as config files (and the templates they
 // name) with the state file the exported config needs. Refuses to overwrite any file unless
-// `force`, checking all before writing one; values from the environment are written back as
-// their ${VAR} references and credentials never.
+// `force`, checking all before writing one; writes only inside --dir, through no link
+// (export-files.ts); values from the environment are written back as their ${VAR} references
+// and credentials never.
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
 import { StateRecorder } from "../apply/state-recorder.js";
@@ -16,9 +17,10 @@ import { DEFAULT_API_KEY_ENV } from "../loader/index.js";
 import { protector } from "../secrets/keyed-digest.js";
 import { withStateLock } from "../state/lock.js";
 import { emptyState } from "../state/model.js";
-import { defaultStatePath, writeFileAtomic } from "../state/state-store.js";
+import { defaultStatePath } from "../state/state-store.js";
 import type { RunArgs, RunContext } from "./context.js";
 import { definesEnvironment, isShared, layoutForEnvironment } from "./export-environment.js";
+import { inspectExportTargets, writeExportFile } from "./export-files.js";
 import { environmentOption } from "./prepare-plan.js";
 import {
   openSession,
@@ -73,29 +75,36 @@ export async function runExport(
       layout?.writesBase === false
         ? new Map<string, string>()
         : scrubTextFiles(exported.textFiles, knownSecrets(session, context), context);
-    const existing = [...files.keys(), ...textFiles.keys(), basename(statePath)].filter((name) =>
-      existsSync(join(dir, name)),
-    );
+    // Every name checked before one is written: inside --dir, through no link (export-files.ts).
+    // The state file and its lock are written by the state store, and the root rewritten for an
+    // environment: checked here all the same (only the new files may not exist yet).
+    const fresh = [...files.keys(), ...textFiles.keys(), basename(statePath)];
+    const names = [
+      ...fresh,
+      `${basename(statePath)}.lock`,
+      ...(layout?.rootText !== undefined ? ["notiform.yaml"] : []),
+    ];
+    const root = existsSync(dir) ? await realpath(dir) : undefined;
+    const targets = root === undefined ? new Map() : await inspectExportTargets(root, names, args.dir);
+    const existing = fresh.filter((name) => targets.get(name) === "file");
     if (existing.length > 0 && !args.force) {
       throw new NotiformError("FILE_EXISTS", `refusing to overwrite ${existing.join(", ")} in ${args.dir}`, {
         hint: "Choose another --dir, or pass --force to overwrite.",
       });
     }
     await mkdir(dir, { recursive: true });
+    const real = root ?? (await realpath(dir));
     const header = exportHeader(schemaReference(dir));
     // Templates first: a YAML file is never written naming a text file that is not there yet.
-    for (const [name, text] of textFiles) {
-      await mkdir(dirname(join(dir, name)), { recursive: true });
-      await writeFileAtomic(join(dir, name), text);
-    }
+    for (const [name, text] of textFiles) await writeExportFile(real, name, text, args.dir);
     for (const [name, document] of files) {
       const path = join(dir, name);
-      await mkdir(dirname(path), { recursive: true });
       const own = dirname(path) === dir ? header : exportHeader(schemaReference(dirname(path)));
-      await writeFileAtomic(path, `${own}${stringify(document, { lineWidth: 0 })}`);
+      await writeExportFile(real, name, `${own}${stringify(document, { lineWidth: 0 })}`, args.dir);
     }
     // Last: the root names the environment's files only once they are there.
-    if (layout?.rootText !== undefined) await writeFileAtomic(rootPath, layout.rootText);
+    if (layout?.rootText !== undefined)
+      await writeExportFile(real, "notiform.yaml", layout.rootText, args.dir);
     await withStateLock(statePath, { command: "notiform export" }, async () => {
       const secrets = [
         ...session.desired.sensitive,

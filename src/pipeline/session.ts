@@ -57,15 +57,38 @@ export function describeMalformedKey(key: string): string | undefined {
 }
 
 /**
- * Which URL a run talks to: --api-url, else the environment's apiUrl, else NOTIFORM_API_URL, else
- * the URL the state file records (the server `export` read, or the last apply wrote to), else
- * the hosted US API. The one place this order is decided.
+ * Which URL a run talks to, and so where the API key goes: THE one place that decides it.
+ * The operator's setting (--api-url, else NOTIFORM_API_URL) wins. Where the operator set none:
+ * the config's `environments.<env>.apiUrl`, else the URL the state file records (the server
+ * `export` read, or the last apply wrote to), else the hosted US API. The config and the state
+ * file are what a pull request edits: a config URL that differs from the operator's is refused
+ * (API_URL_CONFLICT, before any request), never silently used nor silently ignored, and a state
+ * file recording another URL is refused by readState (docs/security.md: set the URL in CI).
  */
 export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: RunContext["env"]): string {
-  const chosen = args["api-url"] ?? desired.apiUrl ?? env.NOTIFORM_API_URL;
-  if (chosen !== undefined) return normalizeUrl(chosen);
-  const statePath = args.state ?? defaultStatePath(desired.rootFile, desired.environment);
-  return normalizeUrl(recordedApiUrl(statePath) ?? DEFAULT_API_URL);
+  const operator = args["api-url"] ?? nonEmpty(env.NOTIFORM_API_URL);
+  if (operator === undefined) {
+    if (desired.apiUrl !== undefined) return normalizeUrl(desired.apiUrl);
+    const statePath = args.state ?? defaultStatePath(desired.rootFile, desired.environment);
+    return normalizeUrl(recordedApiUrl(statePath) ?? DEFAULT_API_URL);
+  }
+  const chosen = normalizeUrl(operator);
+  if (desired.apiUrl !== undefined && normalizeUrl(desired.apiUrl) !== chosen) {
+    const from = args["api-url"] !== undefined ? "--api-url" : "NOTIFORM_API_URL";
+    const where = desired.environment !== undefined ? `environments.${desired.environment}.apiUrl` : "apiUrl";
+    throw new NotiformError(
+      "API_URL_CONFLICT",
+      `the config's ${where} (${visibleText(desired.apiUrl)}) differs from ${from} (${visibleText(chosen)}): refusing to send the API key to either`,
+      {
+        hint: `Make them agree: the config's URL is what a pull request can change, so notiform never lets it outrank ${from}. Nothing was sent.`,
+      },
+    );
+  }
+  return chosen;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
 }
 
 /**
@@ -141,6 +164,8 @@ export function connect(args: SessionArgs, desired: DesiredState, context: RunCo
     concurrency: args.concurrency,
     ...(args["max-wait"] !== undefined ? { maxWaitMs: args["max-wait"] * 1000 } : {}),
     insecureHttp: args["insecure-http"],
+    // HTTPS_PROXY, HTTP_PROXY and NO_PROXY choose the route to the API.
+    env: context.env,
     masker: context.masker,
     ...(context.log !== undefined ? { log: context.log } : {}),
     ...(context.onPage !== undefined ? { onPage: context.onPage } : {}),

@@ -19,7 +19,7 @@ export type {
  * 3: the target carries the organization's id and the server environment (a plan of version 2
  * cannot be told from one for a same-named organization, so it is refused, not trusted).
  */
-export const PLAN_FORMAT_VERSION = 3;
+export const PLAN_FORMAT_VERSION = 4;
 
 export interface PlanSummary {
   create: number;
@@ -50,6 +50,11 @@ export interface Plan {
   keyCheck?: string;
   /** The config digest with values from the environment blanked out (keyed when saved). */
   configShapeDigest?: string;
+  /**
+   * keyed(planContentText(plan)) of the plan as saved (masked): covers what it shows beside its
+   * actions (summary, warnings, unmanaged), which re-planning the actions does not check.
+   */
+  contentDigest?: string;
   actions: PlanAction[];
   unmanaged: UnmanagedResource[];
   /**
@@ -76,6 +81,21 @@ export interface Plan {
  * Actions that change the server: everything but not-applicable, which is shown and sends
  * nothing (a Development-only change with a Production key would otherwise be pending forever).
  */
+/** A plan's counts, from its actions and unmanaged list: a saved plan's own summary is never trusted. */
+export function summarizePlan(plan: Pick<Plan, "actions" | "unmanaged">, unchanged: number): PlanSummary {
+  const count = (op: Plan["actions"][number]["op"]) =>
+    plan.actions.filter((action) => action.op === op).length;
+  return {
+    create: count("create"),
+    update: count("update"),
+    unverified: count("unverified"),
+    notApplicable: count("not-applicable"),
+    uncertain: count("uncertain"),
+    unchanged,
+    unmanaged: plan.unmanaged.length,
+  };
+}
+
 export function hasChanges(plan: Plan): boolean {
   return plan.actions.some((action) => action.op !== "not-applicable");
 }

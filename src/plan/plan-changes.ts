@@ -12,7 +12,7 @@ import { describeKind, KINDS, registry } from "../kinds/registry.js";
 import { requestOf } from "../kinds/requests.js";
 import { type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
-import { type Kind, PLAN_FORMAT_VERSION, type Plan, type PlanTarget } from "./model.js";
+import { type Kind, PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "./model.js";
 import { resolveGroupIds } from "./resolve-groups.js";
 
 export interface PlanInput {
@@ -92,7 +92,6 @@ export function planChanges(input: PlanInput): Plan {
     if (id !== undefined) bindings[group.spec.key] = id;
   }
 
-  const count = (op: PlanAction["op"]) => actions.filter((action) => action.op === op).length;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     createdBy: input.createdBy,
@@ -105,15 +104,7 @@ export function planChanges(input: PlanInput): Plan {
     bindings: { notificationGroups: bindings },
     resolvedIntents,
     warnings,
-    summary: {
-      create: count("create"),
-      update: count("update"),
-      unverified: count("unverified"),
-      notApplicable: count("not-applicable"),
-      uncertain: count("uncertain"),
-      unchanged,
-      unmanaged: unmanaged.length,
-    },
+    summary: summarizePlan({ actions, unmanaged }, unchanged),
   };
 }
 

@@ -2,24 +2,32 @@
 // under its own heading with its counts, kept under a size budget (GitHub caps comments at
 // 65,536 characters). The budget is shared between kinds, so a bulk of creates of one kind never
 // hides another kind's change; inside a kind, updates, not-applicable and uncertain items come
-// before creates, and what is cut is counted ("N more"). A small plan is shown expanded.
+// before creates, and what is cut is counted ("N more"). A shown change always shows every field
+// it changes: values are cut by width, long-text diffs by lines and width, and a diff that does
+// not fit is left out with a note, never the row. fitComment (comment-bound.ts) is the last step:
+// whatever is added to the comment goes through it as a section. A small plan is shown expanded.
 // Values from the server or the environment are escaped (src/sanitize.ts): text never turns into
-// HTML or markup, code spans show values exactly.
+// HTML or markup, code spans show values exactly, and raw HTML (`<summary>`) gets HTML escapes.
 
 import type { ActionOp, PlanAction } from "../kinds/plan-action.js";
 import { KINDS } from "../kinds/registry.js";
-import { markdownCode, markdownText } from "../sanitize.js";
+import { clipText, htmlText, markdownCode, markdownText } from "../sanitize.js";
+import { COMMENT_BOUND, type CommentSection, fitComment } from "./comment-bound.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 import { type MessageChange, renderMessagesMarkdown } from "./render-messages.js";
 import { renderContentChange } from "./render-steps.js";
 import { formatChange, formatValue } from "./render-text.js";
 
-export const MARKDOWN_BUDGET = 60_000;
+export const MARKDOWN_BUDGET = COMMENT_BOUND;
 /** Up to this many changes, every section is open: nothing to click to review a small plan. */
 export const EXPANDED_UP_TO = 20;
 /** The most lines of one long text's diff shown in a comment (the plan has it all). */
 export const DIFF_LINES = 40;
+/** The widest diff line shown: a one-line minified template must not fill the comment. */
+export const DIFF_WIDTH = 240;
+/** The widest field change shown in a table cell (`field: old -> new`). */
+export const CHANGE_WIDTH = 320;
 /** Room kept for the closing note and warnings. */
 const RESERVE = 2_500;
 
@@ -52,7 +60,9 @@ const COLUMNS: { label: string; count: (s: Plan["summary"]) => number }[] = [
 
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const budget = options.budget ?? MARKDOWN_BUDGET;
-  let out = header(plan, options.commit) + renderMessagesMarkdown(options.messages ?? []);
+  const head = header(plan, options.commit);
+  // The rendered messages show first but go first when the comment is full: the changes matter more.
+  const messages = renderMessagesMarkdown(options.messages ?? []);
   const sections = KINDS.map((kind) => ({
     kind,
     actions: plan.actions
@@ -60,18 +70,25 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
       .sort((a, b) => OP_ORDER[a.op] - OP_ORDER[b.op]),
   })).filter((section) => section.actions.length > 0);
   const expanded = plan.actions.length <= EXPANDED_UP_TO;
+  const parts: CommentSection[] =
+    messages === "" ? [] : [{ title: "rendered messages", text: messages, priority: 1 }];
+  let used = head.length;
   let left = sections.length;
   for (const { kind, actions } of sections) {
     // An equal share of what remains, so every later kind still has room for its heading.
-    const share = Math.floor((budget - RESERVE - out.length) / left);
-    out += renderSection(kind, actions, expanded, Math.max(share, 0));
+    const share = Math.floor((budget - RESERVE - used) / left);
+    const text = renderSection(kind, actions, expanded, Math.max(share, 0));
+    parts.push({ title: describeKind(kind, 2), text });
+    used += text.length;
     left -= 1;
   }
-  if (plan.warnings.length > 0 && out.length < budget - 2_000) {
-    out += "\n**Warnings**\n\n";
-    for (const warning of plan.warnings.slice(0, 20)) out += `- ${markdownText(warning.message)}\n`;
+  if (plan.warnings.length > 0) {
+    let text = "\n**Warnings**\n\n";
+    for (const warning of plan.warnings.slice(0, 20))
+      text += `- ${markdownText(clipText(warning.message, 600))}\n`;
+    parts.push({ title: "warnings", text });
   }
-  return out;
+  return fitComment(head, parts, budget);
 }
 
 function header(plan: Plan, commit: string | undefined): string {
@@ -121,25 +138,40 @@ function renderSection(
   const counted = `${actions.length} change${actions.length === 1 ? "" : "s"} (${counts})`;
   const open = expanded
     ? `#### ${markdownText(label)}: ${counted}\n\n`
-    : `<details><summary><b>${markdownText(label)}</b>: ${counted}</summary>\n\n`;
+    : `<details><summary><b>${htmlText(label)}</b>: ${htmlText(counted)}</summary>\n\n`;
   const close = expanded ? "\n" : "\n</details>\n\n";
   const tableHead = "| | key | changes |\n|---|---|---|\n";
+  // Rows first: every shown change shows all its fields; diffs get what the rows leave.
   let body = "";
-  let diffs = "";
   let shown = 0;
+  const room = (extra: number) =>
+    open.length +
+    tableHead.length +
+    body.length +
+    extra +
+    moreNote(actions.length, label).length +
+    close.length;
   for (const action of actions) {
     const row = renderRow(action);
-    const diff = renderDiffs(action);
-    const more = moreNote(actions.length - shown - 1, label);
-    const size = open.length + tableHead.length + body.length + row.length + diffs.length + diff.length;
-    if (size + more.length + close.length > share) break;
+    if (room(row.length) > share) break;
     body += row;
-    diffs += diff;
     shown += 1;
   }
+  let diffs = "";
+  let unshownDiffs = 0;
+  for (const action of actions.slice(0, shown)) {
+    for (const diff of renderDiffs(action)) {
+      if (room(diffs.length + diff.length + DIFFS_LEFT_NOTE.length) > share) unshownDiffs += 1;
+      else diffs += diff;
+    }
+  }
+  const note = unshownDiffs > 0 ? DIFFS_LEFT_NOTE : "";
   const rest = actions.length - shown;
-  return `${open}${shown > 0 ? tableHead + body : ""}${diffs}${moreNote(rest, label)}${close}`;
+  return `${open}${shown > 0 ? tableHead + body : ""}${diffs}${note}${moreNote(rest, label)}${close}`;
 }
+
+const DIFFS_LEFT_NOTE =
+  "\n_Some text diffs are not shown, to keep the comment within its size: run `notiform plan --verbose` for them._\n";
 
 function moreNote(count: number, label: string): string {
   return count > 0
@@ -158,30 +190,42 @@ function countsOf(actions: readonly PlanAction[]): string {
 
 function renderRow(action: PlanAction): string {
   const changes = action.changes
-    .map((change) => markdownCode(renderContentChange(change, formatValue)?.line ?? formatChange(change)))
+    .map((change) =>
+      markdownCode(
+        clipText(renderContentChange(change, formatValue)?.line ?? formatChange(change), CHANGE_WIDTH),
+      ),
+    )
     .join("<br>");
   const note =
-    action.reason === undefined ? "" : `<br>_${markdownText(action.op)}: ${markdownText(action.reason)}_`;
-  return `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(action.key)} | ${changes}${note} |\n`;
+    action.reason === undefined
+      ? ""
+      : `<br>_${markdownText(action.op)}: ${markdownText(clipText(action.reason, CHANGE_WIDTH))}_`;
+  return `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(clipText(action.key, CHANGE_WIDTH))} | ${changes}${note} |\n`;
 }
 
-/** Long text changes of an action as diff blocks under its table, each cut at DIFF_LINES lines. */
-function renderDiffs(action: PlanAction): string {
-  let out = "";
+/**
+ * Long text changes of an action as diff blocks under its table, each cut at DIFF_LINES lines of
+ * at most DIFF_WIDTH characters. The summary is raw HTML: HTML-escaped, and in `<code>` (no
+ * @mention or link is made inside code).
+ */
+function renderDiffs(action: PlanAction): string[] {
+  const out: string[] = [];
   for (const change of action.changes) {
     const rendered = renderContentChange(change, formatValue);
     if (rendered === undefined || rendered.diff.length === 0) continue;
-    out += renderDiffBlock(`${action.key}: ${rendered.line}`, rendered.diff, "notiform plan");
+    out.push(renderDiffBlock(`${action.key}: ${rendered.line}`, rendered.diff, "notiform plan"));
   }
   return out;
 }
 
 /**
- * One long text's diff as a collapsed block titled `summary`, cut at DIFF_LINES lines (the cut
- * names `command`, which shows the whole diff).
+ * One long text's diff as a collapsed block titled `summary`, cut at DIFF_LINES lines of at most
+ * DIFF_WIDTH characters (the cut names `command`, which shows the whole diff). The summary is raw
+ * HTML: HTML-escaped (markdown escapes are not read there) and in `<code>` (no @mention or link
+ * is made inside code).
  */
 export function renderDiffBlock(summary: string, diff: readonly string[], command: string): string {
-  const lines = diff.slice(0, DIFF_LINES);
+  const lines = diff.slice(0, DIFF_LINES).map((line) => clipText(line, DIFF_WIDTH));
   const cut = diff.length - lines.length;
   // A fence longer than any backtick run in the text, so the text cannot close it.
   const longest = Math.max(
@@ -190,5 +234,6 @@ export function renderDiffBlock(summary: string, diff: readonly string[], comman
   );
   const fence = "`".repeat(longest + 1);
   const note = cut > 0 ? `\n_… ${cut} more diff lines: run \`${command}\` for the whole diff._\n` : "";
-  return `\n<details><summary>${markdownText(summary)}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
+  const title = `<code>${htmlText(clipText(summary, 2 * CHANGE_WIDTH))}</code>`;
+  return `\n<details><summary>${title}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
 }

@@ -4,7 +4,7 @@
 // renderer, loaded only for a plan that changes content); this only formats them.
 
 import { isContentField } from "../kinds/workflow/steps-canonical.js";
-import { markdownCode, markdownText } from "../sanitize.js";
+import { clipText, markdownCode, markdownText } from "../sanitize.js";
 import type { Plan } from "./model.js";
 
 /** One side of a changed message, as the comment shows it. */
@@ -25,6 +25,9 @@ export interface MessageChange {
   before?: MessageSide;
   after: MessageSide;
 }
+
+/** The widest headline shown: a 70 KB subject must not fill the comment. */
+const HEADLINE_WIDTH = 320;
 
 /** The most message rows one comment shows. */
 export const MESSAGE_ROWS = 30;
@@ -54,8 +57,13 @@ export function renderMessagesMarkdown(messages: readonly MessageChange[]): stri
 }
 
 function side(s: MessageSide): string {
-  if (s.error !== undefined) return `⚠ does not render: ${markdownCode(firstLine(s.error))}`;
-  const parts = [s.headline === undefined || s.headline === "" ? "_(empty)_" : markdownCode(s.headline)];
+  if (s.error !== undefined)
+    return `⚠ does not render: ${markdownCode(clipText(firstLine(s.error), HEADLINE_WIDTH))}`;
+  const parts = [
+    s.headline === undefined || s.headline === ""
+      ? "_(empty)_"
+      : markdownCode(clipText(s.headline, HEADLINE_WIDTH)),
+  ];
   if (s.segments !== undefined) parts.push(`${s.segments} SMS segment${s.segments === 1 ? "" : "s"}`);
   return parts.join(" · ");
 }

@@ -2,10 +2,11 @@
 // (schemas/promotion.schema.json, schemas/promotion-result.schema.json), markdown for a pull
 // request, a release comment or a job summary. Renderers only format: they decide nothing.
 import { sortKeysDeep } from "../canonical.js";
+import { COMMENT_BOUND, type CommentSection, fitComment } from "../plan/comment-bound.js";
 import { renderDiffBlock } from "../plan/render-markdown.js";
 import { type DiffSides, renderContentChange } from "../plan/render-steps.js";
 import { formatChange, formatValue } from "../plan/render-text.js";
-import { markdownCode } from "../sanitize.js";
+import { clipText, markdownCode, markdownText } from "../sanitize.js";
 import {
   labelOf,
   type PromotedField,
@@ -105,40 +106,69 @@ export function renderPromotionJson(promotion: Promotion): string {
   return `${JSON.stringify(sortKeysDeep(promotion), null, 2)}\n`;
 }
 
+/**
+ * The promotion as markdown (a pull request, a release comment, a job summary). Server names go
+ * into code spans (GitHub makes no link, strikethrough or @mention inside code), prose through
+ * markdownText; each cell is cut by width, the table and the diffs by size, and fitComment bounds
+ * the whole.
+ */
 export function renderPromotionMarkdown(promotion: Promotion): string {
   const t = promotion.target;
-  const env = t.environment === null ? "" : ` · environment \`${escapeCell(t.environment)}\``;
-  const lines = [
+  const env =
+    t.environment === null ? "" : ` · environment ${markdownCode(clipText(t.environment, CELL_WIDTH))}`;
+  const head = [
     "<!-- notiform-promote -->",
-    `### notiform promote · ${escapeCell(t.organization)}${env} → Production`,
+    `### notiform promote · ${markdownCode(clipText(t.organization, CELL_WIDTH))}${env} → Production`,
     "",
     summaryOf(promotion),
     "",
-  ];
+    "",
+  ].join("\n");
+  const sections: CommentSection[] = [];
   if (promotion.entries.length > 0) {
-    lines.push("| resource | Production receives |", "|---|---|");
+    let table = "| resource | Production receives |\n|---|---|\n";
+    let shown = 0;
     for (const entry of promotion.entries) {
-      const cell =
-        entry.diff !== undefined
-          ? diffLines(entry.diff, false).map(markdownCode).join("<br>")
-          : detailsOf(entry).map(escapeCell).join("<br>");
-      lines.push(`| ${escapeCell(labelOf(entry))} | ${cell} |`);
+      const lines = entry.diff !== undefined ? diffLines(entry.diff, false) : detailsOf(entry);
+      const cell = lines.map((line) => markdownCode(clipText(line, CELL_WIDTH))).join("<br>");
+      const row = `| ${markdownCode(clipText(labelOf(entry), CELL_WIDTH))} | ${cell} |\n`;
+      if (table.length + row.length > TABLE_BUDGET) break;
+      table += row;
+      shown += 1;
     }
-    lines.push("");
-    for (const entry of promotion.entries) lines.push(...diffBlocks(entry));
+    const rest = promotion.entries.length - shown;
+    if (rest > 0)
+      table += `\n_… ${rest} more change${rest === 1 ? "" : "s"} not shown: run \`notiform promote\` for all._\n`;
+    sections.push({ title: "changes to promote", text: `${table}\n` });
+    let diffs = "";
+    for (const entry of promotion.entries.slice(0, shown))
+      for (const block of diffBlocks(entry)) if (diffs.length + block.length <= DIFFS_BUDGET) diffs += block;
+    if (diffs !== "") sections.push({ title: "text diffs", text: `${diffs}\n` });
   }
   if (promotion.unmanaged.length > 0) {
-    lines.push(
-      `<details><summary>${promotion.unmanaged.length} unmanaged pending change${promotion.unmanaged.length === 1 ? "" : "s"} (not promoted)</summary>`,
-      "",
-    );
-    for (const entry of promotion.unmanaged.slice(0, 200)) lines.push(`- ${escapeCell(labelOf(entry))}`);
-    if (promotion.unmanaged.length > 200) lines.push(`- ... and ${promotion.unmanaged.length - 200} more`);
-    lines.push("", "</details>", "");
+    const n = promotion.unmanaged.length;
+    let text = `<details><summary>${n} unmanaged pending change${n === 1 ? "" : "s"} (not promoted)</summary>\n\n`;
+    for (const entry of promotion.unmanaged.slice(0, 200))
+      text += `- ${markdownCode(clipText(labelOf(entry), CELL_WIDTH))}\n`;
+    if (n > 200) text += `- ... and ${n - 200} more\n`;
+    sections.push({ title: "unmanaged pending changes", text: `${text}\n</details>\n\n` });
   }
-  for (const warning of promotion.warnings) lines.push(`> warning: ${escapeCell(warning)}`, "");
-  return `${lines.join("\n")}\n`;
+  if (promotion.warnings.length > 0) {
+    const text = promotion.warnings
+      .slice(0, 20)
+      .map((warning) => `> warning: ${markdownText(clipText(warning, 600))}\n\n`)
+      .join("");
+    sections.push({ title: "warnings", text });
+  }
+  return fitComment(head, sections, COMMENT_BOUND, "run `notiform promote` for the full list");
 }
+
+/** The widest cell text (a label, a field change) in the markdown. */
+const CELL_WIDTH = 320;
+/** The table's share of the comment; the rest is for the diffs, the unmanaged list and warnings. */
+const TABLE_BUDGET = 30_000;
+/** The text diffs' share. */
+const DIFFS_BUDGET = 20_000;
 
 /** An entry's long text changes (a layout's content, a template) as diff blocks under the table. */
 function diffBlocks(entry: PromotionEntry): string[] {
@@ -149,10 +179,6 @@ function diffBlocks(entry: PromotionEntry): string[] {
     blocks.push(renderDiffBlock(`${labelOf(entry)}: ${rendered.line}`, rendered.diff, "notiform promote"));
   }
   return blocks;
-}
-
-function escapeCell(text: string): string {
-  return text.replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`).replace(/\r?\n/g, " ");
 }
 
 export function renderPromotionReportText(report: PromotionReport): string {

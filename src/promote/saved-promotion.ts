@@ -7,6 +7,7 @@
 import { readBoundedFile } from "../bounded-file.js";
 import { NotiformError } from "../errors.js";
 import type { Change } from "../kinds/endpoints/wire.js";
+import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { validatorOf } from "../schemas.js";
 import { normalizeUrl } from "../state/state-store.js";
 import { digestOfChange } from "./build-promotion.js";
@@ -35,6 +36,12 @@ export async function readSavedPromotion(path: string): Promise<Promotion> {
       { hint: "Run `notiform promote --out FILE` again." },
     );
   }
+  if (nestsDeeperThan(parsed))
+    throw new NotiformError(
+      "PROMOTION_INVALID",
+      `the promotion ${path} nests values more than ${MAX_DOCUMENT_NESTING} levels deep: no promotion notiform writes does`,
+      { hint: "Run `notiform promote --out FILE` again.", pos: { file: path, line: 1, col: 1 } },
+    );
   const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
   if (version !== PROMOTION_FORMAT_VERSION)
     throw new NotiformError(

@@ -106,8 +106,9 @@ export const notiformSchema = {
           type: "string",
           minLength: 1,
           maxLength: 200,
-          pattern: "^[A-Za-z0-9_.:@+/-]+$",
-          "x-message": 'must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/"',
+          pattern: "^(?!\\.{1,2}$)[A-Za-z0-9_.:@+/-]+$",
+          "x-message":
+            'must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/" (not "." or ".." alone)',
           description:
             "The topic's identity; immutable on the server. Letters, digits, -, _, ., :, @, + and / (e.g. an e-mail address; sent percent-encoded in paths).",
         },
@@ -128,8 +129,9 @@ export const notiformSchema = {
           type: "string",
           minLength: 1,
           maxLength: 200,
-          pattern: "^[A-Za-z0-9_.:@+-]+$",
-          "x-message": 'must use only letters, digits, "-", "_", ".", ":", "@" and "+"',
+          pattern: "^(?!\\.{1,2}$)[A-Za-z0-9_.:@+-]+$",
+          "x-message":
+            'must use only letters, digits, "-", "_", ".", ":", "@" and "+" (not "." or ".." alone)',
           description:
             "The tenant's identity, the same in every environment (PATCH /v1/tenants/{identifier}).",
         },
@@ -155,8 +157,8 @@ export const notiformSchema = {
           type: "string",
           minLength: 1,
           maxLength: 200,
-          pattern: "^[A-Za-z0-9_.:-]+$",
-          "x-message": 'must use only letters, digits, "-", "_", "." and ":"',
+          pattern: "^(?!\\.{1,2}$)[A-Za-z0-9_.:-]+$",
+          "x-message": 'must use only letters, digits, "-", "_", "." and ":" (not "." or ".." alone)',
           description:
             "The layout's identity, the same in every environment; a step's template.layout names it.",
         },
@@ -221,8 +223,8 @@ export const notiformSchema = {
         key: {
           type: "string",
           minLength: 1,
-          pattern: "^[A-Za-z0-9_.:-]+$",
-          "x-message": 'must use only letters, digits, "-", "_", "." and ":"',
+          pattern: "^(?!\\.{1,2}$)[A-Za-z0-9_.:-]+$",
+          "x-message": 'must use only letters, digits, "-", "_", "." and ":" (not "." or ".." alone)',
           description: "A local handle, stable across renames; workflows name groups by it.",
         },
         name: {
@@ -241,13 +243,15 @@ export const notiformSchema = {
         key: {
           type: "string",
           minLength: 1,
-          pattern: "^[A-Za-z0-9_.:-]+$",
-          "x-message": 'must use only letters, digits, "-", "_", "." and ":"',
+          pattern: "^(?!\\.{1,2}$)[A-Za-z0-9_.:-]+$",
+          "x-message": 'must use only letters, digits, "-", "_", "." and ":" (not "." or ".." alone)',
           description: "A local handle that overrides use to name this workflow; defaults to `identifier`.",
         },
         identifier: {
           type: "string",
           minLength: 1,
+          pattern: "^(?!\\.{1,2}$)",
+          "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description:
             "The workflow's trigger identifier: the same in every environment, resolved to that environment's id (GET /v1/workflows/{identifier}).",
         },
@@ -318,6 +322,8 @@ export const notiformSchema = {
         notificationGroup: {
           type: "string",
           minLength: 1,
+          pattern: "^(?!\\.{1,2}$)",
+          "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description: "The key of a notificationGroups entry of this config.",
         },
         data: {
@@ -380,11 +386,15 @@ export const notiformSchema = {
         workflow: {
           type: "string",
           minLength: 1,
+          pattern: "^(?!\\.{1,2}$)",
+          "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description: "A workflows key of this config, or a raw 24-hex workflow id.",
         },
         tenant: {
           type: "string",
           minLength: 1,
+          pattern: "^(?!\\.{1,2}$)",
+          "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description:
             "The tenant's identifier (the same in every environment), resolved per environment (GET /v1/tenants/{identifier}). A 24-hex value is taken as the tenant's id (as configs did before identifiers).",
         },
@@ -439,14 +449,15 @@ export const notiformSchema = {
           pattern: "^https?://",
           "x-message": "must be an http(s) URL",
           description:
-            "The API base URL for this environment, e.g. https://api.novu.co or https://eu.api.novu.co.",
+            "The API base URL for this environment, e.g. https://api.novu.co or https://eu.api.novu.co. Used only where the operator sets none: --api-url or NOTIFORM_API_URL win, and a different apiUrl here is refused.",
         },
         apiKeyEnv: {
           type: "string",
-          pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
-          "x-message": "must be an environment variable name (letters, digits, _)",
+          pattern: "^NOTIFORM_[A-Z0-9_]+$",
+          "x-message":
+            "must be a variable named NOTIFORM_ followed by capital letters, digits or _ (e.g. NOTIFORM_API_KEY_PRODUCTION)",
           description:
-            "The name of the environment variable that holds this environment's API key (never the key itself).",
+            "The name of the environment variable that holds this environment's API key (never the key itself): NOTIFORM_ followed by capital letters, digits or _. The config is what a pull request edits; any other name could make notiform read a variable the job holds for something else (GITHUB_TOKEN, a cloud credential) and send it to the API URL.",
         },
         organization: {
           type: "string",
@@ -660,6 +671,8 @@ export const notiformSchema = {
         layout: {
           type: "string",
           minLength: 1,
+          pattern: "^(?!\\.{1,2}$)",
+          "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description:
             "E-mail only: a layout identifier (a layouts entry of this config or a layout on the server), resolved to its id. Left out: the server's default layout.",
         },

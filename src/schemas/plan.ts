@@ -594,9 +594,9 @@ export const planSchema = {
   },
   properties: {
     formatVersion: {
-      const: 3,
+      const: 4,
       description:
-        "Plan format version (3: the target carries the organization id and the server environment; apply refuses older plans).",
+        "Plan format version (4: what a plan shows beside its actions is sealed by contentDigest; 3: the target carries the organization id and the server environment; apply refuses older plans).",
     },
     createdBy: {
       type: "string",
@@ -650,6 +650,11 @@ export const planSchema = {
       type: "string",
       description:
         "A keyed digest of a fixed text under the API key the plan was made with (nothing of the key can be learnt from it): apply names another key, such as another environment's, as the reason it refuses, rather than a changed config.",
+    },
+    contentDigest: {
+      type: "string",
+      description:
+        "A keyed digest (under the API key the plan was made with) of what the plan shows beside its actions: the summary, the warnings and the unmanaged list. apply refuses a plan whose digest does not match (it was edited); the actions themselves are checked by planning them again.",
     },
     configShapeDigest: {
       type: "string",

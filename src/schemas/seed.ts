@@ -277,6 +277,14 @@ export const seedSchema = {
                 type: "object",
                 description: "Free-form workflow data.",
               },
+              steps: {
+                type: "array",
+                description:
+                  "The workflow's content, in order, as a client sends it (PUT /v1/workflows/{id} `steps`): each step gets its message template with a fresh id, and an email template the environment's default layout. Default: no steps.",
+                items: {
+                  $ref: "#/$defs/seedStep",
+                },
+              },
             },
           },
         },
@@ -527,6 +535,99 @@ export const seedSchema = {
               type: "integer",
               minimum: 0,
               description: "How many workflows to generate.",
+            },
+          },
+        },
+      },
+    },
+    seedStep: {
+      type: "object",
+      description: "One step of a seeded workflow.",
+      additionalProperties: false,
+      required: ["template"],
+      properties: {
+        name: {
+          type: "string",
+          description: "The step's name (notiform's identity for it inside its workflow).",
+          minLength: 1,
+        },
+        active: {
+          type: "boolean",
+          description: "Whether the step is active (default true).",
+        },
+        shouldStopOnFail: {
+          type: "boolean",
+          description: "Whether the workflow stops when this step fails (default false).",
+        },
+        filters: {
+          type: "array",
+          description: "The step's filters, in the server's shape.",
+          items: {
+            type: "object",
+          },
+        },
+        metadata: {
+          type: "object",
+          description: "Digest and delay settings (type, amount, unit, ...).",
+        },
+        template: {
+          type: "object",
+          description: "The step's message template.",
+          additionalProperties: false,
+          required: ["type"],
+          properties: {
+            type: {
+              enum: ["email", "in_app", "sms", "chat", "push", "digest", "delay", "trigger"],
+              description: "The channel or action.",
+            },
+            name: {
+              type: "string",
+              description: "The template's name.",
+            },
+            subject: {
+              type: "string",
+              description: "E-mail subject.",
+            },
+            content: {
+              description: "The message: a string, or the blocks of an e-mail editor.",
+              anyOf: [
+                {
+                  type: "string",
+                },
+                {
+                  type: "array",
+                  items: {
+                    type: "object",
+                  },
+                },
+              ],
+            },
+            contentType: {
+              enum: ["editor", "customHtml"],
+              description: "How an e-mail's content is written.",
+            },
+            preheader: {
+              type: "string",
+              description: "E-mail preheader.",
+            },
+            senderName: {
+              type: "string",
+              description: "E-mail sender name.",
+            },
+            title: {
+              type: "string",
+              description: "Push title.",
+            },
+            cta: {
+              type: "object",
+              description: "In-app call to action.",
+            },
+            variables: {
+              type: "array",
+              description: "Template variables.",
+              items: {
+                type: "object",
+              },
             },
           },
         },

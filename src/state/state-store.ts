@@ -7,6 +7,7 @@ import { open, readFile, readlink, realpath, rename, unlink } from "node:fs/prom
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { sortKeysDeep } from "../canonical.js";
 import { NotiformError } from "../errors.js";
+import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { emptyState, STATE_FORMAT_VERSION, type StateFile, withNullPrototypes } from "./model.js";
 import { checkStateShape } from "./state-schema.js";
 
@@ -38,6 +39,15 @@ export async function readState(path: string, target: StateFile["target"] | unde
     throw new NotiformError(
       "STATE_INVALID",
       `the state file ${path} is not valid JSON (${(error as Error).message})`,
+      {
+        hint: "Restore it from git (it is meant to be committed); notiform will not overwrite a corrupt state file.",
+      },
+    );
+  }
+  if (nestsDeeperThan(parsed)) {
+    throw new NotiformError(
+      "STATE_INVALID",
+      `the state file ${path} nests values more than ${MAX_DOCUMENT_NESTING} levels deep: no state notiform writes does`,
       {
         hint: "Restore it from git (it is meant to be committed); notiform will not overwrite a corrupt state file.",
       },

@@ -216,12 +216,12 @@ workflows:
     const { workspace, emulator } = await setup();
     await workspace.write(
       "notiform.yaml",
-      `${ACME_BASE}environments:\n  staging:\n    apiKeyEnv: STAGING_KEY\n`,
+      `${ACME_BASE}environments:\n  staging:\n    apiKeyEnv: NOTIFORM_STAGING_KEY\n`,
     );
     const result = await runAction(workspace, {
       INPUT_COMMAND: "plan",
       INPUT_ENVIRONMENT: "staging",
-      INPUT_API_KEY_VARIABLE: "STAGING_KEY",
+      INPUT_API_KEY_VARIABLE: "NOTIFORM_STAGING_KEY",
       INPUT_API_URL: emulator.url,
       NOTIFORM_ACTION_API_KEY: emulator.apiKey,
       INPUT_COMMENT: "false",

@@ -4,7 +4,7 @@
 // meets the exchange's overall deadline; and endless, repeating or absurd lists end with
 // API_PAGINATION. Waits use the harness's injected sleep and clock (or one that never returns).
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { timerSleep } from "../../src/api/abortable.js";
 import { startEmulator } from "../../src/emulator/index.js";
@@ -98,6 +98,19 @@ describe("waits end on abort", () => {
   });
 });
 
+describe("closing the client", () => {
+  it("ends a request still in flight at once, without retrying it, rather than waiting for the server", async () => {
+    const { client, server } = await harness(["hang"]);
+    const pending = failure(client.getCurrentOrganization());
+    await until(() => server.requests.length === 1);
+    await client.close();
+    const error = await pending;
+    expect(error).toMatchObject({ code: "NETWORK", attempts: 1 });
+    expect(error.message).toContain("the client was closed before a response arrived");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe("the real sleep", () => {
   it("clears its timer on abort, so an interrupted run does not linger until the wait would end", async () => {
     vi.useFakeTimers();
@@ -151,6 +164,33 @@ describe("an overall deadline per exchange", () => {
   });
 });
 
+describe("the connect timeout", () => {
+  it("ends a TLS handshake that never completes, as a failure to connect: nothing was sent", async () => {
+    // Takes the connection and never says a word: the client's TLS hello goes unanswered.
+    const sockets = new Set<Socket>();
+    const server = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const client = createClient({
+      baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: KEY,
+      retry: { maxAttempts: 1 },
+      timeouts: { connectMs: 100 },
+    });
+    try {
+      const error = await failure(client.createTopic({ key: "never-sent", name: "N" }));
+      expect(error).toMatchObject({ code: "NETWORK", mayHaveBeenApplied: false });
+      expect(error.message).toContain("timed out connecting");
+    } finally {
+      await client.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describe("the body timeout is a silence between chunks", () => {
   // The emulator sends each answer in two halves slowBodyMs apart.
   async function slowBodyCall(slowBodyMs: number, bodyMs: number) {
@@ -173,7 +213,9 @@ describe("the body timeout is a silence between chunks", () => {
   }
 
   it("a pause in the body longer than bodyMs ends the call, naming the wait", async () => {
-    const { error } = await slowBodyCall(400, 50);
+    // undici checks body timeouts on a coarse clock (about every half second): the pause is
+    // long enough for the check to come round first.
+    const { error } = await slowBodyCall(1_500, 50);
     expect(error).toMatchObject({ code: "NETWORK" });
     expect((error as Error).message).toContain("timed out reading the response");
   });
@@ -187,12 +229,14 @@ describe("the body timeout is a silence between chunks", () => {
 
 describe("the connection pool", () => {
   // Counts the connections a client opens while it makes two calls `pauseMs` apart.
-  async function connectionsFor(idleMs: number, pauseMs: number): Promise<number> {
+  // `serverIdleMs`: the server's own keep-alive timeout, which Node announces in a Keep-Alive header.
+  async function connectionsFor(idleMs: number, pauseMs: number, serverIdleMs = 30_000): Promise<number> {
     let connections = 0;
     const server = createServer((_req, res) => {
       res.writeHead(ME.status, { "content-type": "application/json" });
       res.end(JSON.stringify(ME.body));
     });
+    server.keepAliveTimeout = serverIdleMs;
     server.on("connection", () => {
       connections += 1;
     });
@@ -220,6 +264,11 @@ describe("the connection pool", () => {
 
   it("closes a connection left unused longer than idleMs, before a server's own keep-alive limit could race a write", async () => {
     expect(await connectionsFor(50, 300)).toBe(2);
+  });
+
+  it("closes it sooner when the server's Keep-Alive header says the server will close it sooner", async () => {
+    // "Keep-Alive: timeout=2": less undici's 2 s margin for a request's way there, nothing is left.
+    expect(await connectionsFor(5_000, 100, 2_500)).toBe(2);
   });
 });
 

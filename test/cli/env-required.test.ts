@@ -8,9 +8,9 @@ const CONFIG = `version: 1
 organization: Acme Inc
 environments:
   development:
-    apiKeyEnv: KEY_DEVELOPMENT
+    apiKeyEnv: NOTIFORM_KEY_DEVELOPMENT
   production:
-    apiKeyEnv: KEY_PRODUCTION
+    apiKeyEnv: NOTIFORM_KEY_PRODUCTION
 topics:
   - key: env-required
     name: Env required
@@ -23,8 +23,8 @@ beforeAll(async () => {
     // The default variable is set too: a silent default would reach Development with it.
     env: (keys) => ({
       NOTIFORM_API_KEY: keys.development,
-      KEY_DEVELOPMENT: keys.development,
-      KEY_PRODUCTION: keys.production,
+      NOTIFORM_KEY_DEVELOPMENT: keys.development,
+      NOTIFORM_KEY_PRODUCTION: keys.production,
     }),
   });
 });

@@ -17,10 +17,10 @@ const CONFIG = `version: 1
 organization: Acme Inc
 environments:
   development:
-    apiKeyEnv: KEY_DEVELOPMENT
+    apiKeyEnv: NOTIFORM_KEY_DEVELOPMENT
     serverEnvironment: Development
   production:
-    apiKeyEnv: KEY_PRODUCTION
+    apiKeyEnv: NOTIFORM_KEY_PRODUCTION
     serverEnvironment: Production
 workflows:
   - identifier: order-shipped
@@ -49,8 +49,8 @@ async function setup(config = CONFIG, options: { strictSpec?: boolean } = {}) {
     config,
     ...options,
     env: (keys) => ({
-      KEY_DEVELOPMENT: keys.development,
-      KEY_PRODUCTION: keys.production,
+      NOTIFORM_KEY_DEVELOPMENT: keys.development,
+      NOTIFORM_KEY_PRODUCTION: keys.production,
       NOTIFORM_API_KEY: keys.development,
     }),
   });
@@ -180,7 +180,7 @@ describe("one config, Development and Production", () => {
     const before = await readFile(workspace.path("notiform.development.state.json"), "utf8");
     handle.clearRequests();
     const refused = await cli(["apply", "--env", "development", "--auto-approve"], {
-      KEY_DEVELOPMENT: handle.productionApiKey ?? "",
+      NOTIFORM_KEY_DEVELOPMENT: handle.productionApiKey ?? "",
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("belongs to the Development environment");
@@ -190,7 +190,7 @@ describe("one config, Development and Production", () => {
     expect(await readFile(workspace.path("notiform.development.state.json"), "utf8")).toBe(before);
     // The guard is known by its code, not its wording.
     const json = await cli(["apply", "--env", "development", "--auto-approve", "--output", "json"], {
-      KEY_DEVELOPMENT: handle.productionApiKey ?? "",
+      NOTIFORM_KEY_DEVELOPMENT: handle.productionApiKey ?? "",
     });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).error.code).toBe("STATE_FOREIGN");
@@ -200,19 +200,19 @@ describe("one config, Development and Production", () => {
 
   it("refuses a key that reaches another environment than the config's guard, and whoami says which", async () => {
     const { cli, handle } = await setup();
-    const wrong = await cli(["plan", "--env", "production"], { KEY_PRODUCTION: handle.apiKey });
+    const wrong = await cli(["plan", "--env", "production"], { NOTIFORM_KEY_PRODUCTION: handle.apiKey });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("reaches the Development environment");
     expect(wrong.stderr).toContain("is for Production");
     for (const args of [["plan"], ["apply", "--auto-approve"]]) {
       const json = await cli([...args, "--env", "production", "--output", "json"], {
-        KEY_PRODUCTION: handle.apiKey,
+        NOTIFORM_KEY_PRODUCTION: handle.apiKey,
       });
       expect(json.code, json.stdout).toBe(1);
       expect(JSON.parse(json.stdout).error.code).toBe("ENVIRONMENT_MISMATCH");
     }
     expect(writes(handle)).toEqual([]);
-    const whoami = await cli(["whoami", "--env", "production"], { KEY_PRODUCTION: handle.apiKey });
+    const whoami = await cli(["whoami", "--env", "production"], { NOTIFORM_KEY_PRODUCTION: handle.apiKey });
     expect(whoami.code).toBe(0);
     expect(whoami.stdout).toMatch(/Environment: +Development \(/);
     expect(whoami.stdout).toMatch(/Config env: +production/);

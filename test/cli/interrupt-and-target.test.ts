@@ -78,7 +78,7 @@ describe("notiform validate", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(
       [
-        'notiform.yaml:5:10  error  topics[1].key: must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/", got "bad key"',
+        'notiform.yaml:5:10  error  topics[1].key: must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/" (not "." or ".." alone), got "bad key"',
         'notiform.yaml:9:9  error  workflows[0].id: must be a 24-character hex id, got "********"',
         "2 errors: the configuration is not valid",
         "",

@@ -172,11 +172,11 @@ describe("notiform promote", () => {
     );
     expect(result.code).toBe(2);
     expect(result.stdout).toContain(
-      "### notiform promote · Acme Inc · environment `development` → Production",
+      "### notiform promote · `Acme Inc` · environment `development` → Production",
     );
-    expect(result.stdout).toContain('| notification group billing | name: "Billing" |');
+    expect(result.stdout).toContain('| `notification group billing` | `name: "Billing"` |');
     expect(result.stdout).toContain(
-      '| workflow order-shipped | `active: true -> false`<br>`name: "Order shipped" -> "Order shipped v2"`<br>`notificationGroup: "General" -> "Billing"`<br>`tags: [] -> ["orders"]` |',
+      '| `workflow order-shipped` | `active: true -> false`<br>`name: "Order shipped" -> "Order shipped v2"`<br>`notificationGroup: "General" -> "Billing"`<br>`tags: [] -> ["orders"]` |',
     );
     expect(result.stdout).toContain("1 unmanaged pending change (not promoted)");
   });

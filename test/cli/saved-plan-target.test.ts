@@ -14,9 +14,9 @@ const CONFIG = `version: 1
 organization: Acme Inc
 environments:
   development:
-    apiKeyEnv: KEY_DEVELOPMENT
+    apiKeyEnv: NOTIFORM_KEY_DEVELOPMENT
   production:
-    apiKeyEnv: KEY_PRODUCTION
+    apiKeyEnv: NOTIFORM_KEY_PRODUCTION
 topics:
   - key: carried-target
     name: Carried target
@@ -28,7 +28,7 @@ const cliTest = cliTests();
 async function start() {
   const test = await cliTest({
     config: CONFIG,
-    env: (keys) => ({ KEY_DEVELOPMENT: keys.development, KEY_PRODUCTION: keys.production }),
+    env: (keys) => ({ NOTIFORM_KEY_DEVELOPMENT: keys.development, NOTIFORM_KEY_PRODUCTION: keys.production }),
   });
   const cli = (args: string[], url?: string) => test.run(args, url === undefined ? {} : { url });
   return { ...test, cli };
@@ -50,7 +50,7 @@ describe("a saved plan's target", () => {
     const saved = await cli(["plan", "--env", "development", "--out", "plan.json"]);
     expect(saved.code, saved.stderr).toBe(0);
     const plan = JSON.parse(await readFile(workspace.path("plan.json"), "utf8"));
-    expect(plan.formatVersion).toBe(3);
+    expect(plan.formatVersion).toBe(4);
     expect(plan.target).toEqual({
       apiUrl: emulator.url.replace(/\/+$/, ""),
       organization: "Acme Inc",

@@ -66,7 +66,7 @@ describe("loadConfig", () => {
 
   it("layers the selected environment over the base, field by field", async () => {
     const ws = await createWorkspace({
-      "notiform.yaml": `version: 1\norganization: Base Org\nenvironments:\n  dev:\n    organization: Dev Org\n    apiUrl: http://127.0.0.1:4010\n    apiKeyEnv: DEV_KEY\n    include: [dev/*.yaml]\ntopics:\n  - key: a\n    name: A\n  - key: b\n    name: B\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n    active: true\n    preferenceSettings: { email: false, sms: false }\n`,
+      "notiform.yaml": `version: 1\norganization: Base Org\nenvironments:\n  dev:\n    organization: Dev Org\n    apiUrl: http://127.0.0.1:4010\n    apiKeyEnv: NOTIFORM_DEV_KEY\n    include: [dev/*.yaml]\ntopics:\n  - key: a\n    name: A\n  - key: b\n    name: B\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n    active: true\n    preferenceSettings: { email: false, sms: false }\n`,
       "dev/overlay.yaml": `topics:\n  - key: a\n    name: A (dev)\n  - key: dev-only\n    name: D\noverrides:\n  - workflow: ${W1}\n    tenant: 650000000000000000000001\n    preferenceSettings: { sms: true }\n`,
     });
     const { desired } = await loadConfig({ cwd: ws.dir, vars: {}, env: "dev" });
@@ -74,7 +74,7 @@ describe("loadConfig", () => {
       organization: "Dev Org",
       environment: "dev",
       apiUrl: "http://127.0.0.1:4010",
-      apiKeyEnv: "DEV_KEY",
+      apiKeyEnv: "NOTIFORM_DEV_KEY",
     });
     expect(desired.resources.topic.map((t) => [t.spec.key, t.spec.name])).toEqual([
       ["a", "A (dev)"],

@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveTextFileRefs, type TextFieldPath } from "../../src/config/text-file-ref.js";
+import { newTextBudget, resolveTextFileRefs, type TextFieldPath } from "../../src/config/text-file-ref.js";
 import { readYamlFile } from "../../src/config/yaml-file.js";
 import type { Problem } from "../../src/errors.js";
 import { createWorkspace } from "../support/cli.js";
@@ -20,7 +20,7 @@ async function resolveIn(files: Record<string, string>, yamlName: string, projec
   const file = await readYamlFile(join(root, yamlName), root, problems);
   const data = file.doc?.toJS() as Record<string, unknown>;
   await resolveTextFileRefs(
-    { file, project: project === "none" ? undefined : root, cwd: root },
+    { file, project: project === "none" ? undefined : root, cwd: root, budget: newTextBudget() },
     data,
     FIELDS,
     problems,
@@ -70,7 +70,12 @@ describe("{ file: PATH } text references", () => {
     const problems: Problem[] = [];
     const file = await readYamlFile(join(root, "a.yaml"), root, problems);
     const data = file.doc?.toJS() as Record<string, unknown>;
-    await resolveTextFileRefs({ file, project: root, cwd: root }, data, FIELDS, problems);
+    await resolveTextFileRefs(
+      { file, project: root, cwd: root, budget: newTextBudget() },
+      data,
+      FIELDS,
+      problems,
+    );
     expect(problems).toEqual([]);
     expect(data).toEqual({ workflows: [{ description: { file: "x.txt" } }] });
   });
@@ -101,7 +106,12 @@ describe("{ file: PATH } text references", () => {
       const problems: Problem[] = [];
       const file = await readYamlFile(join(root, "notiform.yaml"), root, problems);
       const data = file.doc?.toJS() as Record<string, unknown>;
-      await resolveTextFileRefs({ file, project: root, cwd: root }, data, FIELDS, problems);
+      await resolveTextFileRefs(
+        { file, project: root, cwd: root, budget: newTextBudget() },
+        data,
+        FIELDS,
+        problems,
+      );
       expect(problems.map((p) => `${p.pos.line}:${p.pos.col} ${p.message}`)).toEqual([
         expect.stringMatching(/^9:28 file ".*" (leads outside|is an absolute path).*config's folder/),
       ]);
@@ -132,7 +142,12 @@ describe("{ file: PATH } text references", () => {
       const problems: Problem[] = [];
       const file = await readYamlFile(join(root, "notiform.yaml"), root, problems);
       const data = file.doc?.toJS() as Record<string, unknown>;
-      await resolveTextFileRefs({ file, project: root, cwd: root }, data, FIELDS, problems);
+      await resolveTextFileRefs(
+        { file, project: root, cwd: root, budget: newTextBudget() },
+        data,
+        FIELDS,
+        problems,
+      );
       expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(expected)]);
     }
   });

@@ -112,7 +112,7 @@ describe("validateConfig", () => {
     const masker = new Masker().add(...result.sensitive);
     const text = masker.mask(renderValidateText(result).err);
     expect(text).toContain(
-      'topics[0].key: must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/", got "********"',
+      'topics[0].key: must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/" (not "." or ".." alone), got "********"',
     );
     expect(text).not.toContain("not a key!");
     const json = masker.mask(renderValidateJson(result));

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSeedFile, type Seed, startEmulator } from "../../src/emulator/index.js";
-import { SEED, start, stop, T1, W1 } from "./harness.js";
+import { SEED, start, stop, T1, W1, W3 } from "./harness.js";
 
 async function seedFile(name: string, text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "notiform-seed-"));
@@ -131,6 +131,34 @@ describe("seed objects", () => {
     } finally {
       await handle.close();
     }
+  });
+});
+
+describe("seeded workflow content", () => {
+  it("is stored as a PUT with `steps` stores it: templates, their chain, trigger variables", async () => {
+    const { handle } = await start();
+    const development = handle.store("development");
+    const digest = development.workflows.find((w) => w._id === W3);
+    const [email, inApp] = digest?.steps ?? [];
+    expect(digest?.steps.map((s) => [s.name, s.template?.type])).toEqual([
+      ["digest-email", "email"],
+      ["digest-in-app", "in_app"],
+    ]);
+    expect(email?.template).toMatchObject({ subject: "Your week at Acme", contentType: "customHtml" });
+    expect(email?._templateId).toBe(email?.template?._id);
+    // Made before the organization had layouts: on none, in either environment.
+    expect(email?.template?._layoutId).toBeNull();
+    expect(development.layouts?.some((l) => l.isDefault === true)).toBe(true);
+    expect(inApp?._parentId).toBe(email?._templateId);
+    expect(digest?.triggers[0]?.variables?.map((v) => v.name)).toEqual(["firstName"]);
+  });
+
+  it("in Production is the promoted copy: each template points at Development's of the same step", async () => {
+    const { handle } = await start();
+    const source = handle.store("development").workflows.find((w) => w._id === W3);
+    const copy = handle.store("production").workflows.find((w) => w._parentId === W3);
+    expect(copy?.steps.map((s) => s.template?._parentId)).toEqual(source?.steps.map((s) => s._templateId));
+    expect(copy?.steps[0]?.template?._layoutId).toBeNull();
   });
 });
 

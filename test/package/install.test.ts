@@ -1,92 +1,41 @@
-// The package as users get it: `npm pack` on a clean checkout (no dist/) must build and ship the
-// CLI, and the tarball must install into an empty project and run there. It lists no run-time
-// dependencies: the bundle carries everything the CLI loads, even what it loads only on demand
-// (diff for --verbose, listr2 on a terminal), so the tarball installs alone, offline, and each of
-// those paths runs with nothing else in node_modules. The project gets a lockfile derived from
-// ours. The checkout is copied so packing never rewrites the dist/ other tests run.
-import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+// The package as users get it from the packed tarball, installed exactly as the README's
+// "Install" section says (its second block, run through bash, offline): a shallow clone of the
+// release tag, `npm ci && npm pack` there (the build runs as npm's `prepare`), then
+// `npm install -D ./notiform-<version>.tgz` into an empty project, which then runs
+// `npx --no -- notiform --help`. It lists no run-time dependencies: the bundle carries everything
+// the CLI loads, even what it loads only on demand (diff for --verbose, listr2 on a terminal), so
+// the tarball installs alone, offline, and each of those paths runs with nothing else in
+// node_modules; the project's `npm ci` (what its CI runs) installs it again from the lockfile.
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
-import { ACME_BASE, type CliResult, runProcess } from "../support/cli.js";
+import { ACME_BASE, type CliResult } from "../support/cli.js";
 import { runOnPty } from "../support/pty.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-const SOURCES = [
-  "package.json",
-  "package-lock.json",
-  "tsconfig.json",
-  "tsconfig.build.json",
-  "src",
-  "scripts/bundle.mjs",
-  "scripts/precompile-schemas.mjs",
-  "scripts/third-party-notices.mjs",
-];
-
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<CliResult> {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
-  return runProcess(command, args, {
-    cwd,
-    env: { ...inherited, NO_COLOR: "1", npm_config_update_notifier: "false", ...env },
-  });
-}
-
-/** A lockfile for a project depending only on the tarball: our lock's production entries. */
-async function lockFor(tarball: string) {
-  const lock = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8"));
-  const self = lock.packages[""];
-  const dependency = `file:${tarball}`;
-  const packages: Record<string, unknown> = {
-    "": { name: "consumer", dependencies: { notiform: dependency } },
-  };
-  for (const [path, entry] of Object.entries<{ dev?: boolean; link?: boolean }>(lock.packages)) {
-    if (path !== "" && !entry.dev && !entry.link) packages[path] = entry;
-  }
-  packages["node_modules/notiform"] = {
-    version: self.version,
-    resolved: dependency,
-    license: self.license,
-    dependencies: self.dependencies,
-    bin: self.bin,
-    engines: self.engines,
-  };
-  return { name: "consumer", lockfileVersion: 3, requires: true, packages };
-}
+import {
+  createProject,
+  createTaggedRepository,
+  ROOT,
+  readmeInstallBlocks,
+  run,
+  runAsUser,
+} from "./release.js";
 
 let emulator: EmulatorHandle | undefined;
 let project = "";
-let packed: CliResult;
+let installed: CliResult;
+let tarball: string[] = [];
 let manifest: { version: string; dependencies?: Record<string, string> };
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), "notiform-pack-"));
-  const checkout = join(dir, "checkout");
+  const repository = await createTaggedRepository();
   manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
-  const shipped = (manifest as unknown as { files: string[] }).files.filter(
-    (name) => !name.startsWith("dist"),
-  );
-  for (const name of [...SOURCES, ...shipped])
-    await cp(join(ROOT, name), join(checkout, name), { recursive: true });
-  await symlink(join(ROOT, "node_modules"), join(checkout, "node_modules"), "dir");
-  packed = await run("npm", ["pack", "--pack-destination", dir, "--json"], checkout);
-  const tarball = join(dir, JSON.parse(packed.stdout)[0].filename);
-  project = join(dir, "consumer");
-  await mkdir(project);
-  await writeFile(
-    join(project, "package.json"),
-    JSON.stringify({ name: "consumer", private: true, dependencies: { notiform: `file:${tarball}` } }),
-  );
-  await writeFile(join(project, "package-lock.json"), JSON.stringify(await lockFor(tarball), null, 2));
-  const installed = await run("npm", ["ci", "--offline", "--no-audit", "--no-fund"], project);
-  expect(installed.code, installed.stderr).toBe(0);
+  const block = (await readmeInstallBlocks())[1] ?? "";
+  project = await createProject(repository.dir, "consumer");
+  installed = await runAsUser(block, project, { NOTIFORM_REPO: repository.url });
+  expect(installed.code, installed.stdout + installed.stderr).toBe(0);
+  const listing = await run("tar", ["-tzf", `notiform-${manifest.version}.tgz`], project);
+  tarball = listing.stdout.split("\n").flatMap((f) => (f ? [f.replace(/^package\//, "")] : []));
   emulator = await startEmulator({ seedFile: join(ROOT, "examples", "emulator-seed.yaml"), port: 0 });
 }, 180_000);
 
@@ -108,9 +57,9 @@ afterAll(async () => {
 });
 
 describe("the packed package", () => {
-  it("builds on pack: the tarball ships the compiled CLI, bundled", () => {
-    expect(packed.code, packed.stderr).toBe(0);
-    const files = JSON.parse(packed.stdout)[0].files.map((f: { path: string }) => f.path);
+  it("builds on pack: the tarball ships the compiled CLI, bundled, and the licence", () => {
+    const files = tarball;
+    expect(files).toContain("LICENSE");
     expect(files).toContain("dist/bundle/main.js");
     expect(files).toContain("dist/bundle/load-worker.js");
     // What the CLI loads on demand is bundled too: nothing is left for node_modules.
@@ -147,12 +96,24 @@ describe("the packed package", () => {
     expect(notices).toMatch(/## yaml [\d.]+ \(ISC\)\n\nCopyright/);
   });
 
-  it("installed into an empty project, `npx notiform --help` runs", async () => {
-    const result = await run("npx", ["--no", "--", "notiform", "--help"], project);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("notiform <command> [options]");
-    expect(result.stdout).toContain("plan");
+  it("installed into an empty project as the README says, its `npx --no -- notiform --help` runs", async () => {
+    // The block's last line: notiform's help, not npm's.
+    expect(installed.stdout).toContain("notiform <command> [options]");
+    expect(installed.stdout).toContain("plan");
+    const pkg = JSON.parse(await readFile(join(project, "package.json"), "utf8"));
+    expect(pkg.devDependencies).toEqual({ notiform: `file:notiform-${manifest.version}.tgz` });
+    // The clone the tarball was packed in is gone; the tarball stays, to be committed.
+    expect((await readdir(project)).sort()).toEqual(
+      ["node_modules", "package-lock.json", "package.json", `notiform-${manifest.version}.tgz`].sort(),
+    );
   });
+
+  it("`npm ci` (what the project's CI runs) installs it again from the lockfile, offline", async () => {
+    const ci = await run("npm", ["ci"], project);
+    expect(ci.code, ci.stderr).toBe(0);
+    const result = await notiform(["--version"]);
+    expect(result.stdout.trim()).toBe(manifest.version);
+  }, 60_000);
 
   it("lists no run-time dependencies: notiform installs alone and `--version` runs", async () => {
     expect(manifest.dependencies ?? {}).toEqual({});

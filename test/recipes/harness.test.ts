@@ -49,6 +49,37 @@ describe("the protected remote and the gh stand-in", () => {
       "0\n",
     );
     await expect(gh("pr", "merge", "1")).rejects.toThrow(/unsupported/);
+
+    // Issues share the numbering, refuse a label the repository lacks, and close once.
+    const issue = ["issue", "create", "--title", "Drift", "--body", "B", "--label", "drift"];
+    await expect(gh(...issue)).rejects.toThrow(/could not add label: 'drift' not found/);
+    await gh("label", "create", "drift");
+    await expect(gh("label", "create", "drift")).rejects.toThrow(/already exists/);
+    await gh("label", "create", "drift", "--force");
+    expect((await gh(...issue)).stdout).toContain("/issues/2\n");
+    const open = [
+      "issue",
+      "list",
+      "--label",
+      "drift",
+      "--limit",
+      "1",
+      "--json",
+      "number",
+      "--jq",
+      ".[].number",
+    ];
+    expect((await gh(...open)).stdout).toBe("2\n");
+    // gh prints a null result as an empty line.
+    expect(
+      (await gh("issue", "list", "--state", "closed", "--json", "number", "--jq", ".[0].number")).stdout,
+    ).toBe("\n");
+    await gh("issue", "close", "2", "--comment", "fixed");
+    await expect(gh("issue", "close", "2")).rejects.toThrow(/already closed/);
+    expect((await gh(...open)).stdout).toBe("");
+    expect((await world.issues())[0]?.comments).toEqual([
+      { author: { login: "app/github-actions" }, body: "fixed" },
+    ]);
   });
 });
 

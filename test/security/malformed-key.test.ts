@@ -34,12 +34,12 @@ describe("a malformed API key", () => {
     const { emulator, workspace, run } = test;
     await workspace.write(
       "envs/notiform.yaml",
-      `${ACME_BASE}environments:\n  dev:\n    apiKeyEnv: DEV_KEY\n`,
+      `${ACME_BASE}environments:\n  dev:\n    apiKeyEnv: NOTIFORM_DEV_KEY\n`,
     );
     const whoami = (key: string) =>
-      run(["whoami", "--env", "dev"], { cwd: workspace.path("envs"), env: { DEV_KEY: key } });
+      run(["whoami", "--env", "dev"], { cwd: workspace.path("envs"), env: { NOTIFORM_DEV_KEY: key } });
     const spoilt = await whoami(`${emulator.apiKey}\n`);
-    expect(spoilt.stderr).toContain("the API key in DEV_KEY is malformed");
+    expect(spoilt.stderr).toContain("the API key in NOTIFORM_DEV_KEY is malformed");
     const clean = await whoami(emulator.apiKey);
     expect(clean.code).toBe(0);
   });

@@ -78,7 +78,7 @@ describe("maskPlan", () => {
   it("masks a secret anywhere in the plan and its actions, keeping every key in its place", () => {
     const secret = "promo-secret-value";
     const plan = {
-      formatVersion: 3,
+      formatVersion: 4,
       target: { organization: `org ${secret}` },
       actions: [
         {
@@ -112,7 +112,7 @@ describe("sanitizer", () => {
   });
 
   it("escapes HTML and markup in markdown text", () => {
-    expect(markdownText("<img src=x> *b* [l](u)")).toBe("\\<img src=x\\> \\*b\\* \\[l\\]\\(u\\)");
+    expect(markdownText("<img src=x> *b* [l](u)")).toBe("\\<img src\\=x\\> \\*b\\* \\[l\\]\\(u\\)");
   });
 
   it("shows a value exactly in a code span, backticks and pipes included", () => {

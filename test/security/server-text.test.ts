@@ -129,7 +129,7 @@ describe("server text is shown as text", () => {
     const markdown = stdout("plan markdown");
     expect(markdown).not.toMatch(/(?<!\\)<(img|script)/);
     const heading = markdown.split("\n").find((line) => line.startsWith("### "));
-    expect(heading).toContain("\\<img src=x onerror=alert\\(1\\)\\>");
+    expect(heading).toContain("\\<img src\\=x onerror\\=alert\\(1\\)\\>");
     // The backtick and the pipe are shown as they will be sent (the pipe escaped for the table).
     expect(markdown).toContain('``name: "Old\\u001b[Jname\\r" -> "Ship `now` \\| fast"``');
   });

@@ -83,6 +83,11 @@ export function runProcess(
     });
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    // A child that exits before reading its input (a shell failing at once) closes the pipe
+    // first: that is its answer, not an error of the test.
+    child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.stdin.end(options.input ?? "");
     options.onSpawn?.(child);
   });

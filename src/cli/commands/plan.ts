@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { NotiformError } from "../../errors.js";
 import { preparePlan } from "../../pipeline/prepare-plan.js";
+import { sealPlanContent } from "../../plan/key-plan-digests.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
@@ -68,10 +69,12 @@ export const planCommand = defineCommand({
         args.output === "markdown" && changesMessages(plan)
           ? await (await import("../../pipeline/plan-messages.js")).renderMessageChanges(prepared)
           : [];
-      if (args.out !== undefined)
-        await writeFileAtomic(resolve(context.cwd, args.out), renderPlanJson(plan, context.masker));
       const visible = maskPlan(plan, context.masker);
-      if (args.output === "json") context.terminal.out(renderPlanJson(plan, context.masker));
+      // As saved: masked, then sealed (the content digest covers what the file holds).
+      const saved = sealPlanContent(visible, session.keyed);
+      if (args.out !== undefined)
+        await writeFileAtomic(resolve(context.cwd, args.out), renderPlanJson(saved, context.masker));
+      if (args.output === "json") context.terminal.out(renderPlanJson(saved, context.masker));
       else if (args.output === "markdown")
         context.terminal.out(
           renderPlanMarkdown(visible, { commit: args.commit ?? context.env.GITHUB_SHA, messages }),

@@ -2,7 +2,8 @@
 // no config, no API key and no network: it reads the file, checks it is a notiform plan (the same
 // checks `apply plan.json` makes before anything else), and prints it. It never contacts a server.
 import { resolve } from "node:path";
-import { readSavedPlan } from "../../apply/saved-plan.js";
+import { checkSavedPlanContent, readSavedPlan } from "../../apply/saved-plan.js";
+import { NotiformError } from "../../errors.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges } from "../../plan/model.js";
 import { renderPlanJson } from "../../plan/render-json.js";
@@ -45,6 +46,19 @@ export const showCommand = defineCommand({
       }),
   run: async (args, context) => {
     const plan = await readSavedPlan(resolve(context.cwd, args.plan));
+    // The counts are recomputed from the actions; warnings and the unmanaged list are the file's
+    // and can be checked only under the key the plan was made with.
+    const content = checkSavedPlanContent(plan, context.env.NOTIFORM_API_KEY);
+    if (content === "edited")
+      throw new NotiformError(
+        "PLAN_INVALID",
+        `the plan ${args.plan} was edited: its summary, warnings or unmanaged list are not the ones notiform saved`,
+        { hint: "Run `notiform plan --out FILE` again." },
+      );
+    if (content === "unchecked" && (plan.warnings.length > 0 || plan.unmanaged.length > 0))
+      context.terminal.err(
+        "note: the warnings and unmanaged resources below are as the plan file says; with the API key it was made with in NOTIFORM_API_KEY, show checks them (apply always does)\n",
+      );
     // The file was masked when it was saved; masking again keeps `show` safe on a hand-made file.
     if (args.output === "json") context.terminal.out(renderPlanJson(plan, context.masker));
     else if (args.output === "markdown")

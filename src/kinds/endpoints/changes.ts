@@ -6,7 +6,7 @@
 // with it is API_NOT_FOUND ("Parent Change not found").
 import { countedPage, expectArray, fail, isRecord, unwrap } from "../../api/envelope.js";
 import { listAllPaged } from "../../api/pagination.js";
-import { checkId, invalidRequest } from "../../api/request-checks.js";
+import { checkId, invalidRequest, segment } from "../../api/request-checks.js";
 import type { Requester } from "../../api/requester.js";
 import type { RequestOptions } from "../../api/types.js";
 import { type EndpointGroup, LIST_LIMIT, type ListBounds } from "../endpoint-group.js";
@@ -86,7 +86,7 @@ function createChangeEndpoints(requester: Requester, bounds: ListBounds): Change
           endpoint: "applyChange",
           extension: "applyChange",
           method: "POST",
-          path: `/v1/changes/${changeId}/apply`,
+          path: `/v1/changes/${segment("change id", changeId)}/apply`,
           repeatable: true,
         },
         options,

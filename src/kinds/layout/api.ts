@@ -6,7 +6,7 @@
 import { NEVER_ID } from "../../api/capabilities.js";
 import { countedPage, expectShape, unwrap } from "../../api/envelope.js";
 import { listAllPaged } from "../../api/pagination.js";
-import { checkId, checkName } from "../../api/request-checks.js";
+import { checkId, checkName, segment } from "../../api/request-checks.js";
 import type { Requester } from "../../api/requester.js";
 import type { RequestOptions } from "../../api/types.js";
 import { type EndpointGroup, LIST_LIMIT, type ListBounds } from "../endpoint-group.js";
@@ -61,7 +61,12 @@ function createLayoutEndpoints(requester: Requester, bounds: ListBounds): Layout
     async getLayout(layoutId, options = {}): Promise<Layout> {
       checkId("layout id", layoutId);
       return requester.read(
-        { endpoint: "getLayout", extension: "getLayout", method: "GET", path: `/v1/layouts/${layoutId}` },
+        {
+          endpoint: "getLayout",
+          extension: "getLayout",
+          method: "GET",
+          path: `/v1/layouts/${segment("layout id", layoutId)}`,
+        },
         options,
         ({ json, ctx }) => expectShape<Layout>(unwrap(json, ctx), LAYOUT, ctx, "data"),
       );
@@ -84,7 +89,7 @@ function createLayoutEndpoints(requester: Requester, bounds: ListBounds): Layout
           endpoint: "updateLayout",
           extension: "updateLayout",
           method: "PATCH",
-          path: `/v1/layouts/${layoutId}`,
+          path: `/v1/layouts/${segment("layout id", layoutId)}`,
           body,
         },
         options,
@@ -100,7 +105,7 @@ function createLayoutEndpoints(requester: Requester, bounds: ListBounds): Layout
           endpoint: "setDefaultLayout",
           extension: "setDefaultLayout",
           method: "POST",
-          path: `/v1/layouts/${layoutId}/default`,
+          path: `/v1/layouts/${segment("layout id", layoutId)}/default`,
           repeatable: true,
         },
         options,

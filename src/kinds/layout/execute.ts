@@ -2,6 +2,7 @@
 // only; one that meets 409 or whose answer was lost is found again by identifier in the list (the
 // server refuses a second layout with the identifier), never posted blindly twice.
 
+import { createHash } from "node:crypto";
 import { InternalError, NotiformError } from "../../errors.js";
 import type { ExecuteContext, ExecuteResult, ExportSection } from "../kind.js";
 import type { LiveByKind } from "../kinds.js";
@@ -59,9 +60,31 @@ export async function executeLayout(
   return { serverId: id, ...(note !== undefined ? { note } : {}) };
 }
 
-/** A file name for a layout's content: its identifier, made safe for a path. */
-function contentFile(identifier: string): string {
-  return `layouts/${identifier.replace(/[^A-Za-z0-9_.-]/g, "_")}.html`;
+/**
+ * A file name for each layout's content: its identifier, made safe for a path, and unique
+ * whatever the disk's case sensitivity. `brand:eu` and `brand_eu` both make `brand_eu`, and
+ * `Brand-US` and `brand-us` are one file on macOS or Windows: every layout of such a group, and
+ * any whose name had to change, gets a short suffix from its identifier (the same on every
+ * export, whichever other layouts exist), so no export loses a layout's content to another.
+ */
+function contentFiles(identifiers: readonly string[]): Map<string, string> {
+  const safe = (identifier: string) => identifier.replace(/[^A-Za-z0-9_.-]/g, "_");
+  const groups = new Map<string, number>();
+  for (const identifier of identifiers) {
+    const folded = safe(identifier).toLowerCase();
+    groups.set(folded, (groups.get(folded) ?? 0) + 1);
+  }
+  const files = new Map<string, string>();
+  for (const identifier of identifiers) {
+    const name = safe(identifier);
+    const plain = name === identifier && groups.get(name.toLowerCase()) === 1;
+    files.set(identifier, `layouts/${plain ? name : `${name}-${shortDigest(identifier)}`}.html`);
+  }
+  return files;
+}
+
+function shortDigest(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 8);
 }
 
 export function exportLayouts(live: LiveByKind["layout"]): ExportSection {
@@ -71,9 +94,10 @@ export function exportLayouts(live: LiveByKind["layout"]): ExportSection {
     a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
   );
   const textFiles = new Map<string, string>();
+  const files = contentFiles(sorted.map((layout) => layout.identifier));
   const layouts = sorted.map((layout) => {
     const fields = canonicalLayout(layout);
-    const file = contentFile(layout.identifier);
+    const file = files.get(layout.identifier) ?? "";
     textFiles.set(file, String(fields.content));
     return {
       identifier: layout.identifier,

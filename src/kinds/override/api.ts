@@ -144,7 +144,7 @@ function createWorkflowOverrideEndpoints(
           endpoint: "updateWorkflowOverride",
           extension: "updateWorkflowOverride",
           method: "PUT",
-          path: `/v1/workflow-overrides/${overrideId}`,
+          path: `/v1/workflow-overrides/${segment("override id", overrideId)}`,
           body,
         },
         options,

@@ -71,7 +71,12 @@ function createWorkflowEndpoints(requester: Requester, bounds: ListBounds): Work
         throw invalidRequest("a workflow update needs at least one field");
       }
       return requester.read(
-        { endpoint: "updateWorkflow", method: "PUT", path: `/v1/workflows/${workflowId}`, body },
+        {
+          endpoint: "updateWorkflow",
+          method: "PUT",
+          path: `/v1/workflows/${segment("workflow id", workflowId)}`,
+          body,
+        },
         options,
         ({ json, ctx }) => {
           return expectShape<Workflow>(unwrap(json, ctx), WORKFLOW, ctx, "data");
@@ -86,7 +91,7 @@ function createWorkflowEndpoints(requester: Requester, bounds: ListBounds): Work
         {
           endpoint: "updateWorkflowStatus",
           method: "PUT",
-          path: `/v1/workflows/${workflowId}/status`,
+          path: `/v1/workflows/${segment("workflow id", workflowId)}/status`,
           body: { active },
         },
         options,

@@ -1,9 +1,13 @@
-// A stand-in for the GitHub CLI (`gh`), on a recipe run's PATH: the pull-request commands the
-// recipes use, recorded in a JSON file the harness reads. It behaves as gh does where the recipes
-// depend on it: it needs GH_TOKEN, finds the repository from the checkout's `origin`, `pr view
-// BRANCH` answers the newest pull request of that head branch whatever its state, `pr create`
-// refuses a second open pull request for one head, a head branch the remote lacks, and a head with
-// no commits beyond the base. Anything else it does not know is refused (exit 2), never faked.
+// A stand-in for the GitHub CLI (`gh`), on a recipe run's PATH: the pull-request, issue and label
+// commands the recipes use, recorded in a JSON file the harness reads. It behaves as gh does where
+// the recipes depend on it: it needs GH_TOKEN, finds the repository from the checkout's `origin`,
+// `pr view BRANCH` answers the newest pull request of that head branch whatever its state, `pr
+// create` refuses a second open pull request for one head, a head branch the remote lacks, and a
+// head with no commits beyond the base; issues and pull requests share one numbering, lists come
+// newest first, `issue create --label` refuses a label the repository does not have (`label
+// create` makes it; again only with --force), `issue close` refuses a closed issue. What a run's
+// token creates is authored by app/github-actions. Anything else it does not know is refused
+// (exit 2), never faked.
 // GH_STANDIN_STORE (the JSON file) and GH_STANDIN_REMOTE (the bare repository) come from the
 // wrapper the harness writes, not from the recipe.
 import { execFileSync } from "node:child_process";
@@ -12,6 +16,9 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 const STORE = process.env.GH_STANDIN_STORE ?? "";
 const REMOTE = process.env.GH_STANDIN_REMOTE ?? "";
 const FIELDS = ["number", "state", "title", "body", "headRefName", "baseRefName", "url"];
+const ISSUE_FIELDS = ["number", "state", "title", "body", "labels", "author", "url", "comments"];
+/** Who a workflow run's token acts as (gh's --author value and JSON login for the Actions bot). */
+const RUN_AUTHOR = "app/github-actions";
 
 /** Refused as gh refuses: the message on stderr and the exit code, set once at the root below. */
 class Refused extends Error {
@@ -25,7 +32,7 @@ function fail(message, code = 1) {
   throw new Refused(message, code);
 }
 
-const load = () => JSON.parse(readFileSync(STORE, "utf8"));
+const load = () => ({ issues: [], labels: [], ...JSON.parse(readFileSync(STORE, "utf8")) });
 function save(store) {
   writeFileSync(`${STORE}.tmp`, JSON.stringify(store, null, 2));
   renameSync(`${STORE}.tmp`, STORE);
@@ -54,7 +61,20 @@ function parseArgs(args, known, booleans = []) {
       continue;
     }
     const [name, inline] = arg.replace(/^--?/, "").split(/=(.*)/s);
-    const long = { B: "base", H: "head", t: "title", b: "body", s: "state", q: "jq" }[name] ?? name;
+    const long =
+      {
+        B: "base",
+        H: "head",
+        t: "title",
+        b: "body",
+        s: "state",
+        q: "jq",
+        l: "label",
+        A: "author",
+        F: "body-file",
+        c: "comment",
+        L: "limit",
+      }[name] ?? name;
     if (booleans.includes(long)) {
       flags[long] = true;
       continue;
@@ -62,12 +82,13 @@ function parseArgs(args, known, booleans = []) {
     if (!known.includes(long)) fail(`gh stand-in: unsupported flag ${arg}`, 2);
     const value = inline ?? args[++i];
     if (value === undefined) fail(`flag needs an argument: ${arg}`, 2);
-    flags[long] = value;
+    // --label may repeat, and each may list several, comma-separated, as gh takes them.
+    flags[long] = long === "label" ? [...(flags.label ?? []), ...value.split(",")] : value;
   }
   return { flags, positionals };
 }
 
-/** A jq subset: `.`, `.field`, `.[N]`, `.[]`, `length`, joined with `|`. */
+/** A jq subset: `.`, `.field`, `.[N]`, `.[]` (chained: `.[0].number`), `length`, joined with `|`. */
 function jq(value, expression) {
   let values = [value];
   for (const part of expression.split("|").map((p) => p.trim())) {
@@ -75,23 +96,24 @@ function jq(value, expression) {
       values = values.map((v) => (Array.isArray(v) ? v.length : Object.keys(v ?? {}).length));
       continue;
     }
-    if (!/^\.(\w+|\[\d*\])*$/.test(part) && part !== ".") fail(`gh stand-in: unsupported jq ${part}`, 2);
+    if (!/^\.(\w+|\[\d*\])?(\.\w+|\.?\[\d*\])*$/.test(part)) fail(`gh stand-in: unsupported jq ${part}`, 2);
     for (const step of part.match(/\w+|\[\d*\]/g) ?? []) {
       if (step === "[]") values = values.flatMap((v) => v ?? []);
       else if (step.startsWith("[")) values = values.map((v) => v?.[Number(step.slice(1, -1))] ?? null);
       else values = values.map((v) => v?.[step] ?? null);
     }
   }
-  return values.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join("\n");
+  // As gh prints --jq results: a string raw, null as an empty line, anything else as JSON.
+  return values.map((v) => `${typeof v === "string" ? v : v === null ? "" : JSON.stringify(v)}\n`).join("");
 }
 
-function print(value, flags) {
+function print(value, flags, known = FIELDS) {
   if (flags.json === undefined) return false;
   const fields = flags.json.split(",");
-  for (const field of fields) if (!FIELDS.includes(field)) fail(`Unknown JSON field: "${field}"`, 1);
+  for (const field of fields) if (!known.includes(field)) fail(`Unknown JSON field: "${field}"`, 1);
   const pick = (pr) => Object.fromEntries(fields.map((f) => [f, pr[f]]));
   const picked = Array.isArray(value) ? value.map(pick) : pick(value);
-  process.stdout.write(`${flags.jq !== undefined ? jq(picked, flags.jq) : JSON.stringify(picked)}\n`);
+  process.stdout.write(flags.jq !== undefined ? jq(picked, flags.jq) : `${JSON.stringify(picked)}\n`);
   return true;
 }
 
@@ -172,9 +194,119 @@ const commands = {
   },
 };
 
+/** An issue by number, as `gh issue edit/close N` takes it. */
+function findIssue(store, selector) {
+  const issue = /^\d+$/.test(selector ?? "")
+    ? store.issues.find((i) => i.number === Number(selector))
+    : undefined;
+  if (!issue) fail(`GraphQL: Could not resolve to an issue or pull request with the number of ${selector}.`);
+  return issue;
+}
+
+function bodyOf(flags) {
+  return flags["body-file"] !== undefined ? readFileSync(flags["body-file"], "utf8") : flags.body;
+}
+
+function checkLabels(store, names = []) {
+  for (const name of names)
+    if (!store.labels.some((l) => l.name === name)) fail(`could not add label: '${name}' not found`);
+}
+
+const issueCommands = {
+  list(store, args) {
+    const { flags } = parseArgs(args, ["json", "jq", "state", "label", "author", "limit"]);
+    const state = (flags.state ?? "open").toUpperCase();
+    if (!["OPEN", "CLOSED", "ALL"].includes(state))
+      fail(`invalid argument "${flags.state}" for "--state"`, 1);
+    const issues = store.issues
+      .filter((i) => state === "ALL" || i.state === state)
+      .filter((i) => (flags.label ?? []).every((name) => i.labels.some((l) => l.name === name)))
+      .filter((i) => flags.author === undefined || i.author.login === flags.author)
+      .reverse()
+      .slice(0, Number(flags.limit ?? 30));
+    if (!print(issues, flags, ISSUE_FIELDS))
+      for (const i of issues) process.stdout.write(`${i.number}\t${i.state}\t${i.title}\n`);
+  },
+  create(store, args) {
+    const { flags, positionals } = parseArgs(args, ["title", "body", "body-file", "label"]);
+    if (positionals.length > 0) fail(`gh stand-in: unexpected argument ${positionals[0]}`, 2);
+    const body = bodyOf(flags);
+    if (flags.title === undefined || body === undefined)
+      fail("must provide `--title` and `--body` (or `--body-file`) when not running interactively");
+    checkLabels(store, flags.label);
+    const number = store.next++;
+    const url = `https://github.com/acme/notifications/issues/${number}`;
+    const labels = (flags.label ?? []).map((name) => ({ name }));
+    store.issues.push({
+      number,
+      state: "OPEN",
+      title: flags.title,
+      body,
+      labels,
+      author: { login: RUN_AUTHOR },
+      url,
+      comments: [],
+    });
+    save(store);
+    process.stdout.write(`${url}\n`);
+  },
+  edit(store, args) {
+    const { flags, positionals } = parseArgs(args, ["title", "body", "body-file", "add-label"]);
+    const issue = findIssue(store, positionals[0]);
+    if (flags.title !== undefined) issue.title = flags.title;
+    const body = bodyOf(flags);
+    if (body !== undefined) issue.body = body;
+    if (flags["add-label"] !== undefined) {
+      const names = flags["add-label"].split(",");
+      checkLabels(store, names);
+      for (const name of names) if (!issue.labels.some((l) => l.name === name)) issue.labels.push({ name });
+    }
+    save(store);
+    process.stdout.write(`${issue.url}\n`);
+  },
+  close(store, args) {
+    const { flags, positionals } = parseArgs(args, ["comment", "reason"]);
+    const issue = findIssue(store, positionals[0]);
+    if (issue.state !== "OPEN") fail(`Issue #${issue.number} (${issue.title}) is already closed`);
+    if (flags.comment !== undefined)
+      issue.comments.push({ author: { login: RUN_AUTHOR }, body: flags.comment });
+    issue.state = "CLOSED";
+    save(store);
+  },
+};
+
+const labelCommands = {
+  create(store, args) {
+    const { flags, positionals } = parseArgs(args, ["color", "description"], ["force"]);
+    const name = positionals[0];
+    if (name === undefined) fail("cannot create label: name argument required", 1);
+    const existing = store.labels.find((l) => l.name === name);
+    if (existing && !flags.force)
+      fail(`label with name "${name}" already exists; use \`--force\` to update its color and description`);
+    const label = { name, color: flags.color ?? "ededed", description: flags.description ?? "" };
+    if (existing) Object.assign(existing, label);
+    else store.labels.push(label);
+    save(store);
+  },
+};
+
 function main(argv) {
   if (!process.env.GH_TOKEN && !process.env.GITHUB_TOKEN)
     fail("gh: To use GitHub CLI in a GitHub Actions workflow, set the GH_TOKEN environment variable.", 4);
+  // `gh auth setup-git`: git asks gh for the token (GH_TOKEN of the git process, at the time it
+  // runs) over HTTPS to github.com; nothing of the token is written. The recipes check out with
+  // persist-credentials: false and authenticate only the steps that fetch or push this way.
+  if (argv[0] === "auth") {
+    if (argv[1] !== "setup-git" || argv.length > 2)
+      fail(`gh stand-in: unsupported command: gh ${argv.join(" ")}`, 2);
+    execFileSync("git", [
+      "config",
+      "--global",
+      "credential.https://github.com.helper",
+      "!gh auth git-credential",
+    ]);
+    return;
+  }
   let origin = "";
   try {
     origin = execFileSync("git", ["remote", "get-url", "origin"], {
@@ -187,7 +319,11 @@ function main(argv) {
   if (origin !== `file://${REMOTE}`)
     fail(`none of the git remotes configured for this repository point to a known GitHub host`);
   const [group, command, ...rest] = argv;
-  const run = group === "pr" ? commands[command] : undefined;
+  const groups = { pr: commands, issue: issueCommands, label: labelCommands };
+  const run =
+    Object.hasOwn(groups, group) && Object.hasOwn(groups[group], command)
+      ? groups[group][command]
+      : undefined;
   if (!run) fail(`gh stand-in: unsupported command: gh ${argv.join(" ")}`, 2);
   run(load(), rest);
 }

@@ -151,7 +151,7 @@ async function runJob(
 
 /** What GitHub hands a run: its event, the commit it runs at, and what decides whether it runs. */
 interface Trigger {
-  eventName: "push" | "pull_request";
+  eventName: "push" | "pull_request" | "schedule" | "workflow_dispatch";
   payload: Record<string, Value>;
   sha: string;
   ref: string;
@@ -212,6 +212,48 @@ export function runPullRequest(world: World, path: string, pull: PullRequestEven
       // GitHub passes no secrets to a workflow run for a pull request from a fork.
       secrets: pull.fork ? {} : world.secrets,
       extra: { head_ref: pull.head, base_ref: "main" },
+    },
+    options,
+  );
+}
+
+/**
+ * Run the workflow `path` as GitHub starts it on its schedule: the file on the default branch's
+ * newest commit, with the cron expression it names (its first, when it names several).
+ */
+export async function runSchedule(world: World, path: string, options: RunOptions = {}) {
+  const sha = (await world.remote.rev("refs/heads/main")) ?? "";
+  const on = (parse(await world.remote.show(sha, path)) as Workflow).on as Record<string, unknown>;
+  const cron = (on?.schedule as { cron: string }[] | undefined)?.[0]?.cron ?? "";
+  return runOnMain(world, path, "schedule", sha, { schedule: cron }, options);
+}
+
+/** Run the workflow `path` on demand ("Run workflow", workflow_dispatch) on main, without inputs. */
+export async function runDispatch(world: World, path: string, options: RunOptions = {}) {
+  const sha = (await world.remote.rev("refs/heads/main")) ?? "";
+  return runOnMain(world, path, "workflow_dispatch", sha, { inputs: {}, ref: "refs/heads/main" }, options);
+}
+
+function runOnMain(
+  world: World,
+  path: string,
+  eventName: "schedule" | "workflow_dispatch",
+  sha: string,
+  payload: Record<string, Value>,
+  options: RunOptions,
+) {
+  return runWorkflow(
+    world,
+    path,
+    {
+      eventName,
+      payload: { ...payload, repository: { full_name: REPOSITORY, default_branch: "main" } },
+      sha,
+      ref: "refs/heads/main",
+      branch: "main",
+      changed: [],
+      secrets: world.secrets,
+      extra: { ref_name: "main" },
     },
     options,
   );

@@ -133,7 +133,6 @@ async function runScript(scope: JobScope, step: Step, env: Record<string, string
   };
 }
 
-/** actions/checkout with its defaults: fetch the one commit (depth 1, no tags), check out `main`. */
 /**
  * actions/upload-artifact: the files under `path` (a folder of the workspace) recorded in the
  * world by name; as the action does, a path that matches nothing fails (if-no-files-found: error
@@ -158,6 +157,10 @@ async function uploadArtifact(scope: JobScope, inputs: Record<string, string>) {
   };
 }
 
+/**
+ * actions/checkout with its defaults: fetch the one commit (depth 1, no tags), check out `main`,
+ * and leave the job's token in .git/config unless `persist-credentials: false`.
+ */
 async function checkout(scope: JobScope, inputs: Record<string, string>) {
   const github = scope.contexts.github as Record<string, Value>;
   const sha = inputs.ref || String(github.sha);
@@ -188,6 +191,11 @@ async function checkout(scope: JobScope, inputs: Record<string, string>) {
   ]);
   if (into.startsWith("refs/remotes/origin/")) await run(["checkout", "-q", "--force", "-B", branch, into]);
   else await run(["checkout", "-q", "--force", into]);
+  // As actions/checkout does by default: the job's token stays in .git/config for later steps.
+  if ((inputs["persist-credentials"] ?? "true") !== "false") {
+    const basic = Buffer.from(`x-access-token:${String(github.token)}`).toString("base64");
+    await run(["config", "--local", "http.https://github.com/.extraheader", `AUTHORIZATION: basic ${basic}`]);
+  }
   return { ok: true, output: log, outputs: {} };
 }
 
@@ -273,7 +281,10 @@ export async function runStep(
   status: JobStatus,
 ): Promise<StepRecord> {
   const name = step.name ?? step.uses ?? step.run?.split("\n")[0] ?? "step";
-  const stepEnv = asEnv(step.env, scope);
+  // A step's env may name earlier steps' outputs (`${{ steps.plan.outputs.x }}`), as on GitHub.
+  const stepEnv = asEnv(step.env, {
+    contexts: { ...scope.contexts, steps: scope.steps as unknown as Value },
+  });
   const contexts = {
     ...scope.contexts,
     steps: scope.steps as unknown as Value,

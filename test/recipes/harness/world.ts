@@ -19,6 +19,16 @@ export interface PullRequest {
   baseRefName: string;
 }
 
+export interface Issue {
+  number: number;
+  state: "OPEN" | "CLOSED";
+  title: string;
+  body: string;
+  labels: { name: string }[];
+  author: { login: string };
+  comments: { author: { login: string }; body: string }[];
+}
+
 export interface World {
   root: string;
   remote: Remote;
@@ -32,6 +42,8 @@ export interface World {
   /** GitHub's REST API for the runs (a fake on 127.0.0.1), when a test has one. */
   githubApiUrl?: string;
   pulls(): Promise<PullRequest[]>;
+  /** The repository's issues, oldest first (the gh stand-in's record). */
+  issues(): Promise<Issue[]>;
   /** GitHub's merge button: merge the pull request's head into main (the branch stays). */
   mergePull(number: number): Promise<PushEvent>;
   nextRunId(): number;
@@ -39,15 +51,19 @@ export interface World {
   artifacts: { name: string; runId: string; files: string[] }[];
 }
 
+/** The NOTIFORM_REPO a user of these recipes set: the npm stand-in never fetches it. */
+const NOTIFORM_REPO = "https://git.example.com/notiform.git";
+
 /**
- * The install spec README tells users to put in package.json (`npm install -D SPEC`): the
- * user's repository here pins exactly that, so the recipes and the README cannot drift apart.
+ * The install spec README tells users to put in package.json (`npm install -D SPEC`, the first
+ * one, with NOTIFORM_REPO set): the user's repository here pins exactly that, so the recipes and
+ * the README cannot drift apart.
  */
 export async function readmeInstallSpec(): Promise<string> {
   const readme = await readFile(join(ROOT, "README.md"), "utf8");
-  const spec = /^npm install -D (\S+)/m.exec(readme)?.[1];
-  if (spec === undefined) throw new Error("README.md shows no `npm install -D ...` line");
-  return spec;
+  const spec = /^npm install -D "([^"]+)"$/m.exec(readme)?.[1];
+  if (spec === undefined) throw new Error('README.md shows no `npm install -D "..."` line');
+  return spec.replace(/\$\{NOTIFORM_REPO(?::\?[^}]*)?\}/, NOTIFORM_REPO);
 }
 
 /**
@@ -97,6 +113,7 @@ export async function createWorld(
   await chmod(join(shims, "npm"), 0o755);
   let runs = 1000;
   const pulls = async () => (JSON.parse(await readFile(store, "utf8")) as { pulls: PullRequest[] }).pulls;
+  const issues = async () => (JSON.parse(await readFile(store, "utf8")) as { issues?: Issue[] }).issues ?? [];
   return {
     root,
     remote,
@@ -105,6 +122,7 @@ export async function createWorld(
     secrets,
     runnerEnv,
     pulls,
+    issues,
     nextRunId: () => ++runs,
     artifacts: [],
     mergePull: async (number) => {
