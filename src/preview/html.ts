@@ -14,16 +14,40 @@ export const FRAME_CSP =
 
 /** Text for HTML text and attribute values (double-quoted). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  // A preview escapes every email whole (~50 MB for 1,000 workflows): one pass over the text,
+  // copying the runs between special characters, costs far less than a replace callback per match.
+  const first = text.search(SPECIAL);
+  if (first === -1) return text;
+  let out = "";
+  let from = 0;
+  for (let index = first; index < text.length; index += 1) {
+    let entity: string;
+    switch (text.charCodeAt(index)) {
+      case 38:
+        entity = "&amp;";
+        break;
+      case 60:
+        entity = "&lt;";
+        break;
+      case 62:
+        entity = "&gt;";
+        break;
+      case 34:
+        entity = "&quot;";
+        break;
+      case 39:
+        entity = "&#39;";
+        break;
+      default:
+        continue;
+    }
+    out += text.slice(from, index) + entity;
+    from = index + 1;
+  }
+  return out + text.slice(from);
 }
 
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
+const SPECIAL = /[&<>"']/;
 
 /**
  * The message HTML as a frame shows it: the policy meta placed right after a doctype (before it
