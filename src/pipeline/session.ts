@@ -21,6 +21,7 @@ import { visibleText } from "../sanitize.js";
 import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
+import { checkApiUrlSeal, sealApiUrl } from "../state/url-seal.js";
 import type { RunArgs, RunContext } from "./context.js";
 
 export const DEFAULT_API_URL = "https://api.novu.co";
@@ -38,6 +39,8 @@ export interface Session {
   serverEnvironment?: ServerEnvironment;
   /** API URL, organization name and --env: what the state file records (plans add more: planTargetOf). */
   target: StateFile["target"];
+  /** The target with the run's URL sealed under its key: what the state file records (readState, export). */
+  stateTarget: StateFile["target"];
   statePath: string;
   /** Keyed digests under this run's API key: what plans and the state file keep of secrets. */
   keyed: KeyedDigest;
@@ -63,14 +66,15 @@ export function describeMalformedKey(key: string): string | undefined {
  * `export` read, or the last apply wrote to), else the hosted US API. The config and the state
  * file are what a pull request edits: a config URL that differs from the operator's is refused
  * (API_URL_CONFLICT, before any request), never silently used nor silently ignored, and a state
- * file recording another URL is refused by readState (docs/security.md: set the URL in CI).
+ * file recording another URL is refused by readState (docs/security.md: set the URL in CI). The
+ * state file's URL is used only when its seal verifies under the run's key (API_URL_UNSEALED).
  */
 export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: RunContext["env"]): string {
   const operator = args["api-url"] ?? nonEmpty(env.NOTIFORM_API_URL);
   if (operator === undefined) {
     if (desired.apiUrl !== undefined) return normalizeUrl(desired.apiUrl);
     const statePath = args.state ?? defaultStatePath(desired.rootFile, desired.environment);
-    return normalizeUrl(recordedApiUrl(statePath) ?? DEFAULT_API_URL);
+    return checkedRecordedUrl(statePath, env[desired.apiKeyEnv]);
   }
   const chosen = normalizeUrl(operator);
   if (desired.apiUrl !== undefined && normalizeUrl(desired.apiUrl) !== chosen) {
@@ -92,10 +96,38 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /**
- * The API URL a state file records (target.apiUrl), or undefined when there is no readable one:
- * only a default here; reading the state file for real (readState) reports what is wrong with it.
+ * The URL the state file records, when its seal verifies under `apiKey`; the hosted default when
+ * it records none (or is unreadable: readState reports that). The file is what a pull request can
+ * edit, so an unsealed URL (edited, written by another key, or by a notiform from before the
+ * seal) is refused before any request: the key never goes where the file alone says. A file
+ * recording the hosted default needs no seal: the key goes there without it.
  */
-function recordedApiUrl(statePath: string): string | undefined {
+function checkedRecordedUrl(statePath: string, apiKey: string | undefined): string {
+  const recorded = recordedTarget(statePath);
+  if (recorded === undefined) return DEFAULT_API_URL;
+  const url = normalizeUrl(recorded.apiUrl);
+  if (url === DEFAULT_API_URL) return url;
+  if (apiKey !== undefined && apiKey !== "" && checkApiUrlSeal(url, recorded.seal, keyedDigest(apiKey)))
+    return url;
+  const why =
+    recorded.seal === undefined
+      ? "without a seal (written before notiform sealed it, or edited)"
+      : "with a seal that does not verify under this run's API key (edited, or written with another key)";
+  throw new NotiformError(
+    "API_URL_UNSEALED",
+    `the state file ${statePath} records the API URL ${visibleText(url)} ${why}: refusing to send the API key there`,
+    {
+      hint: "Set NOTIFORM_API_URL (or pass --api-url) to your server's URL: the state file is what a pull request can edit, so its URL is used alone only when sealed under your key. The next apply or export seals it. Nothing was sent.",
+    },
+  );
+}
+
+/**
+ * The API URL a state file records (target.apiUrl) and its seal, or undefined when there is no
+ * readable one: only a default here; reading the state file for real (readState) reports what
+ * is wrong with it.
+ */
+function recordedTarget(statePath: string): { apiUrl: string; seal: unknown } | undefined {
   let text: string;
   try {
     text = readFileSync(statePath, "utf8");
@@ -103,8 +135,10 @@ function recordedApiUrl(statePath: string): string | undefined {
     return undefined;
   }
   try {
-    const url = (JSON.parse(text) as { target?: { apiUrl?: unknown } } | null)?.target?.apiUrl;
-    return typeof url === "string" && url !== "" ? url : undefined;
+    const target = (JSON.parse(text) as { target?: { apiUrl?: unknown; apiUrlSeal?: unknown } } | null)
+      ?.target;
+    const url = target?.apiUrl;
+    return typeof url === "string" && url !== "" ? { apiUrl: url, seal: target?.apiUrlSeal } : undefined;
   } catch {
     return undefined;
   }
@@ -193,7 +227,14 @@ export function connectEarly(args: SessionArgs, context: RunContext): EarlyConne
   if (key === undefined || key === "") return undefined;
   // The root file's place, for the state file beside it (the URL it records: resolveApiUrl).
   const rootFile = resolve(context.cwd, args.config);
-  const client = connect(args, { apiKeyEnv, rootFile } as DesiredState, context);
+  let client: ApiClient;
+  try {
+    client = connect(args, { apiKeyEnv, rootFile } as DesiredState, context);
+  } catch (error) {
+    // An unsealed state URL may be outranked by the config's apiUrl: the normal path decides.
+    if (error instanceof NotiformError && error.code === "API_URL_UNSEALED") return undefined;
+    throw error;
+  }
   const organization = client.getCurrentOrganization();
   const environment = currentEnvironment(client);
   // Awaited (and their failure reported) by openSession; never an unhandled rejection meanwhile.
@@ -260,6 +301,12 @@ export async function openSession(
       organization,
       ...(serverEnvironment !== undefined ? { serverEnvironment } : {}),
       target: { apiUrl, organization: organization.name, environment: desired.environment ?? null },
+      stateTarget: {
+        apiUrl,
+        organization: organization.name,
+        environment: desired.environment ?? null,
+        apiUrlSeal: sealApiUrl(apiUrl, keyed),
+      },
       statePath,
       keyed,
       protect: protector(desired.sensitive, keyed),
