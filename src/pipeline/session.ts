@@ -3,7 +3,7 @@
 // (plan may start its reads early, while the config loads: they are GETs, and are dropped when
 // the guard fails).
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DesiredState, LoadOptions } from "../config/model.js";
 import { displayPath } from "../config/yaml-file.js";
@@ -19,12 +19,13 @@ import { loadConfigBeside } from "../loader/load-beside.js";
 import type { PlanTarget } from "../plan/model.js";
 import { visibleText } from "../sanitize.js";
 import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
+import { sealApiUrl } from "../secrets/url-seal.js";
 import type { StateFile } from "../state/model.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
-import { checkApiUrlSeal, sealApiUrl } from "../state/url-seal.js";
 import type { RunArgs, RunContext } from "./context.js";
+import { checkedRecordedUrl, DEFAULT_API_URL } from "./recorded-url.js";
 
-export const DEFAULT_API_URL = "https://api.novu.co";
+export { DEFAULT_API_URL };
 export const DEFAULT_CONFIG = "notiform.yaml";
 
 /** The flags of a run that talks to the API. */
@@ -93,55 +94,6 @@ export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: Run
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
-}
-
-/**
- * The URL the state file records, when its seal verifies under `apiKey`; the hosted default when
- * it records none (or is unreadable: readState reports that). The file is what a pull request can
- * edit, so an unsealed URL (edited, written by another key, or by a notiform from before the
- * seal) is refused before any request: the key never goes where the file alone says. A file
- * recording the hosted default needs no seal: the key goes there without it.
- */
-function checkedRecordedUrl(statePath: string, apiKey: string | undefined): string {
-  const recorded = recordedTarget(statePath);
-  if (recorded === undefined) return DEFAULT_API_URL;
-  const url = normalizeUrl(recorded.apiUrl);
-  if (url === DEFAULT_API_URL) return url;
-  if (apiKey !== undefined && apiKey !== "" && checkApiUrlSeal(url, recorded.seal, keyedDigest(apiKey)))
-    return url;
-  const why =
-    recorded.seal === undefined
-      ? "without a seal (written before notiform sealed it, or edited)"
-      : "with a seal that does not verify under this run's API key (edited, or written with another key)";
-  throw new NotiformError(
-    "API_URL_UNSEALED",
-    `the state file ${statePath} records the API URL ${visibleText(url)} ${why}: refusing to send the API key there`,
-    {
-      hint: "Set NOTIFORM_API_URL (or pass --api-url) to your server's URL: the state file is what a pull request can edit, so its URL is used alone only when sealed under your key. The next apply or export seals it. Nothing was sent.",
-    },
-  );
-}
-
-/**
- * The API URL a state file records (target.apiUrl) and its seal, or undefined when there is no
- * readable one: only a default here; reading the state file for real (readState) reports what
- * is wrong with it.
- */
-function recordedTarget(statePath: string): { apiUrl: string; seal: unknown } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(statePath, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const target = (JSON.parse(text) as { target?: { apiUrl?: unknown; apiUrlSeal?: unknown } } | null)
-      ?.target;
-    const url = target?.apiUrl;
-    return typeof url === "string" && url !== "" ? { apiUrl: url, seal: target?.apiUrlSeal } : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The flags that say where the config is (every command that reads one). */

@@ -4,14 +4,14 @@
 // request can edit target.apiUrl, but cannot make a seal that verifies without the key. Like every
 // keyed digest (HMAC-SHA256 under a key derived from the API key), it reveals nothing of the key.
 import { timingSafeEqual } from "node:crypto";
-import type { KeyedDigest } from "../secrets/keyed-digest.js";
-import { normalizeUrl } from "./state-store.js";
+import type { KeyedDigest } from "./keyed-digest.js";
 
 /** What the seal is the keyed digest of: its own text, so no other digest can stand in for it. */
 const SEAL_TEXT = "notiform:api-url:";
 
+/** The seal of `url`, given in the one form a target URL is recorded and compared in (normalizeUrl). */
 export function sealApiUrl(url: string, keyed: KeyedDigest): string {
-  return keyed(`${SEAL_TEXT}${normalizeUrl(url)}`);
+  return keyed(`${SEAL_TEXT}${url}`);
 }
 
 /** Whether `seal` is the seal of `url` under the key `keyed` is made with (false when absent). */
