@@ -13,6 +13,7 @@ const ENVIRONMENT = {
   NOTIFORM_API_URL: "the API base URL when --api-url is not given",
   NO_COLOR: "set to anything: no colour (as --no-color)",
   GITHUB_SHA: "the commit named in --output markdown (as --commit)",
+  NOTIFORM_CHROME: "the Chrome/Chromium for --screenshots (else chromium, google-chrome on PATH)",
 } as const;
 
 const API = ["NOTIFORM_API_KEY", "NOTIFORM_API_URL"] as const;
@@ -74,6 +75,13 @@ const HELP: Record<string, CommandHelp> = {
   "force-unlock": {
     examples: [["$0 force-unlock", "remove the lock an apply left after a crash"]],
     environment: [],
+  },
+  preview: {
+    examples: [
+      ["$0 preview --out notiform-preview", "render every message offline, as a site to open"],
+      ["$0 preview --changed --screenshots", "only what the plan changes, before and after, with PNGs"],
+    ],
+    environment: [...API, "NOTIFORM_CHROME"],
   },
   emulator: {
     examples: [

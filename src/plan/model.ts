@@ -19,7 +19,7 @@ export type {
  * 3: the target carries the organization's id and the server environment (a plan of version 2
  * cannot be told from one for a same-named organization, so it is refused, not trusted).
  */
-export const PLAN_FORMAT_VERSION = 3;
+export const PLAN_FORMAT_VERSION = 4;
 
 export interface PlanSummary {
   create: number;

@@ -594,9 +594,9 @@ export const planSchema = {
   },
   properties: {
     formatVersion: {
-      const: 3,
+      const: 4,
       description:
-        "Plan format version (3: the target carries the organization id and the server environment; apply refuses older plans).",
+        "Plan format version (4: what a plan shows beside its actions is sealed by contentDigest; 3: the target carries the organization id and the server environment; apply refuses older plans).",
     },
     createdBy: {
       type: "string",

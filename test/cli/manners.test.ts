@@ -93,7 +93,7 @@ describe("a config without an organization guard", () => {
     const plan = await session.cli("plan", "--output", "json");
     expect(plan.code).toBe(0);
     expect(plan.stderr).toContain("warning: the config has no `organization` guard");
-    expect(JSON.parse(plan.stdout).formatVersion).toBe(3);
+    expect(JSON.parse(plan.stdout).formatVersion).toBe(4);
     const apply = await session.cli("apply", "--auto-approve");
     expect(apply.code).toBe(0);
     expect(apply.stderr).toContain("warning: the config has no `organization` guard");

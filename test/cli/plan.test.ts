@@ -145,7 +145,7 @@ describe("notiform plan guards and failures", () => {
     expect(result.stdout).toContain("<!-- notiform-plan -->");
     expect(result.stdout).toMatch(/organization \*\*Acme Inc\*\* · .* · commit `c0ffee42`/);
     const saved = JSON.parse(await workspace.read("plan.json"));
-    expect(saved.formatVersion).toBe(3);
+    expect(saved.formatVersion).toBe(4);
     expect(saved.target.organization).toBe("Acme Inc");
     expect(saved.summary.create).toBe(4);
   });

@@ -50,7 +50,7 @@ describe("a saved plan's target", () => {
     const saved = await cli(["plan", "--env", "development", "--out", "plan.json"]);
     expect(saved.code, saved.stderr).toBe(0);
     const plan = JSON.parse(await readFile(workspace.path("plan.json"), "utf8"));
-    expect(plan.formatVersion).toBe(3);
+    expect(plan.formatVersion).toBe(4);
     expect(plan.target).toEqual({
       apiUrl: emulator.url.replace(/\/+$/, ""),
       organization: "Acme Inc",

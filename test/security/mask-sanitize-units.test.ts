@@ -78,7 +78,7 @@ describe("maskPlan", () => {
   it("masks a secret anywhere in the plan and its actions, keeping every key in its place", () => {
     const secret = "promo-secret-value";
     const plan = {
-      formatVersion: 3,
+      formatVersion: 4,
       target: { organization: `org ${secret}` },
       actions: [
         {
