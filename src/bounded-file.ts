@@ -31,6 +31,9 @@ export async function readBoundedFile(path: string, maxBytes = MAX_INPUT_BYTES):
         chunks.push(chunk.subarray(0, bytesRead));
         size += bytesRead;
         if (size > maxBytes) return { ok: false, reason: tooLarge(maxBytes) };
+        // A regular file reads short only at its end: no second read (one more round trip on
+        // libuv's threads per template file) just to be told so.
+        if (bytesRead < chunk.length) break;
       }
       return { ok: true, bytes: Buffer.concat(chunks) };
     } finally {

@@ -111,6 +111,25 @@ describe("README and docs/", () => {
   });
 });
 
+describe("pointers from the source", () => {
+  it("name pages that exist, and sections those pages have", async () => {
+    // A comment like `(docs/commands.md, "Exit codes")` sends a reader there: a section that
+    // moved (the README's CLI contract went to docs/commands.md) must be pointed at anew.
+    const sources = (await readdir(join(ROOT, "src"), { recursive: true })).filter((f) => f.endsWith(".ts"));
+    const pointers: string[] = [];
+    for (const file of sources) {
+      const text = await read(join(ROOT, "src", file));
+      for (const m of text.matchAll(/(?<![\w/.-])(README|docs\/[\w-]+\.md),? "([^"]+)"/g)) {
+        const page = await read(join(ROOT, m[1] === "README" ? "README.md" : (m[1] ?? "")));
+        const headings = [...page.matchAll(/^#+ (.+)$/gm)].map((h) => h[1]);
+        expect(headings, `src/${file}: ${m[0]}`).toContain(m[2]);
+        pointers.push(m[0]);
+      }
+    }
+    expect(pointers).toContain('docs/commands.md, "Exit codes"');
+  });
+});
+
 describe("README", () => {
   it("stays what a newcomer reads, and links every page of docs/", async () => {
     const text = await readme();

@@ -1,4 +1,4 @@
-// The flags several commands share (the CLI contract in the README), declared once as option groups.
+// The flags several commands share (the CLI contract: docs/commands.md), declared once as option groups.
 // A command adds only the groups it uses, so its --help lists only flags it honours; argument
 // types are inferred from these declarations (yargs.InferredOptionTypes), never redeclared.
 import type { InferredOptionTypes, Options } from "yargs";

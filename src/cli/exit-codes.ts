@@ -1,4 +1,4 @@
-// Exit codes of the CLI contract (README, "Exit codes"), in one place.
+// Exit codes of the CLI contract (docs/commands.md, "Exit codes"), in one place.
 export const EXIT = {
   /** Success (and no changes, with --detailed-exitcode). */
   ok: 0,

@@ -56,6 +56,8 @@ export async function runMain(argv: string[]): Promise<void> {
         global: true,
         describe: "Colour output on a TTY (--no-color to disable)",
       })
+      // A flag that only works with another (preview --port without --serve): say which is missing.
+      .updateStrings({ "Implications failed:": "a flag given needs another (given -> needed):" })
       .wrap(Math.min(110, process.stdout.columns ?? 110))
       .exitProcess(false)
       // Before validation, per command: its declared options are known by then.

@@ -111,7 +111,7 @@ export async function runExport(
         ...knownSecrets(session, context).credentials.map((c) => c.value),
       ];
       const recorder = new StateRecorder(
-        emptyState({ ...session.target, environment: args.env ?? session.target.environment }),
+        emptyState({ ...session.stateTarget, environment: args.env ?? session.target.environment }),
         statePath,
         protector(secrets, session.keyed),
       );

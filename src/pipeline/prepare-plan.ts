@@ -62,7 +62,7 @@ export async function preparePlan(
     );
   }
   try {
-    const state = await readState(session.statePath, session.target);
+    const state = await readState(session.statePath, session.stateTarget);
     checkStateEnvironment(session.statePath, state, session.serverEnvironment);
     // Identifiers resolve to this environment's ids before the reads that use them.
     const resolved = await resolveSession(session, state);

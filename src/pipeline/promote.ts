@@ -54,7 +54,7 @@ export async function preparePromotion(
   target: PromotionTarget,
   options: { all: boolean; masker: Masker },
 ): Promise<Promotion> {
-  const state = await readState(session.statePath, session.target);
+  const state = await readState(session.statePath, session.stateTarget);
   await resolveSession(session, state);
   // Read everything before showing anything: an incomplete preview is never shown or applied.
   const [named, changes] = await Promise.all([
@@ -81,7 +81,7 @@ export async function refreshSavedPromotion(session: Session, saved: Promotion, 
   const pending = await listPending(session.client);
   if (!saved.all) {
     // The file's own "managed" flags are not trusted: an edited file could add any change.
-    const state = await readState(session.statePath, session.target);
+    const state = await readState(session.statePath, session.stateTarget);
     await resolveSession(session, state);
     const named = await resolveManagedEntities(session.desired, state, session.client);
     checkPromotionManaged(saved, await withRequired(named, pending, session.client));

@@ -3,7 +3,7 @@
 // (plan may start its reads early, while the config loads: they are GETs, and are dropped when
 // the guard fails).
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DesiredState, LoadOptions } from "../config/model.js";
 import { displayPath } from "../config/yaml-file.js";
@@ -19,11 +19,13 @@ import { loadConfigBeside } from "../loader/load-beside.js";
 import type { PlanTarget } from "../plan/model.js";
 import { visibleText } from "../sanitize.js";
 import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
+import { sealApiUrl } from "../secrets/url-seal.js";
 import type { StateFile } from "../state/model.js";
 import { defaultStatePath, normalizeUrl } from "../state/state-store.js";
 import type { RunArgs, RunContext } from "./context.js";
+import { checkedRecordedUrl, DEFAULT_API_URL } from "./recorded-url.js";
 
-export const DEFAULT_API_URL = "https://api.novu.co";
+export { DEFAULT_API_URL };
 export const DEFAULT_CONFIG = "notiform.yaml";
 
 /** The flags of a run that talks to the API. */
@@ -38,6 +40,8 @@ export interface Session {
   serverEnvironment?: ServerEnvironment;
   /** API URL, organization name and --env: what the state file records (plans add more: planTargetOf). */
   target: StateFile["target"];
+  /** The target with the run's URL sealed under its key: what the state file records (readState, export). */
+  stateTarget: StateFile["target"];
   statePath: string;
   /** Keyed digests under this run's API key: what plans and the state file keep of secrets. */
   keyed: KeyedDigest;
@@ -63,14 +67,15 @@ export function describeMalformedKey(key: string): string | undefined {
  * `export` read, or the last apply wrote to), else the hosted US API. The config and the state
  * file are what a pull request edits: a config URL that differs from the operator's is refused
  * (API_URL_CONFLICT, before any request), never silently used nor silently ignored, and a state
- * file recording another URL is refused by readState (docs/security.md: set the URL in CI).
+ * file recording another URL is refused by readState (docs/security.md: set the URL in CI). The
+ * state file's URL is used only when its seal verifies under the run's key (API_URL_UNSEALED).
  */
 export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: RunContext["env"]): string {
   const operator = args["api-url"] ?? nonEmpty(env.NOTIFORM_API_URL);
   if (operator === undefined) {
     if (desired.apiUrl !== undefined) return normalizeUrl(desired.apiUrl);
     const statePath = args.state ?? defaultStatePath(desired.rootFile, desired.environment);
-    return normalizeUrl(recordedApiUrl(statePath) ?? DEFAULT_API_URL);
+    return checkedRecordedUrl(statePath, env[desired.apiKeyEnv]);
   }
   const chosen = normalizeUrl(operator);
   if (desired.apiUrl !== undefined && normalizeUrl(desired.apiUrl) !== chosen) {
@@ -89,25 +94,6 @@ export function resolveApiUrl(args: SessionArgs, desired: DesiredState, env: Run
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
-}
-
-/**
- * The API URL a state file records (target.apiUrl), or undefined when there is no readable one:
- * only a default here; reading the state file for real (readState) reports what is wrong with it.
- */
-function recordedApiUrl(statePath: string): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(statePath, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const url = (JSON.parse(text) as { target?: { apiUrl?: unknown } } | null)?.target?.apiUrl;
-    return typeof url === "string" && url !== "" ? url : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The flags that say where the config is (every command that reads one). */
@@ -193,7 +179,14 @@ export function connectEarly(args: SessionArgs, context: RunContext): EarlyConne
   if (key === undefined || key === "") return undefined;
   // The root file's place, for the state file beside it (the URL it records: resolveApiUrl).
   const rootFile = resolve(context.cwd, args.config);
-  const client = connect(args, { apiKeyEnv, rootFile } as DesiredState, context);
+  let client: ApiClient;
+  try {
+    client = connect(args, { apiKeyEnv, rootFile } as DesiredState, context);
+  } catch (error) {
+    // An unsealed state URL may be outranked by the config's apiUrl: the normal path decides.
+    if (error instanceof NotiformError && error.code === "API_URL_UNSEALED") return undefined;
+    throw error;
+  }
   const organization = client.getCurrentOrganization();
   const environment = currentEnvironment(client);
   // Awaited (and their failure reported) by openSession; never an unhandled rejection meanwhile.
@@ -260,6 +253,12 @@ export async function openSession(
       organization,
       ...(serverEnvironment !== undefined ? { serverEnvironment } : {}),
       target: { apiUrl, organization: organization.name, environment: desired.environment ?? null },
+      stateTarget: {
+        apiUrl,
+        organization: organization.name,
+        environment: desired.environment ?? null,
+        apiUrlSeal: sealApiUrl(apiUrl, keyed),
+      },
       statePath,
       keyed,
       protect: protector(desired.sensitive, keyed),

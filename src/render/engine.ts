@@ -58,7 +58,7 @@ function createEngine(handlebars: Handlebars): Engine {
       if (compiled.size >= CACHE_LIMIT) compiled.clear();
       if (bySkeleton.size >= CACHE_LIMIT) bySkeleton.clear();
       // Parse first (the checks' parse when they ran), so a syntax error surfaces with its
-      // position rather than at first call. The skeleton is a copy: the shared tree is not touched.
+      // position rather than at first call. The skeleton's tree is a copy: the shared tree is not touched.
       const skeleton = skeletonOf(parsedOf(text));
       // Compiled from a parse of its own: the compiler may annotate the tree it is given.
       if (skeleton === undefined)
@@ -66,7 +66,7 @@ function createEngine(handlebars: Handlebars): Engine {
       else {
         let template = bySkeleton.get(skeleton.key);
         if (template === undefined) {
-          template = handlebars.compile(skeleton.ast);
+          template = handlebars.compile(skeleton.tree());
           bySkeleton.set(skeleton.key, template);
         }
         entry = { template, options: { data: { [TEXTS_KEY]: skeleton.texts } } };

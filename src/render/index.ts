@@ -48,6 +48,27 @@ export interface Renderer {
 
 let loaded: Promise<Renderer> | undefined;
 
+/** Texts whose checks and variables are kept; a config's workflows often share texts. */
+const MEMO_LIMIT = 5000;
+
+/**
+ * `find` remembered per text: the loader checks every template field (and reads its variables for
+ * the examples' warning), and the preview reads the variables again, of texts many workflows
+ * share. A copy is returned, so no caller can change what the next one gets.
+ */
+function memoized<T>(find: (text: string) => T[]): (text: string) => T[] {
+  const memo = new Map<string, T[]>();
+  return (text) => {
+    let found = memo.get(text);
+    if (found === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      found = find(text);
+      memo.set(text, found);
+    }
+    return [...found];
+  };
+}
+
 /** The renderer, loading the engine the first time. */
 export function loadRenderer(): Promise<Renderer> {
   loaded ??= loadEngine().then((engine) => ({
@@ -56,8 +77,8 @@ export function loadRenderer(): Promise<Renderer> {
     renderSms: (template, context) => renderSmsWith(engine, template, context),
     renderChat: (template, context) => renderChatWith(engine, template, context),
     renderPush: (template, context) => renderPushWith(engine, template, context),
-    checkTemplate: (text) => checkTemplateWith(engine, text),
-    templateVariables: (text) => templateVariablesWith(engine, text),
+    checkTemplate: memoized((text) => checkTemplateWith(engine, text)),
+    templateVariables: memoized((text) => templateVariablesWith(engine, text)),
   }));
   return loaded;
 }

@@ -16,8 +16,9 @@ type AstNode = { type?: unknown; loc?: unknown } & Record<string, unknown>;
 export interface Skeleton {
   /** The skeleton's shape without positions: equal keys compile to the same function. */
   key: string;
-  ast: TemplateAst;
   texts: string[];
+  /** The skeleton's tree, a copy (the parsed tree is not touched); made only to compile a new key. */
+  tree(): TemplateAst;
 }
 
 function textLookup(index: number, loc: unknown): AstNode {
@@ -38,37 +39,78 @@ function textLookup(index: number, loc: unknown): AstNode {
   };
 }
 
-/** The skeleton of a parsed template, or undefined when it must be compiled as it is. */
+const UNSUPPORTED = new Set(["PartialStatement", "PartialBlockStatement", "Decorator", "DecoratorBlock"]);
+
+/**
+ * The skeleton of a parsed template, or undefined when it must be compiled as it is. The key (JSON
+ * of the skeleton without `loc`) is written by a walk that allocates no node: most texts of a
+ * config share a few skeletons, so the copy is made only for a key not compiled yet.
+ */
 export function skeletonOf(ast: TemplateAst): Skeleton | undefined {
   const texts: string[] = [];
   let unsupported = false;
+  let key = "";
+  const write = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      key += "[";
+      for (let index = 0; index < node.length; index += 1) {
+        if (index > 0) key += ",";
+        write(node[index]);
+      }
+      key += "]";
+      return;
+    }
+    if (node === null || typeof node !== "object") {
+      key += JSON.stringify(node) ?? "null";
+      return;
+    }
+    const current = node as AstNode;
+    if (UNSUPPORTED.has(current.type as string)) unsupported = true;
+    // A comment renders nothing; its text need not tell skeletons apart.
+    if (current.type === "CommentStatement") {
+      key += `{"type":"CommentStatement","strip":${JSON.stringify(current.strip) ?? "null"}}`;
+      return;
+    }
+    if (current.type === "ContentStatement") {
+      texts.push(String(current.value));
+      key += `{"text":${texts.length - 1}}`;
+      return;
+    }
+    key += "{";
+    let first = true;
+    for (const name in current) {
+      const value = current[name];
+      if (name === "loc" || value === undefined || typeof value === "function") continue;
+      key += `${first ? "" : ","}${JSON.stringify(name)}:`;
+      first = false;
+      write(value);
+    }
+    key += "}";
+  };
+  write(ast);
+  if (unsupported) return undefined;
+  return { key, texts, tree: () => skeletonTree(ast) };
+}
+
+/** The copy of `ast` whose literal texts are lookups of @data texts, numbered in source order. */
+function skeletonTree(ast: TemplateAst): TemplateAst {
+  let count = 0;
   const copy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(copy);
     if (node === null || typeof node !== "object") return node;
     const current = node as AstNode;
-    if (
-      current.type === "PartialStatement" ||
-      current.type === "PartialBlockStatement" ||
-      current.type === "Decorator" ||
-      current.type === "DecoratorBlock"
-    )
-      unsupported = true;
-    // A comment renders nothing; its text need not tell skeletons apart.
     if (current.type === "CommentStatement")
       return { type: current.type, strip: current.strip, loc: current.loc };
     if (current.type === "ContentStatement") {
-      texts.push(String(current.value));
-      return textLookup(texts.length - 1, current.loc);
+      count += 1;
+      return textLookup(count - 1, current.loc);
     }
     const out: AstNode = {};
-    for (const key in current) {
-      const value = current[key];
-      out[key] = key === "loc" || typeof value !== "object" || value === null ? value : copy(value);
+    for (const name in current) {
+      const value = current[name];
+      out[name] = name === "loc" || typeof value !== "object" || value === null ? value : copy(value);
     }
     return out;
   };
-  const skeleton = copy(ast) as TemplateAst;
-  if (unsupported) return undefined;
-  const key = JSON.stringify(skeleton, (name, value) => (name === "loc" ? undefined : value));
-  return { key, ast: skeleton, texts };
+  return copy(ast) as TemplateAst;
 }

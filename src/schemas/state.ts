@@ -32,6 +32,12 @@ export const stateSchema = {
           type: ["string", "null"],
           description: "The --env name, or null.",
         },
+        apiUrlSeal: {
+          type: "string",
+          pattern: "^hmac-sha256:[0-9a-f]{64}$",
+          description:
+            "Keyed digest (HMAC-SHA256 under a key derived from the API key) of apiUrl: a run that takes its URL from this file uses it only when the seal verifies under its key, so an edited apiUrl is refused. Reveals nothing of the key. Absent in files written before it: such a file's URL is used only where it is the hosted default.",
+        },
       },
     },
     notificationGroups: {

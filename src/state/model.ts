@@ -34,7 +34,16 @@ export type IdentifierSection = "workflows" | "tenants";
 
 export interface StateFile {
   formatVersion: typeof STATE_FORMAT_VERSION;
-  target: { apiUrl: string; organization: string; environment: string | null };
+  target: {
+    apiUrl: string;
+    organization: string;
+    environment: string | null;
+    /**
+     * The keyed digest of apiUrl under the API key (url-seal.ts): a run that takes its URL from
+     * this file uses it only when the seal verifies. Absent in files written before it.
+     */
+    apiUrlSeal?: string;
+  };
   /** Notification group key -> server id and last applied name. */
   notificationGroups: Record<string, GroupRecord>;
   /** Workflow server id -> last applied values. */

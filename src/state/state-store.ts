@@ -17,7 +17,10 @@ export function defaultStatePath(rootFile: string, environment: string | undefin
   return join(dirname(rootFile), name);
 }
 
-/** Read the state file; `target` undefined: take the file's own target (offline commands). */
+/**
+ * Read the state file; `target` undefined: take the file's own target (offline commands). A
+ * target with a seal (the run's URL sealed under its key) is what the returned state records.
+ */
 export async function readState(path: string, target: StateFile["target"] | undefined): Promise<StateFile> {
   let text: string;
   try {
@@ -75,6 +78,8 @@ export async function readState(path: string, target: StateFile["target"] | unde
       hint: "Use the state file of this target (--state FILE), or select the matching --env / --api-url.",
     });
   }
+  // The run's seal (its URL under its key) replaces the file's: the next write records it.
+  if (target?.apiUrlSeal !== undefined) state.target = { ...state.target, apiUrlSeal: target.apiUrlSeal };
   return state;
 }
 

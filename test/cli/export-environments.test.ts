@@ -19,10 +19,16 @@ const cliTest = cliTests();
  * In-process first: a run without --api-url that would not resolve to the emulator must fail
  * here, before any CLI is spawned, so no request ever leaves for the hosted default.
  */
-function expectRecordedUrl(rootFile: string, environment: string | undefined, url: string): void {
+function expectRecordedUrl(
+  rootFile: string,
+  environment: string | undefined,
+  url: string,
+  key: string,
+): void {
   const args = { config: rootFile, concurrency: 1, "insecure-http": false } as SessionArgs;
   const desired = { rootFile, apiKeyEnv: "NOTIFORM_API_KEY", ...(environment ? { environment } : {}) };
-  expect(resolveApiUrl(args, desired as DesiredState, {})).toBe(url);
+  // The recorded URL is used only when its seal verifies under the run's key.
+  expect(resolveApiUrl(args, desired as DesiredState, { NOTIFORM_API_KEY: key })).toBe(url);
 }
 
 /** The emulator and an empty folder; each run names its key and its URL (none: the recorded one). */
@@ -39,7 +45,7 @@ describe("export records the API URL it read", () => {
     const { url, workspace, development, cli } = await twoEnvironments();
     const exported = await cli(development, "export", "--dir", "cfg", "--api-url", url);
     expect(exported.code, exported.stderr).toBe(0);
-    expectRecordedUrl(workspace.path("cfg/notiform.yaml"), undefined, url);
+    expectRecordedUrl(workspace.path("cfg/notiform.yaml"), undefined, url, development.NOTIFORM_API_KEY);
     const plan = await cli(development, "plan", "--config", "cfg/notiform.yaml");
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain(`Target: ${url} `);
@@ -92,14 +98,19 @@ describe("export --env NAME", () => {
     ).toEqual(["production-tenant-one", "production-tenant-two"]);
     for (const name of ["development", "production"]) {
       const state = JSON.parse(await workspace.read(`cfg/notiform.${name}.state.json`));
-      expect(state.target).toEqual({ apiUrl: url, environment: name, organization: "Acme Inc" });
+      expect(state.target).toEqual({
+        apiUrl: url,
+        apiUrlSeal: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/),
+        environment: name,
+        organization: "Acme Inc",
+      });
     }
 
     const validated = await cli({}, "validate", "--config", "cfg/notiform.yaml");
     expect(validated.code, validated.stderr).toBe(0);
     // No --api-url: each environment's state file says where it is.
-    expectRecordedUrl(workspace.path("cfg/notiform.yaml"), "development", url);
-    expectRecordedUrl(workspace.path("cfg/notiform.yaml"), "production", url);
+    expectRecordedUrl(workspace.path("cfg/notiform.yaml"), "development", url, development.NOTIFORM_API_KEY);
+    expectRecordedUrl(workspace.path("cfg/notiform.yaml"), "production", url, production.NOTIFORM_API_KEY);
     const planDev = await cli(development, "plan", "--config", "cfg/notiform.yaml", "--env", "development");
     expect(planDev.code, planDev.stderr).toBe(0);
     expect(planDev.stdout).toContain("No changes.");

@@ -95,7 +95,13 @@ describe.each([
     const { target, cli, url } = await populated({ strictSpec });
     expect((await cli("export", "--dir", "config")).code).toBe(0);
     const state = JSON.parse(await readFile(target.path("config/notiform.state.json"), "utf8"));
-    expect(state.target).toEqual({ apiUrl: url, organization: "Acme Inc", environment: null });
+    expect(state.target).toEqual({
+      apiUrl: url,
+      // The URL sealed under the key (issue 35 item 1): a next run without --api-url trusts it.
+      apiUrlSeal: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/),
+      organization: "Acme Inc",
+      environment: null,
+    });
     // A spec-only server cannot list groups: none exported, none recorded.
     const groups: { key: string; name: string }[] = strictSpec
       ? []

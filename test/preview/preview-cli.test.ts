@@ -210,6 +210,25 @@ describe("notiform preview, offline", () => {
     expect(existsSync(join(typo.dir, "notiform-preview"))).toBe(false);
   });
 
+  it("refuses --port or --host without --serve, rather than ignoring them", async () => {
+    const ws = await offlineWorkspace();
+    for (const flags of [
+      ["--port", "0"],
+      ["--host", "127.0.0.1"],
+    ]) {
+      const result = await runCli(["preview", ...flags], { cwd: ws.dir });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(
+        `a flag given needs another (given -> needed):\n ${flags[0]?.slice(2)} -> serve`,
+      );
+      expect(existsSync(join(ws.dir, "notiform-preview"))).toBe(false);
+    }
+    // Their defaults still hold for --serve (test/preview/serve.test.ts serves on --port 0).
+    expect((await runCli(["preview", "--help"], { cwd: ws.dir })).stdout).toMatch(
+      /--port .*\[default: 4400\]/,
+    );
+  });
+
   it("refuses an unknown --workflow with a suggestion, and a folder of someone else's files", async () => {
     const ws = await offlineWorkspace();
     const unknown = await runCli(["preview", "--workflow", "order-shiped"], { cwd: ws.dir });

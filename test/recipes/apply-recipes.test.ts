@@ -70,8 +70,9 @@ describe.each(["notiform-apply.yml", "notiform-action-apply.yml"])("%s on a prot
     const world = await createWorld(
       await userRepository([recipe]),
       { NOTIFORM_API_KEY: emulator.apiKey },
-      // A config without environments reaches its server through NOTIFORM_API_URL (where a real
-      // run uses the hosted default).
+      {},
+      // A config without environments reaches its server through the repository variable
+      // NOTIFORM_API_URL, which the recipe passes on (where a real run may use the hosted default).
       { NOTIFORM_API_URL: emulator.url },
     );
     const workflow = `.github/workflows/${recipe}`;

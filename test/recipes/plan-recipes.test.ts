@@ -46,6 +46,8 @@ describe.each([
       const world = await createWorld(
         { ...(await userRepository([recipe])), [CONFIG]: topics(["orders"]) },
         { NOTIFORM_API_KEY: emulator.apiKey },
+        {},
+        // The repository variable the recipe passes on as NOTIFORM_API_URL.
         { NOTIFORM_API_URL: emulator.url },
       );
       world.githubApiUrl = github.url;
@@ -133,6 +135,7 @@ workflows:
           [CONFIG]: config("Your order {{orderId}} shipped", "<p>Hello {{firstName}}</p>"),
         },
         { NOTIFORM_API_KEY: handle.apiKey },
+        {},
         { NOTIFORM_API_URL: handle.url },
       );
       world.githubApiUrl = github.url;

@@ -202,4 +202,42 @@ describe("templates that differ only in their text", () => {
     ]);
     expect(rendered.slice(4)).toEqual(rendered.slice(0, 4));
   });
+
+  it("never share a skeleton when anything but their text differs", () => {
+    // Same texts, different names, helpers, escaping, comments, stripping or block kinds.
+    const texts = [
+      "a {{x}} b",
+      "a {{y}} b",
+      "a {{{x}}} b",
+      "a {{uppercase x}} b",
+      "a {{lowercase x}} b",
+      "a {{!x}} b",
+      "a {{~x}} b",
+      "a {{#if x}}yes{{/if}} b",
+      "a {{#unless x}}yes{{/unless}} b",
+      "a {{#if x}}yes{{else}}no{{/if}} b",
+      'a {{x "1"}} b',
+    ];
+    const payload = { x: "<Q>", y: "<R>" };
+    const rendered = texts.map((content) => {
+      try {
+        return renderer.renderSms({ content }, { payload }).content;
+      } catch (error) {
+        return `error: ${(error as Error).message}`;
+      }
+    });
+    expect(rendered.slice(0, 10)).toEqual([
+      "a &lt;Q&gt; b",
+      "a &lt;R&gt; b",
+      "a <Q> b",
+      "a &lt;Q&gt; b",
+      "a &lt;q&gt; b",
+      "a  b",
+      "a&lt;Q&gt; b",
+      "a yes b",
+      "a  b",
+      "a yes b",
+    ]);
+    expect(rendered[10]).toMatch(/^error: /);
+  });
 });

@@ -117,3 +117,17 @@ describe("templateVariables", () => {
     expect(renderer.templateVariables("{{#if a}}")).toEqual([]);
   });
 });
+
+describe("checks of a text met again", () => {
+  it("answer the same, whatever a caller did with the first answer", () => {
+    const text = "{{nope a}} {{b.c}}";
+    const problems = renderer.checkTemplate(text);
+    const variables = renderer.templateVariables(text);
+    expect(problems).toHaveLength(1);
+    expect(variables).toEqual(["a", "b.c"]);
+    problems.length = 0;
+    variables.push("changed");
+    expect(renderer.checkTemplate(text)).toHaveLength(1);
+    expect(renderer.templateVariables(text)).toEqual(["a", "b.c"]);
+  });
+});

@@ -280,7 +280,7 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
   try {
     // The organization and environment the key reaches, read before any write.
     checkPlanTarget(saved, planTargetOf(session));
-    const state = await readState(session.statePath, session.target);
+    const state = await readState(session.statePath, session.stateTarget);
     checkStateEnvironment(session.statePath, state, session.serverEnvironment);
     // Resolved afresh, never taken from the plan file: apply records them in the state file.
     const identifiers = await resolveSession(session, state);

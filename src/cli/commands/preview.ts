@@ -11,6 +11,7 @@ import { integerFlag } from "../numeric-flags.js";
 import { runContext } from "../run-context.js";
 
 export const DEFAULT_PREVIEW_PORT = 4400;
+export const DEFAULT_PREVIEW_HOST = "127.0.0.1";
 
 export const previewCommand = defineCommand({
   command: "preview",
@@ -45,21 +46,24 @@ export const previewCommand = defineCommand({
         describe:
           "Also PNGs of the emails (changed ones with --changed), with Chrome/Chromium (NOTIFORM_CHROME or on PATH)",
       })
+      // No defaults on these three: yargs counts a default as given, and --port or --host
+      // without --serve must be refused (`implies`), not silently ignored.
       .option("serve", {
         type: "boolean",
-        default: false,
         describe: "Serve the site and rebuild it on every change",
       })
       .option("port", {
         type: "string",
-        default: DEFAULT_PREVIEW_PORT,
+        defaultDescription: String(DEFAULT_PREVIEW_PORT),
         describe: "Port for --serve (0: any free port)",
         coerce: integerFlag("port", 0, 65_535),
+        implies: "serve",
       })
       .option("host", {
         type: "string",
-        default: "127.0.0.1",
+        defaultDescription: DEFAULT_PREVIEW_HOST,
         describe: "Address for --serve (not loopback: warned)",
+        implies: "serve",
       }),
   run: async (args, context) => {
     const pipeline = await import("../../pipeline/preview.js");
@@ -91,8 +95,8 @@ export const previewCommand = defineCommand({
       );
     if (args.serve) {
       const server = await pipeline.servePreview(previewArgs, run, result, {
-        host: args.host,
-        port: args.port,
+        host: args.host ?? DEFAULT_PREVIEW_HOST,
+        port: args.port ?? DEFAULT_PREVIEW_PORT,
       });
       context.terminal.err(`Serving the preview on ${server.url} (rebuilt on every change; Ctrl-C stops)\n`);
       await waitForStopSignal();

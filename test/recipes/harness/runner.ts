@@ -81,7 +81,7 @@ async function runJob(
     secrets,
     needs,
     runner: { temp, os: "Linux" },
-    vars: {},
+    vars: world.vars,
     steps: {},
     env: {},
   };
@@ -115,6 +115,9 @@ async function runJob(
     // npx must find notiform in node_modules/.bin and never ask a registry.
     npm_config_offline: "true",
     npm_config_update_notifier: "false",
+    // A run whose API URL ends up unset would go to the hosted API: every https:// request goes
+    // to a closed loopback port instead (the emulator, http://127.0.0.1, is reached directly).
+    HTTPS_PROXY: "http://127.0.0.1:9",
     ...world.runnerEnv,
     ...env,
   };
@@ -302,7 +305,7 @@ async function runWorkflow(
         needsOf(job).map((n) => [n, { result: runs[n]?.result ?? null, outputs: runs[n]?.outputs ?? {} }]),
       );
       const allSucceeded = needsOf(job).every((n) => runs[n]?.result === "success");
-      const contexts = { github, needs, vars: {}, secrets: trigger.secrets } as Contexts;
+      const contexts = { github, needs, vars: world.vars, secrets: trigger.secrets } as Contexts;
       const environment = typeof job.environment === "object" ? job.environment.name : job.environment;
       const skipped: JobRun = { result: "skipped", steps: [], outputs: {}, summary: "", workspace: "" };
       if (!condition(job.if, { contexts, status: allSucceeded ? "success" : "failure" })) {

@@ -39,6 +39,11 @@ export interface World {
   secrets: Record<string, string>;
   /** Variables every runner has (what a real run would get from the config or the organization). */
   runnerEnv: Record<string, string>;
+  /**
+   * The repository's configuration variables, the `vars` context (Settings > Variables): empty
+   * unless a test sets them; an unset one reads as the empty string, as on GitHub.
+   */
+  vars: Record<string, string>;
   /** GitHub's REST API for the runs (a fake on 127.0.0.1), when a test has one. */
   githubApiUrl?: string;
   pulls(): Promise<PullRequest[]>;
@@ -93,6 +98,7 @@ export async function createWorld(
   files: Record<string, string>,
   secrets: Record<string, string>,
   runnerEnv: Record<string, string> = {},
+  vars: Record<string, string> = {},
 ): Promise<World> {
   const root = await mkdtemp(join(tmpdir(), "notiform-recipes-"));
   const shims = join(root, "tools");
@@ -121,6 +127,7 @@ export async function createWorld(
     release,
     secrets,
     runnerEnv,
+    vars,
     pulls,
     issues,
     nextRunId: () => ++runs,
