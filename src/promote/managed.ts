@@ -34,7 +34,8 @@ export async function resolveManagedEntities(
   for (const [kind, managed] of found) {
     if (managed === undefined) continue;
     kinds[kind] = managed.handles;
-    warnings.push(...managed.warnings);
+    // A loop, not push(...): one warning per entity, and a large organization overflows the stack.
+    for (const warning of managed.warnings) warnings.push(warning);
   }
   return { kinds, warnings };
 }
