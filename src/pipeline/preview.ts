@@ -44,8 +44,20 @@ export async function runPreview(args: PreviewArgs, context: RunContext): Promis
   // The engine (handlebars) loads here; this module itself loads only when `preview` runs.
   const renderer = await loadRenderer();
   const site = buildSite(renderer, desired, steps, changed === undefined ? {} : { changed });
-  await writeSite(out, args.out, siteFileEntries(site));
+  await writeSite(out, args.out, maskedEntries(siteFileEntries(site), context.masker));
   return { site, out, files: desired.files };
+}
+
+/**
+ * Every file of the site passes the masker, as every other output does: a template or example that
+ * interpolates ${VAR} renders the environment's value into the message, and the site is uploaded
+ * as a CI artifact. (The masker knows the config's sensitive values once loadDesired has run.)
+ */
+function* maskedEntries(
+  entries: Iterable<[string, string]>,
+  masker: RunContext["masker"],
+): Iterable<[string, string]> {
+  for (const [path, text] of entries) yield [path, masker.mask(text)];
 }
 
 async function readOffline(args: PreviewArgs, context: RunContext) {

@@ -3,7 +3,7 @@
 // whose JSON files follow schemas/preview.schema.json, whose message HTML sits only in sandboxed,
 // script-free frames. Over the emulator: preview examples are never sent (the plan stays empty),
 // and --changed shows only the steps the plan changes, the live message beside the config's.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
@@ -81,6 +81,28 @@ async function offlineWorkspace(config = CONFIG) {
 }
 
 describe("notiform preview, offline", () => {
+  it("writes no value that came from the environment: the site is masked like every other output", async () => {
+    const secret = "s3cr3t-from-the-environment";
+    const ws = await offlineWorkspace(
+      CONFIG.replace(
+        'subject: "Your order {{orderId}} shipped"',
+        'subject: "Your order {{orderId}} ${NF_PREVIEW_SECRET}"',
+      ).replace('content: "Shipped {{orderId}}"', 'content: "Shipped ${NF_PREVIEW_SECRET}"'),
+    );
+    const result = await runCli(["preview"], { cwd: ws.dir, env: { NF_PREVIEW_SECRET: secret } });
+    expect(result.code, result.stderr).toBe(0);
+    const folder = join(ws.dir, "notiform-preview");
+    const files = readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((name) =>
+      /\.(html|json)$/.test(name),
+    );
+    expect(files.length).toBeGreaterThan(5);
+    const texts = files.map((name) => readFileSync(join(folder, name), "utf8"));
+    for (const text of texts) expect(text).not.toContain(secret);
+    // The masked value is there in its place: the subject still renders around it.
+    expect(texts.some((text) => text.includes("Your order A-1042 ********"))).toBe(true);
+    expect(result.stdout + result.stderr).not.toContain(secret);
+  });
+
   it("writes every message step with each example: index, channel pages, the server's exact HTML and JSON", async () => {
     const ws = await offlineWorkspace();
     // No API key and no API URL: the config alone.
