@@ -9,7 +9,7 @@ import type { Layout } from "../kinds/layout/wire.js";
 import { layoutIdentifiersOf } from "../kinds/workflow/content.js";
 import type { StepTemplateSpec } from "../kinds/workflow/step-spec.js";
 import { liveStepName, parseStepField, STEPS_FIELD } from "../kinds/workflow/steps-canonical.js";
-import type { Step } from "../kinds/workflow/wire.js";
+import { liveTemplateOf } from "../kinds/workflow/steps-export.js";
 import type { Plan } from "../plan/model.js";
 import type { LayoutTemplate } from "../render/index.js";
 import type { LiveSide } from "./build-site.js";
@@ -57,34 +57,12 @@ export function changedSteps(
     const index = liveSteps.findIndex((step, i) => liveStepName(step, i) === item.step.name);
     const step = index < 0 ? undefined : liveSteps[index];
     out.set(item.base, {
-      template: step === undefined ? undefined : templateOf(step, layoutIdentifiersOf(live.kinds.workflow)),
+      template:
+        step === undefined
+          ? undefined
+          : (liveTemplateOf(step, layoutIdentifiersOf(live.kinds.workflow)) as StepTemplateSpec),
       inputs,
     });
-  }
-  return out;
-}
-
-/** A live step's template in the config's terms (the layout by identifier). */
-function templateOf(step: Step, layoutIds: ReadonlyMap<string, string> | undefined): StepTemplateSpec {
-  const t = step.template ?? {};
-  const out: StepTemplateSpec = {};
-  const text = (key: string) => (typeof t[key] === "string" ? (t[key] as string) : undefined);
-  const subject = text("subject");
-  if (subject !== undefined) out.subject = subject;
-  const preheader = text("preheader");
-  if (preheader !== undefined) out.preheader = preheader;
-  const senderName = text("senderName");
-  if (senderName !== undefined) out.senderName = senderName;
-  const title = text("title");
-  if (title !== undefined) out.title = title;
-  if (typeof t.content === "string" || Array.isArray(t.content))
-    out.content = t.content as string | Record<string, unknown>[];
-  if (t.contentType === "editor" || t.contentType === "customHtml") out.contentType = t.contentType;
-  if (t.cta !== null && typeof t.cta === "object") out.cta = t.cta as Record<string, unknown>;
-  const layoutId = t._layoutId;
-  if (typeof layoutId === "string") {
-    const identifier = layoutIds?.get(layoutId);
-    if (identifier !== undefined) out.layout = identifier;
   }
   return out;
 }

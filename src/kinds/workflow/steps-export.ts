@@ -72,26 +72,16 @@ export function exportSteps(
       out.push(entry);
       return;
     }
-    const exported: Record<string, unknown> = {};
-    for (const field of ["subject", "contentType", "preheader", "senderName", "title", "cta"]) {
-      const value = template[field];
-      if (!usableBy(field, type)) continue;
-      if (value !== undefined && value !== null && value !== "") exported[field] = withoutSubIds(value);
-    }
-    const content = template.content;
-    if (typeof content === "string") {
-      if (type === "email" || content.length > INLINE_MAX || content.includes("\n")) {
-        const base = `templates/${slug(workflowKey) || "workflow"}/${uniqueKey(slug(name) || "step", usedNames)}`;
-        const path = uniqueFile(`${base}.${type === "email" ? "html" : "txt"}`, usedFiles);
-        files.set(path, content);
-        exported.content = { file: path };
-      } else exported.content = content;
-    } else if (Array.isArray(content)) exported.content = withoutSubIds(content);
-    const variables = withoutSubIds(template.variables ?? []) as unknown[];
-    if (variables.length > 0) exported.variables = variables;
-    if (typeof template._layoutId === "string" && type === "email") {
-      const layout = layoutIdentifiers?.get(template._layoutId);
-      if (layout !== undefined) exported.layout = layout;
+    const exported = liveTemplateOf(step, layoutIdentifiers);
+    const content = exported.content;
+    if (
+      typeof content === "string" &&
+      (type === "email" || content.length > INLINE_MAX || content.includes("\n"))
+    ) {
+      const base = `templates/${slug(workflowKey) || "workflow"}/${uniqueKey(slug(name) || "step", usedNames)}`;
+      const path = uniqueFile(`${base}.${type === "email" ? "html" : "txt"}`, usedFiles);
+      files.set(path, content);
+      exported.content = { file: path };
     }
     // Keys in the order a person reads them.
     const order = [
@@ -117,6 +107,36 @@ export function exportSteps(
     return { steps: undefined, files: new Map(), leftOut };
   }
   return { steps: out, files, leftOut };
+}
+
+/**
+ * A live step's template in the config's terms: the fields its type takes, when set, without the
+ * server's sub-ids, its content as the server holds it, and its layout by identifier (e-mail).
+ * What export writes (the content then perhaps moved to a file) and what preview renders as the
+ * server's side of a change.
+ */
+export function liveTemplateOf(
+  step: Step,
+  layoutIdentifiers: ReadonlyMap<string, string> | undefined,
+): Record<string, unknown> {
+  const template = (step.template ?? {}) as Record<string, unknown>;
+  const type = String(template.type ?? "");
+  const out: Record<string, unknown> = {};
+  for (const field of ["subject", "contentType", "preheader", "senderName", "title", "cta"]) {
+    const value = template[field];
+    if (!usableBy(field, type)) continue;
+    if (value !== undefined && value !== null && value !== "") out[field] = withoutSubIds(value);
+  }
+  const content = template.content;
+  if (typeof content === "string") out.content = content;
+  else if (Array.isArray(content)) out.content = withoutSubIds(content);
+  const variables = withoutSubIds(template.variables ?? []) as unknown[];
+  if (variables.length > 0) out.variables = variables;
+  if (typeof template._layoutId === "string" && type === "email") {
+    const layout = layoutIdentifiers?.get(template._layoutId);
+    if (layout !== undefined) out.layout = layout;
+  }
+  return out;
 }
 
 /** Template fields the offline checks require of each type (workflow-step-checks.ts). */
