@@ -85,7 +85,7 @@ const HELP: Record<string, CommandHelp> = {
   },
   emulator: {
     examples: [
-      ["$0 emulator --port 3000", "serve the API on 127.0.0.1:3000 (the key is printed at start)"],
+      ["$0 emulator --port 3000", "serve the API on 127.0.0.1:3000 (its keys are in the seed file it names)"],
       ["$0 emulator --latency 50 --error-rate 0.05", "rehearse against a slow, flaky server"],
     ],
     environment: [],
