@@ -1,9 +1,12 @@
 // Apply at scale: 2,000 changes (1,000 topic creates, 500 topic renames, 500 override creates)
 // at concurrency 8 against the emulator with 20 ms latency, then the same against its 429
-// limiter at 100 requests/s. Wall time against the ideal, 429s received, failures.
+// limiter at 100 requests/s. Wall time against the ideal, 429s received, failures; without the
+// limiter, also against the floor: the same requests from a bare undici script.
+import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startEmulator } from "../src/emulator/index.js";
 import { mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
 import { seedFor, tenantId, workflowId } from "./fixtures.js";
@@ -27,6 +30,12 @@ export interface ApplyScaleResult {
   rateLimited429: number;
   share429: number;
   failures: number;
+  /**
+   * The same minimal requests from a bare undici script (bench/apply-floor-child.ts), against an
+   * emulator set up the same way: what this machine allows. Measured without a rate limit only.
+   */
+  floor?: { wallMs: number; ratioToIdeal: number; firstRequestMs: number; meanInFlight: number };
+  ratioToFloor?: number;
 }
 
 const RENAMED = 500;
@@ -49,11 +58,13 @@ function config(renamed: boolean): string {
   return `${out.join("\n")}\n`;
 }
 
-export async function benchApplyScale(rateLimit?: { perSecond: number }): Promise<ApplyScaleResult> {
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/** An emulator holding the organization before the measured apply (set up by notiform, no latency). */
+async function setUp(): Promise<{ emulator: Emulator; dir: string; args: (...rest: string[]) => string[] }> {
   const emulator = await startEmulator({ seed: seedFor({ workflows: 1, tenants: OVERRIDES }), port: 0 });
   try {
     const dir = await mkdtemp(join(tmpdir(), "notiform-bench-apply-"));
-    const env = { NOTIFORM_API_KEY: emulator.apiKey };
     const args = (...rest: string[]) => [
       ...rest,
       "--api-url",
@@ -62,8 +73,20 @@ export async function benchApplyScale(rateLimit?: { perSecond: number }): Promis
       String(CONCURRENCY),
     ];
     await writeFile(join(dir, "notiform.yaml"), config(false));
+    const env = { NOTIFORM_API_KEY: emulator.apiKey };
     mustSucceed("set-up apply", await runCliTimed(args("apply", "--auto-approve"), dir, env));
     await writeFile(join(dir, "notiform.yaml"), config(true));
+    return { emulator, dir, args };
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
+}
+
+export async function benchApplyScale(rateLimit?: { perSecond: number }): Promise<ApplyScaleResult> {
+  const { emulator, dir, args } = await setUp();
+  try {
+    const env = { NOTIFORM_API_KEY: emulator.apiKey };
 
     emulator.setFaults({
       latencyMs: LATENCY_MS,
@@ -84,6 +107,7 @@ export async function benchApplyScale(rateLimit?: { perSecond: number }): Promis
     const idealMs = rateLimit
       ? (minimalRequests / rateLimit.perSecond) * 1000
       : (minimalRequests * LATENCY_MS) / CONCURRENCY;
+    const floor = rateLimit ? undefined : await floorRun(minimalRequests, idealMs);
     return {
       changes,
       wallMs: applied.wallMs,
@@ -97,6 +121,48 @@ export async function benchApplyScale(rateLimit?: { perSecond: number }): Promis
       rateLimited429,
       share429: rateLimited429 / requests,
       failures: report.counts.failed + report.counts.skipped,
+      ...(floor ? { floor, ratioToFloor: applied.wallMs / floor.wallMs } : {}),
+    };
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** The floor script against an emulator of its own, set up as the CLI's was. */
+async function floorRun(
+  minimalRequests: number,
+  idealMs: number,
+): Promise<NonNullable<ApplyScaleResult["floor"]>> {
+  const { emulator } = await setUp();
+  try {
+    emulator.setFaults({ latencyMs: LATENCY_MS });
+    emulator.clearRequests();
+    const script = fileURLToPath(new URL("./apply-floor-child.js", import.meta.url));
+    const started = performance.now();
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [script, emulator.url, String(CONCURRENCY), String(RENAMED), String(CREATED), String(OVERRIDES)],
+        {
+          stdio: ["ignore", "ignore", "inherit"],
+          env: { PATH: process.env.PATH ?? "", NOTIFORM_API_KEY: emulator.apiKey },
+        },
+      );
+      child.on("error", reject);
+      child.on("close", resolve);
+    });
+    const wallMs = performance.now() - started;
+    if (code !== 0) throw new Error(`the apply floor script exited ${code}`);
+    if (emulator.requests.length !== minimalRequests)
+      throw new Error(
+        `the apply floor script sent ${emulator.requests.length} requests, not the minimal ${minimalRequests}`,
+      );
+    const timeline = requestTimeline(emulator.requests, started);
+    return {
+      wallMs,
+      ratioToIdeal: wallMs / idealMs,
+      firstRequestMs: timeline.firstRequestMs,
+      meanInFlight: timeline.meanInFlight,
     };
   } finally {
     await emulator.close();

@@ -37,6 +37,8 @@ export interface PlanScaleResult {
   meanAnswerMs: number;
   /** The same minimal requests from a bare undici script in its own process (bench/floor-child.ts). */
   floorMs: number;
+  /** The floor script's first request from its spawn (ms): Node's start and undici's load, nothing else. */
+  floorFirstRequestMs: number;
   ratioToFloor: number;
   floorRatioToIdeal: number;
   naive: { sampleResources: number; sampleMs: number; extrapolatedMs: number; ratioToNotiform: number };
@@ -82,6 +84,7 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
 
     const floor = await floorRun(emulator.url, emulator.apiKey, size);
     const floorRequests = emulator.requests.length;
+    const floorTimeline = requestTimeline(emulator.requests, floor.startedAt);
     if (floorRequests !== minimalRequests) {
       throw new Error(`the floor script sent ${floorRequests} requests, not the minimal ${minimalRequests}`);
     }
@@ -100,9 +103,10 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       concurrency: CONCURRENCY,
       ...timeline,
       afterLastAnswerMs: plan.wallMs - timeline.lastAnswerMs,
-      floorMs: floor,
-      ratioToFloor: plan.wallMs / floor,
-      floorRatioToIdeal: floor / idealMs,
+      floorMs: floor.wallMs,
+      floorFirstRequestMs: floorTimeline.firstRequestMs,
+      ratioToFloor: plan.wallMs / floor.wallMs,
+      floorRatioToIdeal: floor.wallMs / idealMs,
       naive: { ...naive, ratioToNotiform: naive.extrapolatedMs / plan.wallMs },
     };
   } finally {
@@ -115,12 +119,12 @@ export function tenantPages(count: number): number {
   return Math.floor(count / 100) + 1;
 }
 
-/** The floor script's wall time, from its spawn to its exit (ms). */
+/** The floor script's wall time, from its spawn to its exit (ms), and when it was spawned. */
 async function floorRun(
   url: string,
   apiKey: string,
   size: { topics: number; overrides: number; workflows: number; tenants: number; layouts: number },
-): Promise<number> {
+): Promise<{ wallMs: number; startedAt: number }> {
   const script = fileURLToPath(new URL("./floor-child.js", import.meta.url));
   const started = performance.now();
   const code = await new Promise<number | null>((resolve, reject) => {
@@ -146,7 +150,7 @@ async function floorRun(
     child.on("close", resolve);
   });
   if (code !== 0) throw new Error(`the floor script exited ${code}`);
-  return performance.now() - started;
+  return { wallMs: performance.now() - started, startedAt: started };
 }
 
 /**
