@@ -71,7 +71,7 @@ export interface ClientOptions {
 export interface Connection {
   readonly baseUrl: string;
   readonly requester: Requester;
-  readonly bounds: { maxPages: number; onPage?: (progress: PageProgress) => void };
+  readonly bounds: { maxPages: number; lanes: number; onPage?: (progress: PageProgress) => void };
   stats(): ClientStats;
   close(): Promise<void>;
 }
@@ -125,6 +125,8 @@ export function openConnection(options: ClientOptions): Connection {
     requester: new Requester(transport),
     bounds: {
       maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
+      // Twice the limit: a page waits in the limiter's queue for each slot (PageLimits.lanes).
+      lanes: 2 * concurrency,
       ...(options.onPage !== undefined ? { onPage: options.onPage } : {}),
     },
     stats: () => structuredClone(transport.stats),

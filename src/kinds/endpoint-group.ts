@@ -11,6 +11,8 @@ export const LIST_LIMIT = 100;
 /** The bounds whole-list reads keep. */
 export interface ListBounds {
   maxPages: number;
+  /** Pages of one list asked for at once (PageLimits.lanes). */
+  lanes?: number;
   onPage?: (progress: PageProgress) => void;
 }
 

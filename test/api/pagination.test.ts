@@ -2,7 +2,7 @@
 // and the rest concurrently from totalCount; overrides following hasMore (limit 100) in either
 // envelope; workflows paged by totalCount (limit 100).
 import { afterEach, describe, expect, it } from "vitest";
-import { listAllFollowing } from "../../src/api/pagination.js";
+import { listAllFollowing, listAllPaged } from "../../src/api/pagination.js";
 import type { Recorded } from "./helpers/fake-server.js";
 import { closeAll, harness, T, W } from "./helpers/harness.js";
 
@@ -120,6 +120,47 @@ describe("listAllWorkflowOverrides", () => {
       "/v1/tenants?page=0&limit=100",
       "/v1/tenants?page=1&limit=100",
     ]);
+  });
+});
+
+describe("a list read in lanes", () => {
+  /** A list of `pages` pages of one item; each page answers when the test lets it. */
+  function pagedList(pages: number, failOn?: number) {
+    const asked: number[] = [];
+    let outstanding = 0;
+    let mostOutstanding = 0;
+    const fetchPage = async (page: number) => {
+      asked.push(page);
+      outstanding += 1;
+      mostOutstanding = Math.max(mostOutstanding, outstanding);
+      // Answers after the other lanes had their turn (a few turns of the event loop).
+      for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      outstanding -= 1;
+      if (page === failOn) throw new Error(`page ${page} failed`);
+      return { items: [`item-${page}`], totalCount: pages, pageSize: 1 };
+    };
+    return { fetchPage, asked, mostOutstanding: () => mostOutstanding };
+  }
+
+  it("asks for at most `lanes` pages at once, each page once and in order, every item kept", async () => {
+    const list = pagedList(50);
+    const items = await listAllPaged(list.fetchPage, (item) => item, {
+      endpoint: "listThings",
+      maxPages: 100,
+      lanes: 4,
+    });
+    expect(items).toEqual(Array.from({ length: 50 }, (_, i) => `item-${i}`));
+    expect(list.asked).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(list.mostOutstanding()).toBe(4);
+  });
+
+  it("starts no page after one failed, and throws that failure", async () => {
+    const list = pagedList(50, 5);
+    await expect(
+      listAllPaged(list.fetchPage, (item) => item, { endpoint: "listThings", maxPages: 100, lanes: 4 }),
+    ).rejects.toThrow("page 5 failed");
+    // Page 5 fails while pages 6 to 8 are out (four lanes): none is started after it.
+    expect(Math.max(...list.asked)).toBeLessThanOrEqual(8);
   });
 });
 

@@ -129,7 +129,7 @@ function createChangeEndpoints(requester: Requester, bounds: ListBounds): Change
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (change) => change._id,
-        { endpoint: "listChanges", maxPages: bounds.maxPages, onPage: bounds.onPage },
+        { endpoint: "listChanges", maxPages: bounds.maxPages, lanes: bounds.lanes, onPage: bounds.onPage },
       ),
   };
   return api;

@@ -119,7 +119,7 @@ function createLayoutEndpoints(requester: Requester, bounds: ListBounds): Layout
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (layout) => layout._id,
-        { endpoint: "listLayouts", maxPages: bounds.maxPages, onPage: bounds.onPage },
+        { endpoint: "listLayouts", maxPages: bounds.maxPages, lanes: bounds.lanes, onPage: bounds.onPage },
       ),
   };
   return api;

@@ -111,7 +111,7 @@ export const topicApi: EndpointGroup<TopicEndpoints, never> = {
             return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
           },
           (topic) => topic._id,
-          { endpoint: "listTopics", maxPages: bounds.maxPages, onPage: bounds.onPage },
+          { endpoint: "listTopics", maxPages: bounds.maxPages, lanes: bounds.lanes, onPage: bounds.onPage },
         ),
     };
     return api;

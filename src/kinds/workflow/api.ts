@@ -159,7 +159,7 @@ function createWorkflowEndpoints(requester: Requester, bounds: ListBounds): Work
           return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
         },
         (workflow) => workflow._id,
-        { endpoint: "listWorkflows", maxPages: bounds.maxPages, onPage: bounds.onPage },
+        { endpoint: "listWorkflows", maxPages: bounds.maxPages, lanes: bounds.lanes, onPage: bounds.onPage },
       ),
   };
   return api;
