@@ -5,7 +5,7 @@
 // reach the same files by ever longer paths: that is one error, and each file is loaded once.
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { displayPath } from "./yaml-file.js";
+import { displayPath } from "./display-path.js";
 
 const ALLOW = "pass --allow-include-outside to allow it";
 

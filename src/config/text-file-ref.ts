@@ -15,23 +15,15 @@ import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { readBoundedFile } from "../bounded-file.js";
 import type { Position, Problem } from "../errors.js";
+import { displayPath } from "./display-path.js";
+import { isTextFileRef, type TextFileRef } from "./file-ref.js";
 import { isOutside, shown as quoted } from "./include-scope.js";
-import { displayPath, positionAt, type YamlFile } from "./yaml-file.js";
+import { positionAt, type YamlFile } from "./yaml-file.js";
 
-/** A reference to a text file, in place of the text itself. */
-export interface TextFileRef {
-  file: string;
-}
+export { isTextFileRef, type TextFileRef } from "./file-ref.js";
 
 /** A field path inside a config file's data; "*" matches any index of a list. */
 export type TextFieldPath = readonly (string | "*")[];
-
-/** Exactly `{ file: "..." }`: anything else is left for the schema to judge. */
-export function isTextFileRef(value: unknown): value is TextFileRef {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === "file" && typeof (value as TextFileRef).file === "string";
-}
 
 /** Where references are read from, and what bounds them. */
 export interface TextFileScope {

@@ -3,7 +3,6 @@
 // It never guesses an encoding: bytes that are not UTF-8 are an error at the first bad byte,
 // not silently turned into replacement characters.
 import { isUtf8 } from "node:buffer";
-import { relative } from "node:path";
 import {
   type Document,
   isMap,
@@ -18,8 +17,8 @@ import {
 } from "yaml";
 import { readBoundedFile } from "../bounded-file.js";
 import type { Position, Problem } from "../errors.js";
-import { visibleText } from "../sanitize.js";
 import { excessiveAlias, MAX_ALIAS_EXPANSION } from "./alias-budget.js";
+import { displayPath } from "./display-path.js";
 import { parseSimpleYaml } from "./fast-yaml.js";
 
 export interface YamlFile {
@@ -33,12 +32,6 @@ export interface YamlFile {
   empty: boolean;
   /** Parsed by the fast path (fast-yaml.ts): its values are read with plainValue. */
   fast: boolean;
-}
-
-/** A path as messages show it: relative to cwd, with line breaks and controls made visible. */
-export function displayPath(path: string, cwd: string): string {
-  const rel = relative(cwd, path).split("\\").join("/");
-  return visibleText(rel === "" ? path : rel);
 }
 
 export async function readYamlFile(path: string, cwd: string, problems: Problem[]): Promise<YamlFile> {

@@ -8,14 +8,9 @@ import type { Desired, Resources, Source } from "../config/model.js";
 import { positionOfNode, type YamlFile } from "../config/yaml-file.js";
 import type { Position } from "../errors.js";
 import { KINDS, registry } from "../kinds/registry.js";
+import { emptyResources } from "./defaults.js";
 
 export type FileResources = Resources;
-
-export function emptyResources(): Resources {
-  const out = {} as Record<string, Desired<unknown>[]>;
-  for (const kind of KINDS) out[kind] = [];
-  return out as Resources;
-}
 
 /**
  * `faults`: the fields of this file's problems so far ("workflows[0].steps[1].name"); the entries

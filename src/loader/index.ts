@@ -9,12 +9,13 @@ import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { canonicalJson } from "../canonical.js";
+import { displayPath } from "../config/display-path.js";
 import type { DesiredState, LoadOptions } from "../config/model.js";
 import { newTextBudget } from "../config/text-file-ref.js";
-import { displayPath } from "../config/yaml-file.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { KindModule } from "../kinds/kind.js";
 import { KINDS, type Kind, registry } from "../kinds/registry.js";
+import { DEFAULT_API_KEY_ENV } from "./defaults.js";
 import {
   dropRepeats,
   layered,
@@ -26,7 +27,8 @@ import { combine } from "./merge.js";
 import { isRecord, type LoadedFile, type Loader, loadTree, resourcesOf, stringOf } from "./tree.js";
 
 export type { DesiredState, LoadOptions } from "../config/model.js";
-export const DEFAULT_API_KEY_ENV = "NOTIFORM_API_KEY";
+export { DEFAULT_API_KEY_ENV } from "./defaults.js";
+
 /** How many values one alias may expand to before a file is refused as an alias bomb. */
 const _MAX_ALIAS_COUNT = 1000;
 

@@ -10,7 +10,7 @@ import type { Problem } from "../errors.js";
 import type { KindModule } from "../kinds/kind.js";
 import { KINDS, type Kind, registry } from "../kinds/registry.js";
 import { schemaOf } from "../schemas.js";
-import { emptyResources } from "./collect.js";
+import { emptyResources } from "./defaults.js";
 
 export { where } from "../config/where.js";
 

@@ -7,8 +7,9 @@
 // any error fails the load (validate, and plan and apply before anything is written).
 
 import { dirname, resolve } from "node:path";
+import { displayPath } from "../config/display-path.js";
 import { isTextFileRef, type TextFieldPath } from "../config/text-file-ref.js";
-import { displayPath, type YamlFile } from "../config/yaml-file.js";
+import type { YamlFile } from "../config/yaml-file.js";
 import type { Position, Problem } from "../errors.js";
 import type { KindModule, TemplateFieldSpec } from "../kinds/kind.js";
 import type { Kind } from "../kinds/kinds.js";

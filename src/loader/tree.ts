@@ -2,6 +2,7 @@ import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import { isMap, isScalar, isSeq, visit } from "yaml";
 import { resolveDataFileRefs } from "../config/data-file-ref.js";
+import { displayPath } from "../config/display-path.js";
 import { plainValue } from "../config/fast-yaml.js";
 import {
   checkIncludePattern,
@@ -13,7 +14,7 @@ import { interpolateFile } from "../config/interpolate.js";
 import type { LoadOptions } from "../config/model.js";
 import { STEPS_COUNT } from "../config/section-scan.js";
 import { resolveTextFileRefs, type TextBudget } from "../config/text-file-ref.js";
-import { displayPath, positionAt, positionOfNode, readYamlFile, type YamlFile } from "../config/yaml-file.js";
+import { positionAt, positionOfNode, readYamlFile, type YamlFile } from "../config/yaml-file.js";
 import type { Problem } from "../errors.js";
 import { collectResources, type FileResources } from "./collect.js";
 import { checkSchema } from "./schema-check.js";

@@ -13,7 +13,7 @@ import { type KnownSecrets, scrubExport, variablesOf } from "../export-secrets.j
 import { exportDocuments, exportHeader } from "../kinds/export-live.js";
 import { readLive } from "../kinds/read-live.js";
 import { describeKind, KINDS } from "../kinds/registry.js";
-import { DEFAULT_API_KEY_ENV } from "../loader/index.js";
+import { DEFAULT_API_KEY_ENV } from "../loader/defaults.js";
 import { protector } from "../secrets/keyed-digest.js";
 import { withStateLock } from "../state/lock.js";
 import { emptyState } from "../state/model.js";

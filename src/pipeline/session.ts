@@ -5,16 +5,15 @@
 
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { displayPath } from "../config/display-path.js";
 import type { DesiredState, LoadOptions } from "../config/model.js";
-import { displayPath } from "../config/yaml-file.js";
 import { ConfigError, NotiformError, type Problem } from "../errors.js";
 import type { ApiClient } from "../kinds/client.js";
 import { createClient } from "../kinds/client.js";
 import type { Organization } from "../kinds/endpoints/wire.js";
 import type { ServerEnvironment } from "../kinds/kind.js";
 import { unlessUnsupported } from "../kinds/unsupported.js";
-import { emptyResources } from "../loader/collect.js";
-import { DEFAULT_API_KEY_ENV, loadConfig } from "../loader/index.js";
+import { DEFAULT_API_KEY_ENV, emptyResources } from "../loader/defaults.js";
 import { loadConfigBeside } from "../loader/load-beside.js";
 import type { PlanTarget } from "../plan/model.js";
 import { visibleText } from "../sanitize.js";
@@ -107,7 +106,12 @@ export async function loadDesired(args: ConfigArgs, context: RunContext, onParse
     cwd: context.cwd,
     allowIncludeOutside: args["allow-include-outside"] === true,
   };
-  const loading = onParsed !== undefined ? loadConfigBeside({ ...options, onParsed }) : loadConfig(options);
+  // In this thread, the loader (and the YAML parser) is loaded only when used: a plan loads the
+  // config on a worker, and the commands' start-up does not compile what they never run.
+  const loading =
+    onParsed !== undefined
+      ? loadConfigBeside({ ...options, onParsed })
+      : import("../loader/index.js").then(({ loadConfig }) => loadConfig(options));
   const result = await loading.catch((error: unknown) => {
     if (error instanceof ConfigError) context.masker.addAll(error.sensitive);
     throw error;

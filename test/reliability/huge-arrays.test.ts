@@ -3,7 +3,7 @@
 // exceeded" if a spread came back.
 import { describe, expect, it } from "vitest";
 import { dataFromSeed } from "../../src/emulator/seed-data.js";
-import { emptyResources } from "../../src/loader/collect.js";
+import { emptyResources } from "../../src/loader/defaults.js";
 import { layer } from "../../src/loader/merge.js";
 import { Masker } from "../../src/mask.js";
 

@@ -1,6 +1,5 @@
 // `notiform export`: write the live state as config files, to adopt notiform on an existing
 // organization (src/pipeline/export.ts). Refuses to overwrite any file unless --force.
-import { runExport } from "../../pipeline/export.js";
 import { defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
@@ -33,6 +32,8 @@ export const exportCommand = defineCommand({
       })
       .option("force", { type: "boolean", default: false, describe: "Overwrite files that already exist" }),
   run: async (args, context) => {
+    // Loaded when run: export writes YAML, and no other command's start-up should compile that.
+    const { runExport } = await import("../../pipeline/export.js");
     const summary = await runExport(args, runContext(context, args), schemaReference);
     context.terminal.err(summary);
     return EXIT.ok;

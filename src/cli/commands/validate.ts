@@ -2,12 +2,6 @@
 // Exit 0 when valid (warnings allowed), 1 otherwise; every problem as `file:line:col  message`.
 
 import { ConfigError } from "../../errors.js";
-import {
-  renderValidateJson,
-  renderValidateText,
-  validateConfig,
-  validateJsonDocument,
-} from "../../loader/validate-config.js";
 import { maskDeep } from "../../mask.js";
 import { defineCommand } from "../command.js";
 import { CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
@@ -28,6 +22,10 @@ export const validateCommand = defineCommand({
         describe: "json: the problems as objects",
       }),
   run: async (args, context) => {
+    // Loaded when run, with the YAML parser: no other command's start-up compiles the loader.
+    const { renderValidateJson, renderValidateText, validateConfig, validateJsonDocument } = await import(
+      "../../loader/validate-config.js"
+    );
     const result = await validateConfig({
       configPath: args.config,
       // Without --env: the base and every environment layered over it.

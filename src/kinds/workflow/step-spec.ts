@@ -1,7 +1,7 @@
 // A workflow step as the config describes it (workflows[].steps[]): its identity is its name
 // inside the workflow. Long text may be written as `{ file: PATH }` (WrittenStepSpec); after
 // loading it is the file's text (StepSpec), so nothing past the loader sees a reference.
-import type { TextFileRef } from "../../config/text-file-ref.js";
+import type { TextFileRef } from "../../config/file-ref.js";
 
 export const STEP_TYPES = ["email", "in_app", "sms", "chat", "push", "digest", "delay"] as const;
 export type StepType = (typeof STEP_TYPES)[number];

@@ -4,7 +4,7 @@
 // content. Paths run inside one workflow entry; a field a step type does not have is simply
 // absent, and an editor block list at `content` is skipped there and read through its blocks.
 
-import { isTextFileRef } from "../../config/text-file-ref.js";
+import { isTextFileRef } from "../../config/file-ref.js";
 import type { Problem } from "../../errors.js";
 import type { KindModule, TemplateFieldSpec } from "../kind.js";
 import { checkPreviewExamples, previewExamplesOf, previewPayloadOf } from "./preview-examples.js";
