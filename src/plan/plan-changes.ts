@@ -79,10 +79,12 @@ export function planChanges(input: PlanInput): Plan {
     for (const kind of KINDS) {
       if (unlisted.includes(kind)) continue;
       const managed = new Set((itemsByKind.get(kind) ?? []).map((item) => item.key));
+      // By kind in KINDS order, by key within each: sorting kind by kind gives the order one sort
+      // of the whole list by (kind, key) gives, without looking up two kinds' places per comparison.
+      const listed = registry[kind].unmanaged(context, managed).sort((a, b) => compareKeys(a.key, b.key));
       // concat, not push(...): an organization can hold far more unmanaged items than the stack.
-      unmanaged = unmanaged.concat(registry[kind].unmanaged(context, managed));
+      unmanaged = unmanaged.concat(listed);
     }
-    unmanaged.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compareKeys(a.key, b.key));
   }
 
   // Null prototype: group keys are user data, and "__proto__" is a fine key.
