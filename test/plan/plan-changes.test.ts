@@ -102,6 +102,27 @@ describe("planChanges", () => {
     );
   });
 
+  it("keeps of an action's dependencies those this plan acts on, sorted; an unchanged one is dropped", () => {
+    const result = plan(
+      desiredState({
+        workflows: [
+          { key: "shipped", id: WF1, name: "Shipped v2" },
+          { key: "placed", id: WF2 },
+        ],
+        tenants: [{ identifier: "acme-eu", name: "Acme EU" }],
+        overrides: [
+          { workflow: "shipped", tenant: "acme-eu", active: true },
+          { workflow: "placed", tenant: "acme-eu", active: true },
+        ],
+      }),
+      liveSnapshot({ workflows: [workflow(WF1), workflow(WF2)] }),
+    );
+    const byId = new Map(result.actions.map((action) => [action.id, action.dependsOn]));
+    expect(byId.get("override/placed@acme-eu")).toEqual(["tenant/acme-eu"]);
+    expect(byId.get("override/shipped@acme-eu")).toEqual(["tenant/acme-eu", "workflow/shipped"]);
+    expect(byId.get("tenant/acme-eu")).toEqual([]);
+  });
+
   it("sends a workflow status only when active differs, and separately from its fields", () => {
     const result = plan(
       desiredState({ workflows: [{ key: "shipped", id: WF1, name: "Shipped!", active: false }] }),

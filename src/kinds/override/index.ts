@@ -59,13 +59,16 @@ export function canonicalOverrideFields(
   return fields;
 }
 
-/** `managed`: the fields the config sets; the digest covers only those (all when not given). */
-export function liveOverrideItem(override: WorkflowOverride, managed?: Iterable<string>): LiveItem {
+/**
+ * `desired`: the fields the config sets; the digest covers only those (all when not given). Their
+ * names are taken only when the digest is (an action records it; most overrides are unchanged).
+ */
+export function liveOverrideItem(override: WorkflowOverride, desired?: JsonObject): LiveItem {
   const fields = canonicalOverrideFields(override);
   return new ApiLiveItem(override._id, fields, () => ({
     workflowId: override._workflowId,
     tenantId: override._tenantId,
-    ...(managed === undefined ? fields : managedFields(fields, managed)),
+    ...(desired === undefined ? fields : managedFields(fields, Object.keys(desired))),
   }));
 }
 
@@ -187,7 +190,7 @@ export const overrideKind: KindModule<"override"> = {
     if (unreadable !== undefined) return { status: "unknown", reason: unreadable };
     const override = context.live.kinds.override.byPair.get(pairOf(item));
     return override
-      ? { status: "found", item: liveOverrideItem(override, Object.keys(item.fields)) }
+      ? { status: "found", item: liveOverrideItem(override, item.fields) }
       : { status: "absent" };
   },
 
