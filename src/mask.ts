@@ -20,6 +20,8 @@ export class Masker {
   private readonly credentials = new Set<string>();
   private pattern: RegExp | undefined;
   private pieces: RegExp | undefined;
+  /** Whether some form of a secret or piece of a credential holds a character JSON escapes. */
+  private escapable: boolean | undefined;
 
   /** `placeholder`: what a secret is replaced by (export writes one that is valid in any field). */
   constructor(private readonly placeholder: string = MASK) {}
@@ -35,6 +37,7 @@ export class Masker {
       if (value === undefined || value.length < MIN_MASKED_LENGTH || this.secrets.has(value)) continue;
       for (const form of formsOf(value)) this.secrets.add(form);
       this.pattern = undefined;
+      this.escapable = undefined;
     }
     return this;
   }
@@ -46,6 +49,7 @@ export class Masker {
       if (value === undefined || value.length < PIECE || this.credentials.has(value)) continue;
       this.credentials.add(value);
       this.pieces = undefined;
+      this.escapable = undefined;
     }
     return this;
   }
@@ -57,24 +61,57 @@ export class Masker {
   mask(text: string): string {
     // Too short to hold any form of any secret (each is at least MIN_MASKED_LENGTH long).
     if (this.secrets.size === 0 || text.length < MIN_MASKED_LENGTH) return text;
+    const masked = text.replace(this.secretPattern(), this.placeholder);
+    return this.credentials.size === 0 ? masked : this.maskPieces(masked);
+  }
+
+  /**
+   * Whether maskDeep would leave `value` (plain JSON data) as it is, judged from its JSON text:
+   * one native serialization and one search instead of a walk over every string (a plan holds
+   * tens of thousands, and usually not one secret). Sound because JSON text spells a string's
+   * characters as they are except `"`, `\`, control characters and lone surrogates: a secret and
+   * its pieces free of those show in the text wherever a string holds them. Otherwise (or when
+   * the text does hold one) false, and the caller masks string by string.
+   */
+  leavesUnchanged(value: unknown): boolean {
+    if (this.secrets.size === 0) return true;
+    this.escapable ??= [...this.secrets, ...this.windows()].some((text) => JSON_ESCAPED.test(text));
+    if (this.escapable) return false;
+    const json = JSON.stringify(value);
+    const pattern = this.secretPattern();
+    pattern.lastIndex = 0;
+    if (pattern.test(json)) return false;
+    if (this.credentials.size === 0) return true;
+    const pieces = this.piecePattern();
+    pieces.lastIndex = 0;
+    return !pieces.test(json);
+  }
+
+  /** Every form of every secret, longest first (a secret that contains another is masked whole). */
+  private secretPattern(): RegExp {
     if (this.pattern === undefined) {
-      // Longest first, so a secret that contains another is masked whole.
       const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
       this.pattern = new RegExp(sorted.map(escapeRegExp).join("|"), "g");
     }
-    const masked = text.replace(this.pattern, this.placeholder);
-    return this.credentials.size === 0 ? masked : this.maskPieces(masked);
+    return this.pattern;
+  }
+
+  /** Every run of PIECE characters of a credential. */
+  private windows(): Set<string> {
+    const windows = new Set<string>();
+    for (const credential of this.credentials)
+      for (let i = 0; i + PIECE <= credential.length; i += 1) windows.add(credential.slice(i, i + PIECE));
+    return windows;
+  }
+
+  private piecePattern(): RegExp {
+    this.pieces ??= new RegExp([...this.windows()].map(escapeRegExp).join("|"), "g");
+    return this.pieces;
   }
 
   /** Mask every run of at least PIECE characters that also occurs in a credential. */
   private maskPieces(text: string): string {
-    if (this.pieces === undefined) {
-      const windows = new Set<string>();
-      for (const credential of this.credentials)
-        for (let i = 0; i + PIECE <= credential.length; i += 1) windows.add(credential.slice(i, i + PIECE));
-      this.pieces = new RegExp([...windows].map(escapeRegExp).join("|"), "g");
-    }
-    const pattern = this.pieces;
+    const pattern = this.piecePattern();
     pattern.lastIndex = 0;
     let out = "";
     let from = 0;
@@ -101,6 +138,10 @@ export class Masker {
     return best;
   }
 }
+
+/** What JSON.stringify writes escaped: `"`, `\`, control characters and lone surrogates. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes.
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** The forms a value can take in output; each is masked. */
 function formsOf(value: string): string[] {

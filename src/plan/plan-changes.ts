@@ -2,7 +2,7 @@
 // Both sides arrive in one canonical flat field model (src/kinds/), so comparing is a field
 // by field equality of canonical JSON: an unchanged resource can never show as a change.
 
-import { digestOf, sameValue } from "../canonical.js";
+import { digestOf, type JsonValue, sameValue } from "../canonical.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { desiredItemsOf } from "../kinds/desired-items.js";
@@ -11,7 +11,7 @@ import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "..
 import { describeKind, KINDS, registry } from "../kinds/registry.js";
 import { requestOf } from "../kinds/requests.js";
 import { type Protect, unprotected } from "../secrets/keyed-digest.js";
-import { ownRecord, type StateFile } from "../state/model.js";
+import { type CreateIntent, ownRecord, type StateFile } from "../state/model.js";
 import { type Kind, PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "./model.js";
 import { resolveGroupIds } from "./resolve-groups.js";
 
@@ -62,7 +62,7 @@ export function planChanges(input: PlanInput): Plan {
     for (const item of items) {
       const id = selected === undefined && !anyIntent ? "" : `${kind}/${item.key}`;
       if (selected !== undefined && !selected.has(id)) continue;
-      const action = planItem(kind, item, context);
+      const action = planItem(kind, item, context, anyIntent ? intents : undefined);
       if (anyIntent && ownRecord(intents, id) !== undefined && action?.op !== "uncertain")
         resolvedIntents.push(id);
       if (action === undefined) unchanged += 1;
@@ -70,8 +70,14 @@ export function planChanges(input: PlanInput): Plan {
     }
   }
 
-  const actionIds = new Set(actions.map((action) => action.id));
-  for (const action of actions) action.dependsOn = action.dependsOn.filter((id) => actionIds.has(id)).sort();
+  // Most actions depend on nothing: the set of ids is made only when one does.
+  let actionIds: Set<string> | undefined;
+  for (const action of actions) {
+    if (action.dependsOn.length === 0) continue;
+    actionIds ??= new Set(actions.map((each) => each.id));
+    const planned = actionIds;
+    action.dependsOn = action.dependsOn.filter((id) => planned.has(id)).sort();
+  }
 
   let unmanaged: UnmanagedResource[] = [];
   const unlisted = input.only === undefined ? (input.live.unlisted ?? []) : [];
@@ -79,10 +85,12 @@ export function planChanges(input: PlanInput): Plan {
     for (const kind of KINDS) {
       if (unlisted.includes(kind)) continue;
       const managed = new Set((itemsByKind.get(kind) ?? []).map((item) => item.key));
+      // By kind in KINDS order, by key within each: sorting kind by kind gives the order one sort
+      // of the whole list by (kind, key) gives, without looking up two kinds' places per comparison.
+      const listed = registry[kind].unmanaged(context, managed).sort((a, b) => compareKeys(a.key, b.key));
       // concat, not push(...): an organization can hold far more unmanaged items than the stack.
-      unmanaged = unmanaged.concat(registry[kind].unmanaged(context, managed));
+      unmanaged = unmanaged.concat(listed);
     }
-    unmanaged.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compareKeys(a.key, b.key));
   }
 
   // Null prototype: group keys are user data, and "__proto__" is a fine key.
@@ -120,7 +128,13 @@ function warnDuplicates(live: LiveSnapshot, warnings: PlanWarning[]): void {
   }
 }
 
-function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanAction | undefined {
+/** `intents`: the interrupted creates to settle, undefined when there are none (most plans). */
+function planItem(
+  kind: Kind,
+  item: DesiredItem,
+  context: PlanContext,
+  intents: Readonly<Record<string, CreateIntent>> | undefined,
+): PlanAction | undefined {
   const module = registry[kind];
   const lookup = module.lookupLive(item, context);
   let op: "create" | "update" | "unverified";
@@ -129,7 +143,9 @@ function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanActi
   let reason: string | undefined;
   // Only an absent resource can have an interrupted create to settle: the rest skip the lookup.
   const intent =
-    lookup.status === "absent" ? ownRecord(context.state.intents ?? {}, `${kind}/${item.key}`) : undefined;
+    lookup.status === "absent" && intents !== undefined
+      ? ownRecord(intents, `${kind}/${item.key}`)
+      : undefined;
   if (intent !== undefined) {
     // An earlier create was interrupted in flight. Where the kind can see that it did not
     // happen, it is planned again; where it cannot, it is never silently sent a second time.
@@ -140,7 +156,7 @@ function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanActi
         kind,
         key: item.key,
         op: "uncertain",
-        changes: Object.entries(item.fields).map(([field, value]) => ({ field, new: value })),
+        changes: newValues(item, false),
         operations: [],
         requests: [],
         dependsOn: [...item.dependsOn],
@@ -152,11 +168,11 @@ function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanActi
   }
   if (lookup.status === "absent") {
     op = "create";
-    changes = Object.entries(item.fields).map(([field, value]) => ({ field, new: value }));
+    changes = newValues(item, false);
   } else if (lookup.status === "unknown") {
     op = "unverified";
     reason = lookup.reason;
-    changes = Object.entries(item.fields).map(([field, value]) => ({ field, new: value, unknown: true }));
+    changes = newValues(item, true);
   } else {
     live = lookup.item;
     changes = diffFields(item, live);
@@ -193,6 +209,19 @@ function planItem(kind: Kind, item: DesiredItem, context: PlanContext): PlanActi
   return action;
 }
 
+/**
+ * Every field as new (a create), or as new of an unknown live value. A loop over the keys rather
+ * than entries mapped: each create of a large apply makes these.
+ */
+function newValues(item: DesiredItem, unknown: boolean): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const field of Object.keys(item.fields)) {
+    const value = item.fields[field] as JsonValue;
+    changes.push(unknown ? { field, new: value, unknown: true } : { field, new: value });
+  }
+  return changes;
+}
+
 /** A digest per managed field the live object has, so a stale saved plan can name what moved. */
 function fieldDigests(item: DesiredItem, live: LiveItem): Record<string, string> {
   const out: Record<string, string> = {};
@@ -205,7 +234,9 @@ function fieldDigests(item: DesiredItem, live: LiveItem): Record<string, string>
 function diffFields(item: DesiredItem, live: LiveItem): FieldChange[] {
   const known = live.knownFields === undefined ? undefined : new Set(live.knownFields);
   const changes: FieldChange[] = [];
-  for (const [field, value] of Object.entries(item.fields)) {
+  // Keys, not entries: this runs for every resource of a plan, and most have no change.
+  for (const field of Object.keys(item.fields)) {
+    const value = item.fields[field] as JsonValue;
     if (known !== undefined && !known.has(field)) {
       changes.push({ field, new: value, unknown: true });
       continue;

@@ -149,6 +149,14 @@ describe("notiform plan guards and failures", () => {
     expect(saved.target.organization).toBe("Acme Inc");
     expect(saved.summary.create).toBe(4);
   });
+
+  it("prints with --output json exactly the plan --out saves, sealed", async () => {
+    const { cli, workspace } = await setup();
+    const result = await cli("plan", "--out", "plan.json", "--output", "json");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(await workspace.read("plan.json"));
+    expect(JSON.parse(result.stdout).contentDigest).toMatch(/^hmac-sha256:/);
+  });
 });
 
 describe("notiform plan request economy", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/kinds/registry.js";
 import { planChanges } from "../../src/plan/plan-changes.js";
 import type { StateFile } from "../../src/state/model.js";
 import {
@@ -74,6 +75,52 @@ describe("planChanges", () => {
     );
     expect(result.actions).toEqual([]);
     expect(result.unmanaged).toEqual([{ kind: "topic", key: "legacy", name: "Legacy" }]);
+  });
+
+  it("lists the unmanaged by kind in registry order, then by key, however the server ordered them", () => {
+    const result = plan(
+      desiredState({ topics: [{ key: "orders", name: "Orders" }], workflows: [{ key: "shipped", id: WF1 }] }),
+      liveSnapshot({
+        topics: ["zeta", "orders", "Alpha", "beta", "alpha"].map((key) => topic(key, `T ${key}`)),
+        workflows: [WF2, WF1, "64f1c0ffee0000000000a000"].map((id) => workflow(id)),
+        overrides: [override(WF2, T1), override(WF1, T1), override("64f1c0ffee0000000000a000", T1)],
+      }),
+    );
+    const place = (kind: string) => KINDS.indexOf(kind as (typeof KINDS)[number]);
+    const expected = [...result.unmanaged].sort(
+      (a, b) => place(a.kind) - place(b.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+    );
+    expect(result.unmanaged).toEqual(expected);
+    expect(result.unmanaged.map((u) => `${u.kind}/${u.key}`)).toEqual(
+      [
+        ...["Alpha", "alpha", "beta", "zeta"].map((key) => `topic/${key}`),
+        ...["64f1c0ffee0000000000a000", WF2].map((id) => `workflow/${id}`),
+        ...[`64f1c0ffee0000000000a000@${T1}`, `${WF2}@${T1}`, `shipped@${T1}`].map(
+          (key) => `override/${key}`,
+        ),
+      ].sort((a, b) => place(a.split("/")[0] ?? "") - place(b.split("/")[0] ?? "")),
+    );
+  });
+
+  it("keeps of an action's dependencies those this plan acts on, sorted; an unchanged one is dropped", () => {
+    const result = plan(
+      desiredState({
+        workflows: [
+          { key: "shipped", id: WF1, name: "Shipped v2" },
+          { key: "placed", id: WF2 },
+        ],
+        tenants: [{ identifier: "acme-eu", name: "Acme EU" }],
+        overrides: [
+          { workflow: "shipped", tenant: "acme-eu", active: true },
+          { workflow: "placed", tenant: "acme-eu", active: true },
+        ],
+      }),
+      liveSnapshot({ workflows: [workflow(WF1), workflow(WF2)] }),
+    );
+    const byId = new Map(result.actions.map((action) => [action.id, action.dependsOn]));
+    expect(byId.get("override/placed@acme-eu")).toEqual(["tenant/acme-eu"]);
+    expect(byId.get("override/shipped@acme-eu")).toEqual(["tenant/acme-eu", "workflow/shipped"]);
+    expect(byId.get("tenant/acme-eu")).toEqual([]);
   });
 
   it("sends a workflow status only when active differs, and separately from its fields", () => {

@@ -1,6 +1,7 @@
 // The pure pieces behind secret hygiene and server text, case by case: the masker's forms and
 // credential pieces, the plan masker's old values, the sanitizer's escapes, markdown code spans
 // and the export scrubber. The end-to-end tests in this directory run them over real HTTP.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scrubExport, variablesOf } from "../../src/export-secrets.js";
 import { MASK, Masker, maskDeep } from "../../src/mask.js";
@@ -96,6 +97,78 @@ describe("maskPlan", () => {
     expect(JSON.stringify(masked)).not.toContain(secret);
     expect(JSON.stringify(masked)).toBe(before.replaceAll(secret, MASK));
     expect(JSON.stringify(plan)).toBe(before);
+  });
+});
+
+describe("Masker.leavesUnchanged", () => {
+  // maskPlan and maskAction return their input when this says so: it must never say so of a
+  // value in which masking string by string would change anything.
+  it("is true only of values that maskDeep leaves as they are, whatever the secrets hold", () => {
+    const units = ["a", "b", "0", '"', "\\", "\n", "\u0001", "é", "\ud83d\ude00", "&", " ", "'", "%"];
+    const secret = fc.string({ unit: fc.constantFrom(...units), minLength: 3, maxLength: 12 });
+    // Values: lone surrogates too (no secret can hold one: the masker URL-encodes each).
+    const text = fc.string({ unit: fc.constantFrom(...units, "\ud83d", "\ude00"), maxLength: 6 });
+    fc.assert(
+      fc.property(
+        fc.array(secret, { maxLength: 2 }),
+        fc.array(secret, { maxLength: 2 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.array(fc.tuple(text, fc.nat(), fc.nat(), text), { maxLength: 4 }),
+        (secrets, credentials, base, parts) => {
+          const masker = new Masker().addAll(secrets).addCredential(...credentials);
+          const known = [...secrets, ...credentials, ""];
+          // Strings that hold (a part of) a secret between other characters.
+          const strings = parts.map(([before, which, from, after]) => {
+            const held = known[which % known.length] ?? "";
+            return `${before}${held.slice(from % (held.length + 1))}${after}`;
+          });
+          const v = { base, strings };
+          if (masker.leavesUnchanged(v)) expect(JSON.stringify(maskDeep(v, masker))).toBe(JSON.stringify(v));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("finds a secret next to characters JSON escapes, and a secret that holds one", () => {
+    const key = "nf_key_0123456789abcdef";
+    const masker = new Masker().addCredential(key);
+    expect(masker.leavesUnchanged({ a: ["x", `line\n${key}"quoted"`] })).toBe(false);
+    expect(masker.leavesUnchanged({ a: ["x", `\t${key.slice(3, 12)}\u0000`] })).toBe(false);
+    expect(masker.leavesUnchanged({ a: ["x", "nothing here"], n: 1 })).toBe(true);
+    const quoted = new Masker().add('pass"word\\x');
+    expect(quoted.leavesUnchanged({ a: "nothing here" })).toBe(false);
+  });
+
+  it("leaves maskPlan's output as masking every string gives it", () => {
+    const key = "nf_key_0123456789abcdef";
+    const masker = new Masker().addCredential(key).add("env-value-1");
+    const clean = {
+      formatVersion: 4,
+      actions: [{ id: "topic/a", changes: [{ field: "name", old: "A\n", new: 'B "b"' }], dependsOn: [] }],
+      warnings: [],
+    } as unknown as Plan;
+    expect(maskPlan(clean, masker)).toEqual(clean);
+    const dirty = {
+      ...clean,
+      actions: [
+        ...clean.actions,
+        {
+          id: "topic/b",
+          changes: [{ field: "name", old: "x", new: `"\n${key.slice(0, 10)}` }],
+          dependsOn: [],
+        },
+      ],
+    } as unknown as Plan;
+    expect(JSON.stringify(maskPlan(dirty, masker))).toBe(
+      JSON.stringify({
+        ...clean,
+        actions: [
+          ...clean.actions,
+          { id: "topic/b", changes: [{ field: "name", old: MASK, new: `"\n${MASK}` }], dependsOn: [] },
+        ],
+      }),
+    );
   });
 });
 

@@ -70,11 +70,14 @@ export const planCommand = defineCommand({
           ? await (await import("../../pipeline/plan-messages.js")).renderMessageChanges(prepared)
           : [];
       const visible = maskPlan(plan, context.masker);
-      // As saved: masked, then sealed (the content digest covers what the file holds).
-      const saved = sealPlanContent(visible, session.keyed);
-      if (args.out !== undefined)
-        await writeFileAtomic(resolve(context.cwd, args.out), renderPlanJson(saved, context.masker));
-      if (args.output === "json") context.terminal.out(renderPlanJson(saved, context.masker));
+      // As saved: masked, then sealed (the content digest covers what the file holds). Made only
+      // when saved or shown, and once for both: sealing digests the whole unmanaged list.
+      const json =
+        args.out !== undefined || args.output === "json"
+          ? renderPlanJson(sealPlanContent(visible, session.keyed), context.masker)
+          : "";
+      if (args.out !== undefined) await writeFileAtomic(resolve(context.cwd, args.out), json);
+      if (args.output === "json") context.terminal.out(json);
       else if (args.output === "markdown")
         context.terminal.out(
           renderPlanMarkdown(visible, { commit: args.commit ?? context.env.GITHUB_SHA, messages }),
