@@ -151,12 +151,26 @@ function formsOf(value: string): string[] {
     json,
     // Serializers that escape everything outside ASCII (JSON with ensure_ascii, some proxies).
     json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
-    encodeURIComponent(value),
-    encodeURIComponent(value).replace(/%20/g, "+"),
+    ...urlForms(value),
     escapeHtml(value),
     value.replace(/'/g, "''"),
   ];
   return forms.filter((form) => form.length >= MIN_MASKED_LENGTH);
+}
+
+/**
+ * The value as a URL encodes it (as a path segment or query value, and as a form). None for a
+ * value holding a lone surrogate: no URL can spell one (encodeURIComponent throws), and such a
+ * value must still be masked in its other forms rather than fail the run.
+ */
+function urlForms(value: string): string[] {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(value);
+  } catch {
+    return [];
+  }
+  return [encoded, encoded.replace(/%20/g, "+")];
 }
 
 function escapeRegExp(value: string): string {

@@ -29,6 +29,13 @@ describe("Masker", () => {
     expect(masker.mask("…0123456789abcdef.")).toBe(`…${MASK}.`);
     expect(masker.mask("short: _0123 stays")).toBe("short: _0123 stays");
   });
+
+  it("takes a value holding a lone surrogate (no URL can spell it) and masks its other forms", () => {
+    const odd = "secret-\ud800-value";
+    const oddMasker = new Masker().add(odd);
+    expect(oddMasker.mask(`<${odd}>`)).toBe(`<${MASK}>`);
+    expect(oddMasker.mask(`<${JSON.stringify(odd).slice(1, -1)}>`)).toBe(`<${MASK}>`);
+  });
 });
 
 describe("maskDeep", () => {
