@@ -3,6 +3,7 @@
 // resolve in registry order, so an override sees its workflow's resolved id. Every entry that
 // cannot be resolved is reported at once, at its position.
 
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { DesiredState, Resources } from "../config/model.js";
 import { ConfigError, type Problem } from "../errors.js";
 import type { IdentifierSection } from "../state/model.js";
@@ -31,7 +32,7 @@ export async function resolveDesired(
     const resources = { ...current.resources, [kind]: result.entries } as Resources;
     current = { ...current, resources };
   }
-  const shared = problems.length === 0 ? sharedServerObjects(current) : [];
+  const shared = problems.length === 0 ? await sharedServerObjects(current) : [];
   if (shared.length > 0)
     throw new ConfigError(
       shared,
@@ -54,15 +55,21 @@ export async function resolveDesired(
  * other on every apply. Once identities are resolved, each is an error at its position, naming
  * the other.
  */
-function sharedServerObjects(desired: DesiredState): Problem[] {
+async function sharedServerObjects(desired: DesiredState): Promise<Problem[]> {
   const problems: Problem[] = [];
   for (const kind of KINDS) {
     const module = registry[kind] as KindModule<Kind>;
     const seen = new Map<string, DesiredItem>();
-    for (const item of desiredItemsOf(module, desired)) {
-      const ids = Object.entries(item.ids).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      if (ids.length === 0 || ids.some(([, id]) => id === "")) continue;
-      const identity = JSON.stringify(ids);
+    // A plan runs this while its reads are in flight, on the thread that reads their answers and
+    // sends the next requests: it yields a turn of the event loop now and then (tens of ms on a
+    // large config would otherwise hold every connection idle).
+    await nextTurn();
+    const items = desiredItemsOf(module, desired);
+    for (let index = 0; index < items.length; index += 1) {
+      if (index % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
+      const item = items[index] as DesiredItem;
+      const identity = serverIdentity(item.ids);
+      if (identity === undefined) continue;
       const first = seen.get(identity);
       if (first === undefined) {
         seen.set(identity, item);
@@ -72,10 +79,35 @@ function sharedServerObjects(desired: DesiredState): Problem[] {
       problems.push({
         severity: "error",
         rule: "same-server-object",
-        message: `${describeKind(kind)} "${item.key}" is the same server object as "${first.key}" (${where}): ${ids.map(([name, id]) => `${name} ${id}`).join(", ")}; keep one entry`,
+        message: `${describeKind(kind)} "${item.key}" is the same server object as "${first.key}" (${where}): ${Object.keys(
+          item.ids,
+        )
+          .sort()
+          .map((name) => `${name} ${item.ids[name]}`)
+          .join(", ")}; keep one entry`,
         pos: item.source.pos,
       });
     }
   }
   return problems;
+}
+
+/** Items between two turns of the event loop in sharedServerObjects (a few ms of work). */
+const YIELD_EVERY = 1000;
+
+/**
+ * The server object an item names: its ids by name (names sorted), or undefined when it names
+ * none yet (no ids, or one still unresolved).
+ */
+function serverIdentity(ids: Readonly<Record<string, string>>): string | undefined {
+  const names = Object.keys(ids);
+  if (names.length === 0) return undefined;
+  if (names.length > 1) names.sort();
+  const values: string[] = [];
+  for (const name of names) {
+    const id = ids[name] as string;
+    if (id === "") return undefined;
+    values.push(id);
+  }
+  return `${names.join("\n")}\n${JSON.stringify(values)}`;
 }
