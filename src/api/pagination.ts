@@ -6,6 +6,7 @@
 // totalCount is never allocated for), or a page that brings back only ids already read (a
 // server ignoring `page`, which would otherwise loop forever) fails with API_PAGINATION.
 import { NotiformError } from "../errors.js";
+import { mapInLanes } from "../lanes.js";
 import type { PageProgress } from "./log-events.js";
 
 export interface PageResult<T> {
@@ -96,38 +97,11 @@ async function readPaged<T>(
         next += 1;
       }
     };
-    await inLanes(fetched, pages, limits.lanes, async (page) => takeIn(page, await fetchPage(page)));
+    const rest = Array.from({ length: pages - fetched }, (_, i) => fetched + i);
+    await mapInLanes(rest, limits.lanes ?? rest.length, async (page) => takeIn(page, await fetchPage(page)));
     fetched = pages;
   }
   return [...seen.values()];
-}
-
-/**
- * Runs `read` for each page from `from` up to `to` (excluded), in order, at most `lanes` at once.
- * After a failure no lane starts another page: the list has failed, and its error is thrown.
- */
-async function inLanes(
-  from: number,
-  to: number,
-  lanes: number | undefined,
-  read: (page: number) => Promise<void>,
-): Promise<void> {
-  let next = from;
-  let failed = false;
-  const lane = async () => {
-    while (!failed && next < to) {
-      const page = next;
-      next += 1;
-      try {
-        await read(page);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const count = Math.max(1, Math.min(to - from, Math.floor(lanes ?? to - from) || 1));
-  await Promise.all(Array.from({ length: count }, lane));
 }
 
 /**

@@ -36,6 +36,9 @@ const SHARED = [organizationApi, referenceApi, environmentApi, changeApi];
 /** A group with its types forgotten, to be joined with the others. */
 const joinable = (group: unknown) => group as EndpointGroup<object, string>;
 
+/** Lanes when the connection does not say (twice the default concurrency). */
+const DEFAULT_LANES = 16;
+
 export function buildApi(requester: Requester, bounds: ListBounds): NotificationApi {
   const groups = [...KINDS.map((kind) => registry[kind].api), ...SHARED].map(joinable);
   const probes = new Map<string, Probe<object>>();
@@ -46,7 +49,8 @@ export function buildApi(requester: Requester, bounds: ListBounds): Notification
     for (const [extension, probe] of Object.entries(group.extensions) as [string, Probe<object>][])
       probes.set(extension, probe);
   }
-  const typed = api as unknown as NotificationApi;
+  const typed = api as unknown as Omit<NotificationApi, "lanes"> & { lanes: number };
+  typed.lanes = bounds.lanes ?? DEFAULT_LANES;
   typed.capability = (extension: Extension) => requester.capabilities.get(extension);
   typed.probe = (extension: Extension, options: RequestOptions = {}) => {
     const probe = probes.get(extension);

@@ -38,4 +38,6 @@ export type NotificationApi = KindEndpoints &
      * never probed: true unless an earlier answer showed the route missing.
      */
     probe(extension: Extension, options?: RequestOptions): Promise<boolean>;
+    /** Reads of many ids asked for at once at most (src/lanes.ts): twice the concurrency limit. */
+    readonly lanes: number;
   };

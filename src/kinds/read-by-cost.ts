@@ -4,6 +4,7 @@
 // list's length. What was read by identity is not the whole list, so the unmanaged list of that
 // kind is not computed (the caller reports `listed: false`). Never sends anything itself.
 import { isNotiformError } from "../errors.js";
+import { mapInLanes } from "../lanes.js";
 import { desiredItemsOf } from "./desired-items.js";
 import type { DesiredItem, KindModule, ReadScope } from "./kind.js";
 import type { Kind } from "./kinds.js";
@@ -34,6 +35,8 @@ interface ByIdentity<T> {
   getOne: (identity: string) => Promise<T | undefined>;
   /** An extension route: send one first, so a server without it costs one request, not a burst. */
   probeFirst?: boolean;
+  /** Reads asked for at once at most (the client's `lanes`). */
+  lanes: number;
 }
 
 /**
@@ -93,14 +96,16 @@ function missingFrom<T>(read: ByIdentity<T>, seen: readonly T[]): string[] {
   return [...new Set(read.wanted)].filter((identity) => !have.has(identity));
 }
 
-/** Each identity by itself, concurrently (the client's limiter bounds them); undefined: unserved. */
+/** Each identity by itself, concurrently in lanes (the client's limiter bounds them); undefined: unserved. */
 async function getEach<T>(read: ByIdentity<T>, identities: readonly string[]): Promise<T[] | undefined> {
   const [head, ...rest] = identities;
   if (head === undefined) return [];
   try {
     const first: (T | undefined)[] = read.probeFirst === true ? [await read.getOne(head)] : [];
-    const others: (T | undefined)[] = await Promise.all(
-      (read.probeFirst === true ? rest : identities).map((identity) => read.getOne(identity)),
+    const others: (T | undefined)[] = await mapInLanes(
+      read.probeFirst === true ? rest : identities,
+      read.lanes,
+      (identity) => read.getOne(identity),
     );
     return first.concat(others).filter((item): item is T => item !== undefined);
   } catch (error) {

@@ -110,6 +110,7 @@ async function readOverrides(
     return { items: await client.listAllWorkflowOverrides({ ...options, read: ahead }), listed: true };
   const wanted = wantedItems(overrideKind, scope);
   return readFollowingByCost({
+    lanes: client.lanes,
     wanted: wanted.map(pairOf),
     identityOf: (o) => overrideLookupKey(o._workflowId, o._tenantId),
     page: replayed(ahead, (page) => readPage(client, page, options)),

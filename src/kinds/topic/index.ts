@@ -40,6 +40,7 @@ async function readTopics(client: NotificationApi, scope: ReadScope): Promise<Co
     return { items: await client.listAllTopics({ ...options, ...(first ? { first } : {}) }), listed: true };
   const wanted = wantedItems(topicKind, scope).map((item) => item.key);
   return readPagedByCost({
+    lanes: client.lanes,
     wanted,
     identityOf: (topic) => topic.key,
     firstPage: async () =>

@@ -7,6 +7,7 @@
 import type { JsonObject } from "../../canonical.js";
 import { STEPS_COUNT } from "../../config/section-scan.js";
 import { InternalError } from "../../errors.js";
+import { mapInLanes } from "../../lanes.js";
 import { LIST_LIMIT } from "../endpoint-group.js";
 import type { ExecuteContext, ExecuteResult, ReadAheadContext, ReadScope } from "../kind.js";
 import type { NotificationApi } from "../notification-api.js";
@@ -121,6 +122,7 @@ export async function readWorkflows(
     ahead?.first ?? (await unlessUnsupported(client.listWorkflows({ page: 0, limit: LIST_LIMIT }, request)));
   if (first !== undefined) {
     return readPagedByCost({
+      lanes: client.lanes,
       wanted: ids,
       identityOf: (workflow) => workflow._id,
       firstPage: async () => first,
@@ -165,7 +167,7 @@ export async function readWorkflowsAhead(
   if (listed === undefined || first.data.length === 0 || managed() < first.totalCount) return ahead;
   // The first page's workflows are read at once, the other pages' as soon as the list is whole.
   const readEach = (workflows: readonly Workflow[]) =>
-    Promise.all(workflows.map((w) => getOrMissing(client, w._id, {})));
+    mapInLanes(workflows, client.lanes, (w) => getOrMissing(client, w._id, {}));
   const early_ = readEach(first.data);
   const content = listed.then(async (workflows) => {
     const onFirst = new Set(first.data.map((w) => w._id));
@@ -187,7 +189,7 @@ async function getEach(
   if (first === undefined) return new Map();
   const probe = await unlessUnsupported(getOrMissing(client, first, request));
   if (probe === undefined) return undefined;
-  const rest = await Promise.all(ids.slice(1).map((id) => getOrMissing(client, id, request)));
+  const rest = await mapInLanes(ids.slice(1), client.lanes, (id) => getOrMissing(client, id, request));
   const found = [probe, ...rest].filter((w): w is Workflow => w !== null);
   return new Map(found.map((w) => [w._id, w]));
 }
