@@ -40,6 +40,12 @@ export interface PlanScaleResult {
   /** The floor script's first request from its spawn (ms): Node's start and undici's load, nothing else. */
   floorFirstRequestMs: number;
   ratioToFloor: number;
+  /**
+   * The floor's requests through notiform's own transport (bench/transport-child.ts): no config,
+   * no planning. Against the floor, what the transport costs; the rest of notiform's time is the rest.
+   */
+  transportMs: number;
+  transportRatioToFloor: number;
   floorRatioToIdeal: number;
   naive: { sampleResources: number; sampleMs: number; extrapolatedMs: number; ratioToNotiform: number };
 }
@@ -89,6 +95,18 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       throw new Error(`the floor script sent ${floorRequests} requests, not the minimal ${minimalRequests}`);
     }
     emulator.clearRequests();
+    const transport = await childRun("transport-child.js", emulator.url, emulator.apiKey, [
+      String(CONCURRENCY),
+      String(Math.ceil(size.topics / 10)),
+      String(Math.ceil(size.workflows / 100)),
+      "1",
+    ]);
+    if (emulator.requests.length !== minimalRequests) {
+      throw new Error(
+        `the transport script sent ${emulator.requests.length} requests, not the minimal ${minimalRequests}`,
+      );
+    }
+    emulator.clearRequests();
     const layoutIds = (emulator.store().layouts ?? []).map((l) => l._id);
     const naive = await naiveSample(emulator.url, emulator.apiKey, size, layoutIds);
     return {
@@ -107,6 +125,8 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       floorFirstRequestMs: floorTimeline.firstRequestMs,
       ratioToFloor: plan.wallMs / floor.wallMs,
       floorRatioToIdeal: floor.wallMs / idealMs,
+      transportMs: transport.wallMs,
+      transportRatioToFloor: transport.wallMs / floor.wallMs,
       naive: { ...naive, ratioToNotiform: naive.extrapolatedMs / plan.wallMs },
     };
   } finally {
@@ -120,36 +140,40 @@ export function tenantPages(count: number): number {
 }
 
 /** The floor script's wall time, from its spawn to its exit (ms), and when it was spawned. */
-async function floorRun(
+function floorRun(
   url: string,
   apiKey: string,
   size: { topics: number; overrides: number; workflows: number; tenants: number; layouts: number },
 ): Promise<{ wallMs: number; startedAt: number }> {
-  const script = fileURLToPath(new URL("./floor-child.js", import.meta.url));
+  return childRun("floor-child.js", url, apiKey, [
+    String(CONCURRENCY),
+    String(Math.ceil(size.topics / 10)),
+    String(Math.ceil(size.workflows / 100)),
+    "0",
+    "1",
+    "1",
+    "1",
+  ]);
+}
+
+/** A script of bench/ in its own process, timed from its spawn to its exit (ms). */
+async function childRun(
+  name: string,
+  url: string,
+  apiKey: string,
+  args: string[],
+): Promise<{ wallMs: number; startedAt: number }> {
+  const script = fileURLToPath(new URL(`./${name}`, import.meta.url));
   const started = performance.now();
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        script,
-        url,
-        String(CONCURRENCY),
-        String(Math.ceil(size.topics / 10)),
-        String(Math.ceil(size.workflows / 100)),
-        "0",
-        "1",
-        "1",
-        "1",
-      ],
-      {
-        stdio: ["ignore", "ignore", "inherit"],
-        env: { PATH: process.env.PATH ?? "", NOTIFORM_API_KEY: apiKey },
-      },
-    );
+    const child = spawn(process.execPath, [script, url, ...args], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { PATH: process.env.PATH ?? "", NOTIFORM_API_KEY: apiKey },
+    });
     child.on("error", reject);
     child.on("close", resolve);
   });
-  if (code !== 0) throw new Error(`the floor script exited ${code}`);
+  if (code !== 0) throw new Error(`${name} exited ${code}`);
   return { wallMs: performance.now() - started, startedAt: started };
 }
 

@@ -119,6 +119,11 @@ if (json) {
       `ideal -> ${x(plan.floorRatioToIdeal)}; notiform -> ${x(plan.ratioToFloor)} of the floor (target 1.05x) ${ok(targets.planWithin105xFloor)}`,
     ],
     [
+      "plan: notiform's transport alone, same requests",
+      s(plan.transportMs),
+      `-> ${x(plan.transportRatioToFloor)} of the floor (no config, no planning: what the transport costs)`,
+    ],
+    [
       "plan: against the emulator's own answer time",
       `${plan.meanAnswerMs.toFixed(1)} ms`,
       `mean per request (latency ${LATENCY_MS} ms): ideal at that time ${s((plan.minimalRequests * plan.meanAnswerMs) / plan.concurrency)} -> ${x(plan.wallMs / ((plan.minimalRequests * plan.meanAnswerMs) / plan.concurrency))} (for reading; the targets use the nominal latency)`,
