@@ -3,11 +3,9 @@
 // validate, export and the in-thread load import them when they run (about 17 ms of every
 // start-up on the bench machine). Read from the bundle users run (dist/bundle, built by the
 // suite's global set-up).
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { bundleChunks } from "../support/bundle.js";
 
-const BUNDLE = join(import.meta.dirname, "../../dist/bundle");
 // Text of the yaml library's own parser, which notiform's code never spells.
 const YAML_TEXT = "Nested mappings are not allowed in compact mappings";
 
@@ -28,8 +26,7 @@ function staticClosure(text: ReadonlyMap<string, string>, entry: string): Set<st
 }
 
 describe("the CLI's start-up", () => {
-  const chunks = readdirSync(BUNDLE).filter((file) => file.endsWith(".js"));
-  const text = new Map(chunks.map((file) => [file, readFileSync(join(BUNDLE, file), "utf8")]));
+  const { chunks, text } = bundleChunks();
 
   it("does not compile the YAML parser: it is reached from main.js only through import()", () => {
     const parser = chunks.filter((file) => text.get(file)?.includes(YAML_TEXT));

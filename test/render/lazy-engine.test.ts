@@ -1,17 +1,14 @@
 // The engine loads only when something renders or checks a template: in the bundle users run,
 // handlebars sits in a chunk of its own that the other chunks reach only through `import()`, so a
 // command whose config holds no template (plan, apply, whoami) never reads it.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { bundleChunks } from "../support/bundle.js";
 
-const BUNDLE = join(import.meta.dirname, "../../dist/bundle");
 // Text of handlebars' own compiler, which notiform's code never spells.
 const ENGINE_TEXT = "You must pass a string or Handlebars AST to Handlebars.precompile";
 
 describe("the template engine in the bundle", () => {
-  const chunks = readdirSync(BUNDLE).filter((file) => file.endsWith(".js"));
-  const text = new Map(chunks.map((file) => [file, readFileSync(join(BUNDLE, file), "utf8")]));
+  const { chunks, text } = bundleChunks();
 
   it("is one chunk, imported only dynamically", () => {
     const engine = chunks.filter((file) => text.get(file)?.includes(ENGINE_TEXT));
