@@ -290,6 +290,10 @@ export interface KindModule<K extends Kind> {
   /** Checks that need the other kinds (references, duplicates by server id), after the schema passed. */
   checkReferences?(resources: Resources, problems: Problem[]): void;
 
+  /**
+   * One item per entry of the kind, in order, each built from its own entry (other kinds' entries
+   * may be read): desiredItemsInTurns builds them a slice of entries at a time.
+   */
   desiredItems(desired: DesiredState): DesiredItem[];
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup;
   /** Exactly the operations apply performs for this change. */

@@ -7,7 +7,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { DesiredState, Resources } from "../config/model.js";
 import { ConfigError, type Problem } from "../errors.js";
 import type { IdentifierSection } from "../state/model.js";
-import { desiredItemsOf } from "./desired-items.js";
+import { desiredItemsInTurns } from "./desired-items.js";
 import type { DesiredItem, KindModule, ResolveContext } from "./kind.js";
 import type { NotificationApi } from "./notification-api.js";
 import { describeKind, KINDS, type Kind, registry } from "./registry.js";
@@ -64,7 +64,7 @@ async function sharedServerObjects(desired: DesiredState): Promise<Problem[]> {
     // sends the next requests: it yields a turn of the event loop now and then (tens of ms on a
     // large config would otherwise hold every connection idle).
     await nextTurn();
-    const items = desiredItemsOf(module, desired);
+    const items = await desiredItemsInTurns(module, desired, nextTurn);
     for (let index = 0; index < items.length; index += 1) {
       if (index % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
       const item = items[index] as DesiredItem;
