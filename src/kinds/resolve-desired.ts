@@ -79,12 +79,7 @@ async function sharedServerObjects(desired: DesiredState): Promise<Problem[]> {
       problems.push({
         severity: "error",
         rule: "same-server-object",
-        message: `${describeKind(kind)} "${item.key}" is the same server object as "${first.key}" (${where}): ${Object.keys(
-          item.ids,
-        )
-          .sort()
-          .map((name) => `${name} ${item.ids[name]}`)
-          .join(", ")}; keep one entry`,
+        message: `${describeKind(kind)} "${item.key}" is the same server object as "${first.key}" (${where}): ${namedIds(item.ids)}; keep one entry`,
         pos: item.source.pos,
       });
     }
@@ -110,4 +105,12 @@ function serverIdentity(ids: Readonly<Record<string, string>>): string | undefin
     values.push(id);
   }
   return `${names.join("\n")}\n${JSON.stringify(values)}`;
+}
+
+/** "tenantId 65…, workflowId 64…": an item's ids as the message names them, by name. */
+function namedIds(ids: Readonly<Record<string, string>>): string {
+  return Object.keys(ids)
+    .sort()
+    .map((name) => `${name} ${ids[name]}`)
+    .join(", ");
 }
