@@ -10,15 +10,21 @@ import type { Kind } from "./kinds.js";
 
 const built = new WeakMap<DesiredState, Map<Kind, readonly DesiredItem[]>>();
 
-export function desiredItemsOf<K extends Kind>(
-  module: KindModule<K>,
-  desired: DesiredState,
-): readonly DesiredItem[] {
+/** The items built so far for this desired state, by kind. */
+function cacheOf(desired: DesiredState): Map<Kind, readonly DesiredItem[]> {
   let byKind = built.get(desired);
   if (byKind === undefined) {
     byKind = new Map();
     built.set(desired, byKind);
   }
+  return byKind;
+}
+
+export function desiredItemsOf<K extends Kind>(
+  module: KindModule<K>,
+  desired: DesiredState,
+): readonly DesiredItem[] {
+  const byKind = cacheOf(desired);
   let items = byKind.get(module.kind);
   if (items === undefined) {
     items = module.desiredItems(desired);
@@ -48,11 +54,7 @@ export async function desiredItemsInTurns<K extends Kind>(
     const part = { ...desired.resources, [module.kind]: entries.slice(start, start + slice) };
     for (const item of module.desiredItems({ ...desired, resources: part } as DesiredState)) items.push(item);
   }
-  let byKind = built.get(desired);
-  if (byKind === undefined) {
-    byKind = new Map();
-    built.set(desired, byKind);
-  }
+  const byKind = cacheOf(desired);
   // Built meanwhile by a caller that did not wait (the same items): keep that one.
   const earlier = byKind.get(module.kind);
   if (earlier !== undefined) return earlier;

@@ -7,6 +7,7 @@
 
 import { isNotiformError } from "../errors.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
+import { mapInLanes } from "../lanes.js";
 import {
   labelOf,
   PROMOTION_FORMAT_VERSION,
@@ -74,7 +75,7 @@ export async function executePromotion(input: ExecutePromotionInput): Promise<Pr
 
   for (const phase of PROMOTION_PHASES) {
     const entries = input.promotion.entries.filter((e) => e.kind === phase);
-    await runPool(entries, Math.max(1, input.concurrency), async (entry) => {
+    await mapInLanes(entries, Math.max(1, input.concurrency), async (entry) => {
       const result = await runOne(entry);
       if (result.status === "failed") failedEntities.add(entry.entityId);
       results.set(entry.changeId, result);
@@ -101,17 +102,4 @@ export async function executePromotion(input: ExecutePromotionInput): Promise<Pr
 
 function signalOption(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal === undefined ? {} : { signal };
-}
-
-/** At most `limit` items in flight; the list is bounded (one promotion's entries). */
-async function runPool<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await run(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
