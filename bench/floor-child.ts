@@ -3,6 +3,9 @@
 // tenant list followed page by page, every page of the workflow list, the layout list's page), sent by a bare undici script with the same number of
 // connections, in its own process, timed from its spawn like the CLI. No config, no validation,
 // no planning: what this machine and the emulator allow. Run by plan-scale.ts.
+// With BENCH_TRANSPORT=notiform the same requests go through notiform's own transport (src/api:
+// the limiter, retries, timeouts, size caps, the nesting check) instead: no config, no planning.
+// Against the floor, that shows what the transport itself costs.
 import { Pool } from "undici";
 import { workflowId } from "./fixtures.js";
 
@@ -20,14 +23,36 @@ const [
   layoutPagesArg = "0",
 ] = process.argv.slice(2);
 const concurrency = Number(concurrencyArg);
-const pool = new Pool(url, { connections: concurrency });
-const headers = { authorization: `ApiKey ${apiKey}` };
+const { get, close } = process.env.BENCH_TRANSPORT === "notiform" ? await viaNotiform() : bare();
 
-async function get(path: string): Promise<unknown> {
-  const response = await pool.request({ method: "GET", path, headers });
-  const body = await response.body.json();
-  if (response.statusCode !== 200) throw new Error(`floor: GET ${path} -> ${response.statusCode}`);
-  return body;
+/** GET with a bare undici pool. */
+function bare(): { get: (path: string) => Promise<unknown>; close: () => Promise<void> } {
+  const pool = new Pool(url, { connections: concurrency });
+  const headers = { authorization: `ApiKey ${apiKey}` };
+  return {
+    get: async (path) => {
+      const response = await pool.request({ method: "GET", path, headers });
+      const body = await response.body.json();
+      if (response.statusCode !== 200) throw new Error(`floor: GET ${path} -> ${response.statusCode}`);
+      return body;
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** GET through notiform's transport (loaded only in this mode: the floor stays bare undici). */
+async function viaNotiform(): Promise<{
+  get: (path: string) => Promise<unknown>;
+  close: () => Promise<void>;
+}> {
+  const { openConnection } = await import("../src/api/index.js");
+  // insecureHttp: the emulator listens on plain http on 127.0.0.1.
+  const connection = openConnection({ baseUrl: url, apiKey, concurrency, insecureHttp: true });
+  return {
+    get: async (path) =>
+      (await connection.requester.request({ endpoint: "bench", method: "GET", path })).json,
+    close: () => connection.close(),
+  };
 }
 
 const paths = [
@@ -77,4 +102,4 @@ const followers = [
   .filter((follow) => follow !== undefined)
   .map((follow) => follow().then(() => lane()));
 await Promise.all([...Array.from({ length: concurrency - followers.length }, () => lane()), ...followers]);
-await pool.close();
+await close();

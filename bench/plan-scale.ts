@@ -41,8 +41,8 @@ export interface PlanScaleResult {
   floorFirstRequestMs: number;
   ratioToFloor: number;
   /**
-   * The floor's requests through notiform's own transport (bench/transport-child.ts): no config,
-   * no planning. Against the floor, what the transport costs; the rest of notiform's time is the rest.
+   * The floor's requests through notiform's own transport (floor-child.ts, BENCH_TRANSPORT): no
+   * config, no planning. Against the floor, what the transport costs; the rest of notiform's time is the rest.
    */
   transportMs: number;
   transportRatioToFloor: number;
@@ -95,12 +95,7 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       throw new Error(`the floor script sent ${floorRequests} requests, not the minimal ${minimalRequests}`);
     }
     emulator.clearRequests();
-    const transport = await childRun("transport-child.js", emulator.url, emulator.apiKey, [
-      String(CONCURRENCY),
-      String(Math.ceil(size.topics / 10)),
-      String(Math.ceil(size.workflows / 100)),
-      "1",
-    ]);
+    const transport = await floorRun(emulator.url, emulator.apiKey, size, "notiform");
     if (emulator.requests.length !== minimalRequests) {
       throw new Error(
         `the transport script sent ${emulator.requests.length} requests, not the minimal ${minimalRequests}`,
@@ -139,41 +134,33 @@ export function tenantPages(count: number): number {
   return Math.floor(count / 100) + 1;
 }
 
-/** The floor script's wall time, from its spawn to its exit (ms), and when it was spawned. */
-function floorRun(
+/**
+ * The floor script's wall time, from its spawn to its exit (ms), and when it was spawned; with
+ * `transport` "notiform", the same requests through notiform's own transport.
+ */
+async function floorRun(
   url: string,
   apiKey: string,
   size: { topics: number; overrides: number; workflows: number; tenants: number; layouts: number },
+  transport: "undici" | "notiform" = "undici",
 ): Promise<{ wallMs: number; startedAt: number }> {
-  return childRun("floor-child.js", url, apiKey, [
+  const script = fileURLToPath(new URL("./floor-child.js", import.meta.url));
+  const args = [
+    url,
     String(CONCURRENCY),
     String(Math.ceil(size.topics / 10)),
     String(Math.ceil(size.workflows / 100)),
-    "0",
-    "1",
-    "1",
-    "1",
-  ]);
-}
-
-/** A script of bench/ in its own process, timed from its spawn to its exit (ms). */
-async function childRun(
-  name: string,
-  url: string,
-  apiKey: string,
-  args: string[],
-): Promise<{ wallMs: number; startedAt: number }> {
-  const script = fileURLToPath(new URL(`./${name}`, import.meta.url));
+  ];
   const started = performance.now();
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [script, url, ...args], {
+    const child = spawn(process.execPath, [script, ...args, "0", "1", "1", "1"], {
       stdio: ["ignore", "ignore", "inherit"],
-      env: { PATH: process.env.PATH ?? "", NOTIFORM_API_KEY: apiKey },
+      env: { PATH: process.env.PATH ?? "", NOTIFORM_API_KEY: apiKey, BENCH_TRANSPORT: transport },
     });
     child.on("error", reject);
     child.on("close", resolve);
   });
-  if (code !== 0) throw new Error(`${name} exited ${code}`);
+  if (code !== 0) throw new Error(`the floor script (${transport}) exited ${code}`);
   return { wallMs: performance.now() - started, startedAt: started };
 }
 
