@@ -10,10 +10,12 @@ import { deserializeLoadError, type LoadFailure } from "../config/load-messages.
 import type { DesiredState, LoadOptions } from "../config/model.js";
 import { scanSectionCounts } from "../config/section-scan.js";
 import type { Problem } from "../errors.js";
+import { type PackedEntries, unpackEntries } from "./packed-entries.js";
 
 type Message =
   | { type: "parsed"; counts: Map<string, number>; file: string }
   | { type: "entries"; kind: string; entries: unknown[] }
+  | { type: "packed"; kind: string; packed: PackedEntries }
   | { type: "loaded"; result: { desired: DesiredState; warnings: Problem[] } }
   | { type: "failed"; error: LoadFailure };
 
@@ -41,9 +43,9 @@ export async function loadConfigBeside(
       if (message.type === "parsed") {
         told.add(message.file);
         onParsed(message.counts, message.file);
-      } else if (message.type === "entries") {
+      } else if (message.type === "entries" || message.type === "packed") {
         const list = parts.get(message.kind) ?? [];
-        list.push(message.entries);
+        list.push(message.type === "packed" ? unpackEntries(message.packed) : message.entries);
         parts.set(message.kind, list);
         worker.postMessage("next");
       } else if (message.type === "loaded") {

@@ -52,9 +52,11 @@ describe("reads started while the config loads", () => {
     const planned = JSON.parse(plan.stdout);
     expect(planned.summary.create).toBe(keys.length);
     expect(planned.actions.map((a: { id: string }) => a.id)).toEqual(keys.map((key) => `topic/${key}`));
-    // The last entry keeps its own source line: the parts were joined in order.
-    const last = planned.actions.at(-1) as { source?: { line: number } };
-    expect(last.source?.line).toBe(3 + 2 * (keys.length - 1) + 1);
+    // Each entry keeps its own source position (packed on the worker, unpacked here): the parts
+    // were joined in order.
+    expect(planned.actions.map((a: { source?: unknown }) => a.source)).toEqual(
+      keys.map((_, i) => ({ file: "notiform.yaml", line: 3 + 2 * i + 1, col: 5 })),
+    );
   });
 
   it("a config error found on the worker is reported as on the main thread: file, line, field, masked value, exit 1", async () => {
