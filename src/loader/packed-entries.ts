@@ -31,13 +31,21 @@ export function packEntries(entries: readonly unknown[]): PackedEntries | undefi
   const specs: unknown[] = [];
   const numbers: number[] = [];
   const flagged: [number, readonly string[]][] = [];
+  // Consecutive entries mostly share their file and their field names: those are checked first.
+  let lastFile = "";
+  let lastFileIndex = -1;
+  let lastNames: string[] = [];
+  let lastShape = -1;
   const fileOf = (file: string): number => {
+    if (file === lastFile && lastFileIndex >= 0) return lastFileIndex;
     let index = fileIndex.get(file);
     if (index === undefined) {
       index = files.length;
       files.push(file);
       fileIndex.set(file, index);
     }
+    lastFile = file;
+    lastFileIndex = index;
     return index;
   };
   const pushPosition = (value: unknown): boolean => {
@@ -56,13 +64,18 @@ export function packEntries(entries: readonly unknown[]): PackedEntries | undefi
     const names = Object.keys(fields);
     // A name that an assignment would not store as an own property.
     if (names.includes("__proto__")) return undefined;
-    // JSON, not a join: [] and [""] (or names holding the separator) must not share a key.
-    const shapeKey = JSON.stringify(names);
-    let shape = shapeIndex.get(shapeKey);
+    let shape = lastShape >= 0 && sameNames(names, lastNames) ? lastShape : undefined;
     if (shape === undefined) {
-      shape = shapes.length;
-      shapes.push(names);
-      shapeIndex.set(shapeKey, shape);
+      // JSON, not a join: [] and [""] (or names holding the separator) must not share a key.
+      const shapeKey = JSON.stringify(names);
+      shape = shapeIndex.get(shapeKey);
+      if (shape === undefined) {
+        shape = shapes.length;
+        shapes.push(names);
+        shapeIndex.set(shapeKey, shape);
+      }
+      lastShape = shape;
+      lastNames = names;
     }
     numbers.push(shape);
     if (!pushPosition(source.pos)) return undefined;
@@ -81,6 +94,12 @@ export function packEntries(entries: readonly unknown[]): PackedEntries | undefi
     numbers: Int32Array.from(numbers),
     ...(flagged.length > 0 ? { flagged } : {}),
   };
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** The entries packEntries packed, as plain objects. */
@@ -116,11 +135,18 @@ const SOURCE_KEYS = ["pos", "fields"] as const;
 const SOURCE_KEYS_FLAGGED = ["pos", "fields", "flagged"] as const;
 const POSITION_KEYS = ["file", "line", "col"] as const;
 
-/** A plain object whose own keys are exactly `keys`, in that order. */
+/**
+ * A plain object whose enumerable string keys (what structured cloning copies) are exactly
+ * `keys`, in that order. for-in, not Object.keys: no array per object (a position per field).
+ */
 function hasKeys<const K extends string>(value: unknown, keys: readonly K[]): value is Record<K, unknown> {
   if (!isPlainRecord(value)) return false;
-  const own = Reflect.ownKeys(value);
-  return own.length === keys.length && own.every((key, index) => key === keys[index]);
+  let index = 0;
+  for (const key in value) {
+    if (key !== keys[index]) return false;
+    index += 1;
+  }
+  return index === keys.length;
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
@@ -130,12 +156,14 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isPosition(value: unknown): value is Position {
-  return (
-    hasKeys(value, POSITION_KEYS) &&
-    typeof value.file === "string" &&
-    isInt32(value.line) &&
-    isInt32(value.col)
-  );
+  if (!isPlainRecord(value)) return false;
+  // Its own loop rather than hasKeys: one object shape at this site keeps V8's enumeration fast.
+  let index = 0;
+  for (const key in value) {
+    if (key !== POSITION_KEYS[index]) return false;
+    index += 1;
+  }
+  return index === 3 && typeof value.file === "string" && isInt32(value.line) && isInt32(value.col);
 }
 
 function isInt32(value: unknown): boolean {
