@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
 import { startEmulator } from "../src/emulator/index.js";
-import { mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
+import { mustSucceed, requestTimeline, runCliTimed, type Timed } from "./cli.js";
 import { configFor, seedFor, tenantId, tenantIdentifier, workflowId } from "./fixtures.js";
 
 export const LATENCY_MS = 20;
@@ -39,7 +39,10 @@ export interface PlanScaleResult {
   floorMs: number;
   /** The floor script's first request from its spawn (ms): Node's start and undici's load, nothing else. */
   floorFirstRequestMs: number;
+  /** The median round's (ROUNDS interleaved rounds); the plan's other figures are that round's. */
   ratioToFloor: number;
+  /** Every round's plan/floor ratio, in the order run. */
+  ratiosToFloor: number[];
   /**
    * The floor's requests through notiform's own transport (floor-child.ts, BENCH_TRANSPORT): no
    * config, no planning. Against the floor, what the transport costs; the rest of notiform's time is the rest.
@@ -71,11 +74,6 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
     mustSucceed("set-up apply", await runCliTimed(args("apply", "--auto-approve"), dir, env));
 
     emulator.setFaults({ latencyMs: LATENCY_MS });
-    emulator.clearRequests();
-    const plan = mustSucceed("plan", await runCliTimed(args("plan", "--detailed-exitcode"), dir, env));
-    const requests = emulator.requests.length;
-    const timeline = requestTimeline(emulator.requests, plan.startedAt);
-    emulator.clearRequests();
     // The organization and the environment the key reaches, then every page of each list: the
     // tenant list holds the seed's every tenant (one per override), and ends on an empty page;
     // the layouts (the config's and the default one) fit in one.
@@ -87,21 +85,17 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       tenantPages(size.overrides) +
       1;
     const idealMs = (minimalRequests * LATENCY_MS) / CONCURRENCY;
-
-    const floor = await floorRun(emulator.url, emulator.apiKey, size);
-    const floorRequests = emulator.requests.length;
-    const floorTimeline = requestTimeline(emulator.requests, floor.startedAt);
-    if (floorRequests !== minimalRequests) {
-      throw new Error(`the floor script sent ${floorRequests} requests, not the minimal ${minimalRequests}`);
-    }
-    emulator.clearRequests();
-    const transport = await floorRun(emulator.url, emulator.apiKey, size, "notiform");
-    if (emulator.requests.length !== minimalRequests) {
-      throw new Error(
-        `the transport script sent ${emulator.requests.length} requests, not the minimal ${minimalRequests}`,
-      );
-    }
-    emulator.clearRequests();
+    // Interleaved rounds of the plan, the floor and the transport alone, judged by the round whose
+    // plan-to-floor ratio is the median: one pair on this shared 2-core machine varies by about
+    // +-5 %, as much as the 1.05x target's margin, so a single pair passes or fails by chance.
+    const rounds: PlanRound[] = [];
+    for (let round = 0; round < ROUNDS; round += 1)
+      rounds.push(await planRound(emulator, dir, args, env, size, minimalRequests));
+    const ratios = rounds.map((r) => r.plan.wallMs / r.floor.wallMs);
+    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)] as number;
+    const { plan, timeline, requests, floor, floorTimeline, transport } = rounds[
+      ratios.indexOf(median)
+    ] as PlanRound;
     const layoutIds = (emulator.store().layouts ?? []).map((l) => l._id);
     const naive = await naiveSample(emulator.url, emulator.apiKey, size, layoutIds);
     return {
@@ -118,7 +112,8 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       afterLastAnswerMs: plan.wallMs - timeline.lastAnswerMs,
       floorMs: floor.wallMs,
       floorFirstRequestMs: floorTimeline.firstRequestMs,
-      ratioToFloor: plan.wallMs / floor.wallMs,
+      ratioToFloor: median,
+      ratiosToFloor: ratios,
       floorRatioToIdeal: floor.wallMs / idealMs,
       transportMs: transport.wallMs,
       transportRatioToFloor: transport.wallMs / floor.wallMs,
@@ -127,6 +122,50 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
   } finally {
     await emulator.close();
   }
+}
+
+/** Rounds of (plan, floor, transport alone) in bench runs: the median round's plan/floor ratio counts. */
+export const ROUNDS = 3;
+
+interface PlanRound {
+  plan: Timed;
+  timeline: ReturnType<typeof requestTimeline>;
+  requests: number;
+  floor: { wallMs: number; startedAt: number };
+  floorTimeline: ReturnType<typeof requestTimeline>;
+  transport: { wallMs: number; startedAt: number };
+}
+
+/** One plan, then the floor and the transport alone with the same requests, each checked for them. */
+async function planRound(
+  emulator: Awaited<ReturnType<typeof startEmulator>>,
+  dir: string,
+  args: (...rest: string[]) => string[],
+  env: Record<string, string>,
+  size: { topics: number; overrides: number; workflows: number; tenants: number; layouts: number },
+  minimalRequests: number,
+): Promise<PlanRound> {
+  emulator.clearRequests();
+  const plan = mustSucceed("plan", await runCliTimed(args("plan", "--detailed-exitcode"), dir, env));
+  const requests = emulator.requests.length;
+  const timeline = requestTimeline(emulator.requests, plan.startedAt);
+  emulator.clearRequests();
+  const floor = await floorRun(emulator.url, emulator.apiKey, size);
+  const floorTimeline = requestTimeline(emulator.requests, floor.startedAt);
+  if (emulator.requests.length !== minimalRequests) {
+    throw new Error(
+      `the floor script sent ${emulator.requests.length} requests, not the minimal ${minimalRequests}`,
+    );
+  }
+  emulator.clearRequests();
+  const transport = await floorRun(emulator.url, emulator.apiKey, size, "notiform");
+  if (emulator.requests.length !== minimalRequests) {
+    throw new Error(
+      `the transport script sent ${emulator.requests.length} requests, not the minimal ${minimalRequests}`,
+    );
+  }
+  emulator.clearRequests();
+  return { plan, timeline, requests, floor, floorTimeline, transport };
 }
 
 /** Pages of a tenant list of `count` (100 a page, one empty page after a full last one). */
