@@ -73,9 +73,9 @@ export function liveOverrideItem(override: WorkflowOverride, desired?: JsonObjec
 }
 
 /**
- * A desired item's pair (overrideLookupKey), made once per item: a string made afresh is hashed
- * afresh by every Map lookup (about 1 µs for these), and a plan looks thousands of pairs up in
- * the live lookup and again in the unmanaged listing.
+ * A desired item's pair (overrideLookupKey), made once per item (when desiredItems builds it): a
+ * string made afresh is hashed afresh by every Map lookup (about 1 µs for these), and a plan
+ * looks thousands of pairs up in the live lookup and again in the unmanaged listing.
  */
 const pairs = new WeakMap<DesiredItem, string>();
 
@@ -170,7 +170,9 @@ export const overrideKind: KindModule<"override"> = {
       const fields: JsonObject = { active: spec.active ?? false };
       for (const [channel, field] of CHANNEL_FIELDS)
         fields[field] = spec.preferenceSettings?.[channel] ?? true;
-      return {
+      // Unresolved (not looked up): an old config's 24-hex tenant is its id.
+      const tenantId = spec.tenantId ?? legacyTenantId(spec.tenant) ?? "";
+      const item: DesiredItem = {
         // The tenant as the config names it: its identifier ("order-shipped@acme-eu").
         key: `${spec.workflow}@${spec.tenant ?? spec.tenantId}`,
         fields,
@@ -180,9 +182,12 @@ export const overrideKind: KindModule<"override"> = {
           // A tenant of this config: created first when it is missing (then its id is sent).
           ...(spec.tenant !== undefined && tenants.has(spec.tenant) ? [`tenant/${spec.tenant}`] : []),
         ],
-        // Unresolved (not looked up): an old config's 24-hex tenant is its id.
-        ids: { workflowId, tenantId: spec.tenantId ?? legacyTenantId(spec.tenant) ?? "" },
+        ids: { workflowId, tenantId },
       };
+      // Made with the item: a plan builds its items while the reads are in flight (the
+      // shared-object check), and looks each pair up after the last answer.
+      pairs.set(item, overrideLookupKey(workflowId, tenantId));
+      return item;
     });
   },
 
