@@ -118,25 +118,55 @@ async function getEach<T>(read: ByIdentity<T>, identities: readonly string[]): P
 export interface PagedReadAhead<T, P> {
   first: P;
   all?: Promise<T[]>;
+  /** Pages after the first, asked for with it (readAheadPaged's `speculate`), by number. */
+  pages?: ReadonlyMap<number, Promise<P>>;
+}
+
+/** Pages after the first that readAheadPaged may ask for with it. */
+export interface PageSpeculation<P> {
+  /** One page of the list, at `pageSize`, as the whole list's read asks for it. */
+  page: (page: number) => Promise<P>;
+  pageSize: number;
+  /** At most this many pages (besides the first). */
+  most: number;
 }
 
 /**
  * The first page, then the whole list when the entries parsed so far already outnumber its
  * remaining pages (so readPagedByCost would list it too); otherwise only the first page.
+ * With `speculate`, the pages the entries parsed so far fill (at the page size asked for, up to
+ * `most`) are asked for with the first rather than after its answer: a list the config fills is
+ * read a round trip sooner, and its first requests leave together. The list's read takes them
+ * (`pages`) instead of asking again. Where the server holds fewer (a first plan), they come back
+ * empty: at most `most` requests more.
  */
 export async function readAheadPaged<T, P extends { data: T[]; totalCount: number; pageSize: number }>(
   firstPage: () => Promise<P>,
-  listRest: (first: P) => Promise<T[]>,
+  listRest: (first: P, pages: ReadonlyMap<number, Promise<P>>) => Promise<T[]>,
   count: () => number,
+  speculate?: PageSpeculation<P>,
 ): Promise<PagedReadAhead<T, P>> {
-  const first = await firstPage();
+  // The first page before the others, so it is the first to leave.
+  const reading = firstPage();
+  const ahead = new Map<number, Promise<P>>();
+  if (speculate !== undefined) {
+    const filled = Math.ceil(count() / Math.max(1, speculate.pageSize));
+    for (let page = 1; page < filled && page <= speculate.most; page += 1) {
+      const read = speculate.page(page);
+      // Taken by the list's read, or not needed; never an unhandled rejection meanwhile.
+      read.catch(() => undefined);
+      ahead.set(page, read);
+    }
+  }
+  const first = await reading;
+  const withPages = ahead.size > 0 ? { pages: ahead } : {};
   const pageSize = first.pageSize > 0 ? first.pageSize : Math.max(1, first.data.length);
   const pages = Math.ceil(first.totalCount / pageSize);
-  if (pages <= 1 || count() < pages - 1) return { first };
-  const all = listRest(first);
+  if (pages <= 1 || count() < pages - 1) return { first, ...withPages };
+  const all = listRest(first, ahead);
   // Awaited by readLive; until then (or if the config fails to load) never an unhandled rejection.
   all.catch(() => undefined);
-  return { first, all };
+  return { first, all, ...withPages };
 }
 
 /** A page of a list that only says `hasMore`. */

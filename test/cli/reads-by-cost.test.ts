@@ -185,6 +185,49 @@ describe("plan reads by cost", () => {
     expect(JSON.parse(plan.stdout).summary).toMatchObject({ unchanged: TOPICS, unmanaged: 0 });
   });
 
+  it("asks for the pages a large config fills with the first page, not after its answer, and each once", async () => {
+    const topics = Array.from({ length: TOPICS }, (_, i) => `  - { key: ${topicKey(i)}, name: Topic ${i} }`);
+    const test = await cliTest({
+      seedFile: null,
+      seed: SEED,
+      config: `version: 1\norganization: Big Inc\ntopics:\n${topics.join("\n")}\n`,
+    });
+    // A round trip long enough that "before page 0's answer" cannot happen by chance.
+    test.emulator.setFaults({ latencyMs: 150 });
+    test.emulator.clearRequests();
+    const plan = await test.run(["plan", "--output", "json", "--concurrency", "8"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const pages = test.emulator.requests.filter((r) => r.path.startsWith("/v1/topics?"));
+    const page = (n: number) => pages.find((r) => r.path === `/v1/topics?page=${n}&pageSize=10`);
+    const first = page(0);
+    expect(first?.durationMs).toBeDefined();
+    const answered = (first?.at ?? 0) + (first?.durationMs ?? 0);
+    // Half the concurrency limit besides the first (the other kinds' first pages leave too).
+    for (const n of [1, 2, 3, 4]) expect(page(n)?.at, `page ${n}`).toBeLessThan(answered);
+    expect(page(5)?.at).toBeGreaterThanOrEqual(answered);
+    // Taken by the list's read, not asked for again.
+    expect(pages.length).toBe(TOPICS / 10);
+    expect(new Set(pages.map((r) => r.path)).size).toBe(TOPICS / 10);
+    expect(JSON.parse(plan.stdout).summary).toMatchObject({ unchanged: TOPICS, unmanaged: 0 });
+  });
+
+  it("a first plan of a large config costs those early pages at most: they come back empty", async () => {
+    const topics = Array.from({ length: TOPICS }, (_, i) => `  - { key: fresh-${i}, name: Fresh ${i} }`);
+    const empty: Seed = { ...SEED, environments: { development: {} } };
+    const test = await cliTest({
+      seedFile: null,
+      seed: empty,
+      config: `version: 1\norganization: Big Inc\ntopics:\n${topics.join("\n")}\n`,
+    });
+    test.emulator.clearRequests();
+    const plan = await test.run(["plan", "--output", "json", "--concurrency", "8"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const pages = test.emulator.requests.filter((r) => r.path.startsWith("/v1/topics?")).map((r) => r.path);
+    // The first page (its total is 0), and the four read with it: nothing else of the list.
+    expect(pages.sort()).toEqual([0, 1, 2, 3, 4].map((n) => `/v1/topics?page=${n}&pageSize=10`));
+    expect(JSON.parse(plan.stdout).summary).toMatchObject({ create: TOPICS });
+  });
+
   it("a config that fails to load reports its error, whatever was read meanwhile", async () => {
     const cli = await session(`${TOPICS_CONFIG}  - { key: bad key, name: Bad }\n`);
     const plan = await cli("plan");

@@ -31,7 +31,10 @@ export interface TopicEndpoints {
   renameTopic(key: string, body: { name: string }, options?: RequestOptions): Promise<Topic>;
   /** All topics: first page, then the remaining pages concurrently (page size 10, the real cap). */
   /** `first`: page 0 when the caller has read it already (it is not read again). */
-  listAllTopics(options?: RequestOptions & { first?: TopicPage }): Promise<Topic[]>;
+  /** `first`, and `pages` after it, when already asked for (a read ahead): taken, not asked again. */
+  listAllTopics(
+    options?: RequestOptions & { first?: TopicPage; pages?: ReadonlyMap<number, Promise<TopicPage>> },
+  ): Promise<Topic[]>;
 }
 
 export function checkTopicKey(key: string): void {
@@ -101,13 +104,13 @@ export const topicApi: EndpointGroup<TopicEndpoints, never> = {
         );
       },
 
-      listAllTopics: ({ first, ...options } = {}) =>
+      listAllTopics: ({ first, pages, ...options } = {}) =>
         listAllPaged(
           async (page) => {
             const result =
               page === 0 && first !== undefined
                 ? first
-                : await api.listTopics({ page, pageSize: TOPIC_PAGE_SIZE }, options);
+                : await (pages?.get(page) ?? api.listTopics({ page, pageSize: TOPIC_PAGE_SIZE }, options));
             return { items: result.data, totalCount: result.totalCount, pageSize: result.pageSize };
           },
           (topic) => topic._id,

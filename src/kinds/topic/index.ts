@@ -36,8 +36,13 @@ async function readTopics(client: NotificationApi, scope: ReadScope): Promise<Co
   const ahead = (await scope.readAhead?.topic) as PagedReadAhead<Topic, TopicPage> | undefined;
   if (ahead?.all !== undefined) return { items: await ahead.all, listed: true };
   const first = ahead?.first;
+  // The pages read ahead with the first (readAheadPaged's speculation), taken rather than asked again.
+  const pages = ahead?.pages !== undefined ? { pages: ahead.pages } : {};
   if (mustList(scope))
-    return { items: await client.listAllTopics({ ...options, ...(first ? { first } : {}) }), listed: true };
+    return {
+      items: await client.listAllTopics({ ...options, ...(first ? { first } : {}), ...pages }),
+      listed: true,
+    };
   const wanted = wantedItems(topicKind, scope).map((item) => item.key);
   return readPagedByCost({
     lanes: client.lanes,
@@ -45,7 +50,7 @@ async function readTopics(client: NotificationApi, scope: ReadScope): Promise<Co
     identityOf: (topic) => topic.key,
     firstPage: async () =>
       first ?? (await client.listTopics({ page: 0, pageSize: TOPIC_PAGE_SIZE }, options)),
-    listRest: (first) => client.listAllTopics({ ...options, first }),
+    listRest: (first) => client.listAllTopics({ ...options, first, ...pages }),
     getOne: (key) => findTopic(client, key, options),
   });
 }
@@ -105,8 +110,14 @@ export const topicKind: KindModule<"topic"> = {
   readAhead: (client, count) =>
     readAheadPaged(
       () => client.listTopics({ page: 0, pageSize: TOPIC_PAGE_SIZE }),
-      (first) => client.listAllTopics({ first }),
+      (first, pages) => client.listAllTopics({ first, pages }),
       count,
+      {
+        page: (page) => client.listTopics({ page, pageSize: TOPIC_PAGE_SIZE }),
+        pageSize: TOPIC_PAGE_SIZE,
+        // Half the concurrency limit (lanes are twice it): the other kinds' first pages leave too.
+        most: Math.max(1, Math.floor(client.lanes / 4)),
+      },
     ),
 
   execute: executeTopic,
