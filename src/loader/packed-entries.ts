@@ -24,10 +24,8 @@ export interface PackedEntries {
 
 /** The entries packed, or undefined when one of them holds what the layout does not describe. */
 export function packEntries(entries: readonly unknown[]): PackedEntries | undefined {
-  const files: string[] = [];
-  const fileIndex = new Map<string, number>();
-  const shapes: string[][] = [];
-  const shapeIndex = new Map<string, number>();
+  const files = new Table<string>();
+  const shapes = new Table<string[]>();
   const specs: unknown[] = [];
   const numbers: number[] = [];
   const flagged: [number, readonly string[]][] = [];
@@ -37,16 +35,11 @@ export function packEntries(entries: readonly unknown[]): PackedEntries | undefi
   let lastNames: string[] = [];
   let lastShape = -1;
   const fileOf = (file: string): number => {
-    if (file === lastFile && lastFileIndex >= 0) return lastFileIndex;
-    let index = fileIndex.get(file);
-    if (index === undefined) {
-      index = files.length;
-      files.push(file);
-      fileIndex.set(file, index);
+    if (file !== lastFile || lastFileIndex < 0) {
+      lastFileIndex = files.indexOf(file, file);
+      lastFile = file;
     }
-    lastFile = file;
-    lastFileIndex = index;
-    return index;
+    return lastFileIndex;
   };
   const pushPosition = (value: unknown): boolean => {
     if (!isPosition(value)) return false;
@@ -64,20 +57,12 @@ export function packEntries(entries: readonly unknown[]): PackedEntries | undefi
     const names = Object.keys(fields);
     // A name that an assignment would not store as an own property.
     if (names.includes("__proto__")) return undefined;
-    let shape = lastShape >= 0 && sameNames(names, lastNames) ? lastShape : undefined;
-    if (shape === undefined) {
+    if (lastShape < 0 || !sameNames(names, lastNames)) {
       // JSON, not a join: [] and [""] (or names holding the separator) must not share a key.
-      const shapeKey = JSON.stringify(names);
-      shape = shapeIndex.get(shapeKey);
-      if (shape === undefined) {
-        shape = shapes.length;
-        shapes.push(names);
-        shapeIndex.set(shapeKey, shape);
-      }
-      lastShape = shape;
+      lastShape = shapes.indexOf(JSON.stringify(names), names);
       lastNames = names;
     }
-    numbers.push(shape);
+    numbers.push(lastShape);
     if (!pushPosition(source.pos)) return undefined;
     for (const name of names) if (!pushPosition(fields[name])) return undefined;
     if (withFlag) {
@@ -89,11 +74,28 @@ export function packEntries(entries: readonly unknown[]): PackedEntries | undefi
   }
   return {
     specs,
-    files,
-    shapes,
+    files: files.values,
+    shapes: shapes.values,
     numbers: Int32Array.from(numbers),
     ...(flagged.length > 0 ? { flagged } : {}),
   };
+}
+
+/** Distinct values, each numbered by its first appearance. */
+class Table<T> {
+  readonly values: T[] = [];
+  private readonly numbers = new Map<string, number>();
+
+  /** The number of `value`, whose `key` no other value shares. */
+  indexOf(key: string, value: T): number {
+    let number = this.numbers.get(key);
+    if (number === undefined) {
+      number = this.values.length;
+      this.values.push(value);
+      this.numbers.set(key, number);
+    }
+    return number;
+  }
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
