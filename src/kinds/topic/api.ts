@@ -30,8 +30,10 @@ export interface TopicEndpoints {
   /** 4 PATCH /v1/topics/{topicKey} */
   renameTopic(key: string, body: { name: string }, options?: RequestOptions): Promise<Topic>;
   /** All topics: first page, then the remaining pages concurrently (page size 10, the real cap). */
-  /** `first`: page 0 when the caller has read it already (it is not read again). */
-  /** `first`, and `pages` after it, when already asked for (a read ahead): taken, not asked again. */
+  /**
+   * `first`: page 0 when the caller has read it already; `pages`: later pages already asked for
+   * (a read ahead). Either is taken, not asked for again.
+   */
   listAllTopics(
     options?: RequestOptions & { first?: TopicPage; pages?: ReadonlyMap<number, Promise<TopicPage>> },
   ): Promise<Topic[]>;
