@@ -12,7 +12,7 @@ import { Pool } from "undici";
 import { startEmulator } from "../src/emulator/index.js";
 import { mustSucceed, requestTimeline, runCliTimed, type Timed } from "./cli.js";
 import { seedFor, workflowId } from "./fixtures.js";
-import { CONCURRENCY, LATENCY_MS, ROUNDS } from "./plan-scale.js";
+import { CONCURRENCY, LATENCY_MS, medianRound, ROUNDS } from "./plan-scale.js";
 
 export const CONTENT_WORKFLOWS = 1_000;
 
@@ -155,11 +155,8 @@ export async function benchContentScale(count = CONTENT_WORKFLOWS): Promise<Cont
       }
       rounds.push({ plan, requests, timeline, firstReadByIdMs, floorMs });
     }
-    const ratios = rounds.map((r) => r.plan.wallMs / r.floorMs);
-    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)] as number;
-    const { plan, requests, timeline, firstReadByIdMs, floorMs } = rounds[
-      ratios.indexOf(median)
-    ] as ContentRound;
+    const { round, ratio, ratios } = medianRound(rounds, (r) => r.plan.wallMs / r.floorMs);
+    const { plan, requests, timeline, firstReadByIdMs, floorMs } = round;
     return {
       workflows: count,
       steps: count * 4,
@@ -167,7 +164,7 @@ export async function benchContentScale(count = CONTENT_WORKFLOWS): Promise<Cont
       requests,
       minimalRequests,
       floorMs,
-      ratioToFloor: median,
+      ratioToFloor: ratio,
       ratiosToFloor: ratios,
       firstReadByIdMs,
       ...timeline,

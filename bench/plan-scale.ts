@@ -91,11 +91,8 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
     const rounds: PlanRound[] = [];
     for (let round = 0; round < ROUNDS; round += 1)
       rounds.push(await planRound(emulator, dir, args, env, size, minimalRequests));
-    const ratios = rounds.map((r) => r.plan.wallMs / r.floor.wallMs);
-    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)] as number;
-    const { plan, timeline, requests, floor, floorTimeline, transport } = rounds[
-      ratios.indexOf(median)
-    ] as PlanRound;
+    const { round, ratio, ratios } = medianRound(rounds, (r) => r.plan.wallMs / r.floor.wallMs);
+    const { plan, timeline, requests, floor, floorTimeline, transport } = round;
     const layoutIds = (emulator.store().layouts ?? []).map((l) => l._id);
     const naive = await naiveSample(emulator.url, emulator.apiKey, size, layoutIds);
     return {
@@ -112,7 +109,7 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       afterLastAnswerMs: plan.wallMs - timeline.lastAnswerMs,
       floorMs: floor.wallMs,
       floorFirstRequestMs: floorTimeline.firstRequestMs,
-      ratioToFloor: median,
+      ratioToFloor: ratio,
       ratiosToFloor: ratios,
       floorRatioToIdeal: floor.wallMs / idealMs,
       transportMs: transport.wallMs,
@@ -126,6 +123,16 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
 
 /** Rounds of (plan, floor, transport alone) in bench runs: the median round's plan/floor ratio counts. */
 export const ROUNDS = 3;
+
+/** The round whose ratio is the median of the rounds' ratios, that ratio, and every round's in order. */
+export function medianRound<R>(
+  rounds: readonly R[],
+  ratioOf: (round: R) => number,
+): { round: R; ratio: number; ratios: number[] } {
+  const ratios = rounds.map(ratioOf);
+  const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)] as number;
+  return { round: rounds[ratios.indexOf(ratio)] as R, ratio, ratios };
+}
 
 interface PlanRound {
   plan: Timed;

@@ -1,7 +1,8 @@
 // Paging through whole lists, every item exactly once (by id, even when items move between
 // pages while we read). A list whose total is known from its first page has the remaining pages
 // fetched concurrently, a few lanes taking the next page as each is read (the shared limiter
-// bounds those in flight); one that only says `hasMore` is followed page by page. Never sends anything itself: it calls the page function it is given.
+// bounds those in flight); one that only says `hasMore` is followed page by page. Never sends
+// anything itself: it calls the page function it is given.
 // Bounded: a list longer than `maxPages`, a total that would need more pages (an absurd
 // totalCount is never allocated for), or a page that brings back only ids already read (a
 // server ignoring `page`, which would otherwise loop forever) fails with API_PAGINATION.
