@@ -88,6 +88,18 @@ export interface LiveRead<K extends Kind> {
   listed?: boolean;
 }
 
+/**
+ * One kind's share of a LiveSnapshot, handed to the planner as soon as that kind's read is in
+ * (readLive's onRead), so a kind is planned while the slower kinds are still being read.
+ */
+export interface LiveShare<K extends Kind> {
+  live: LiveByKind[K];
+  /** As LiveSnapshot.duplicates, for this kind. */
+  duplicates: readonly string[];
+  /** As LiveSnapshot.unlisted: this kind was read by identity, or not read at all. */
+  unlisted: boolean;
+}
+
 /** One resource the config asks for, in canonical form. */
 export interface DesiredItem {
   key: string;
@@ -295,6 +307,13 @@ export interface KindModule<K extends Kind> {
    * may be read): desiredItemsInTurns builds them a slice of entries at a time.
    */
   desiredItems(desired: DesiredState): DesiredItem[];
+  /**
+   * The other kinds whose live state this kind's planning reads (lookupLive, operationsFor,
+   * unmanaged, intentDoubt): it is planned once their reads are in too, and sees only its own
+   * and these in PlanContext.live.kinds (the notification groups' ids only with
+   * "notificationGroup" here), so a read left out of this list fails every plan, not a race.
+   */
+  planReads?: readonly Kind[];
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup;
   /** Exactly the operations apply performs for this change. */
   operationsFor(

@@ -5,7 +5,15 @@
 
 import type { DesiredState } from "../config/model.js";
 import { desiredItemsOf } from "./desired-items.js";
-import type { KindModule, LiveSnapshot, ReadAheadContext, ReadScope, ServerEnvironment } from "./kind.js";
+import type {
+  KindModule,
+  LiveRead,
+  LiveShare,
+  LiveSnapshot,
+  ReadAheadContext,
+  ReadScope,
+  ServerEnvironment,
+} from "./kind.js";
 import type { NotificationApi } from "./notification-api.js";
 import { KINDS, type Kind, registry } from "./registry.js";
 
@@ -21,6 +29,8 @@ export interface ReadLiveOptions {
   listUnmanaged?: boolean;
   /** Reads started while the config loaded (startReadAhead). */
   readAhead?: ReadScope["readAhead"];
+  /** Told of each kind's share of the snapshot as soon as its read is in (the planner's take). */
+  onRead?: <K extends Kind>(kind: K, share: LiveShare<K>) => void;
 }
 
 export async function readLive(
@@ -39,17 +49,26 @@ export async function readLive(
     ...(options.listUnmanaged === true ? { listUnmanaged: true } : {}),
     ...(options.readAhead ? { readAhead: options.readAhead } : {}),
   };
-  const reads = await Promise.all(KINDS.map((kind) => registry[kind].readLive(client, scope)));
+  const shareOf = <K extends Kind>(kind: K, read: LiveRead<K>): LiveShare<K> => {
+    // Read by identity, or not read at all because --target left out every entry of the kind.
+    const skipped = narrowed.resources[kind].length === 0 && desired.resources[kind].length > 0;
+    return { live: read.live, duplicates: read.duplicates ?? [], unlisted: read.listed === false || skipped };
+  };
+  const shares = await Promise.all(
+    KINDS.map(async (kind) => {
+      const share = shareOf(kind, await registry[kind].readLive(client, scope));
+      options.onRead?.(kind, share);
+      return share;
+    }),
+  );
   const kinds = {} as Record<Kind, unknown>;
   const duplicates: LiveSnapshot["duplicates"] = {};
   const unlisted: Kind[] = [];
   KINDS.forEach((kind, index) => {
-    const read = reads[index];
-    kinds[kind] = read?.live;
-    if (read?.duplicates !== undefined && read.duplicates.length > 0) duplicates[kind] = read.duplicates;
-    // Read by identity, or not read at all because --target left out every entry of the kind.
-    const skipped = narrowed.resources[kind].length === 0 && desired.resources[kind].length > 0;
-    if (read?.listed === false || skipped) unlisted.push(kind);
+    const share = shares[index];
+    kinds[kind] = share?.live;
+    if (share !== undefined && share.duplicates.length > 0) duplicates[kind] = [...share.duplicates];
+    if (share?.unlisted === true) unlisted.push(kind);
   });
   return {
     organization,

@@ -8,7 +8,7 @@ import { readLive, startReadAhead } from "../kinds/read-live.js";
 import { type ResolvedIdentifiers, resolveDesired } from "../kinds/resolve-desired.js";
 import { keyPlanDigests } from "../plan/key-plan-digests.js";
 import type { Plan } from "../plan/model.js";
-import { planChanges, selectTargets } from "../plan/plan-changes.js";
+import { type PlanInTurns, selectTargets, startPlan } from "../plan/plan-changes.js";
 import { visibleText } from "../sanitize.js";
 import type { StateFile } from "../state/model.js";
 import { checkStateEnvironment, readState } from "../state/state-store.js";
@@ -66,20 +66,44 @@ export async function preparePlan(
     checkStateEnvironment(session.statePath, state, session.serverEnvironment);
     // Identifiers resolve to this environment's ids before the reads that use them.
     const resolved = await resolveSession(session, state);
-    const live = await readLive(session.client, session.desired, organizationOf(session), {
-      ...environmentOption(session),
-      ...(selected !== undefined ? { selected } : {}),
-      listUnmanaged: args["list-unmanaged"] === true,
-      // Only when the session kept the early connection the reads were started on.
-      ...(ahead !== undefined && session.client === early?.client ? { readAhead: ahead.started } : {}),
+    // Each kind is planned as soon as its reads are in, in the turns the reads leave idle.
+    const planning = startPlan({
+      desired: session.desired,
+      live: { organization: organizationOf(session), ...environmentOption(session) },
+      state,
+      target: planTargetOf(session),
+      createdBy: `notiform ${VERSION}`,
+      targets: args.target,
+      protect: session.protect,
     });
+    const turns = stepInIdleTurns(planning);
+    // Sorting each kind's items needs no read: it starts in the first idle turn.
+    turns.wake();
+    let live: LiveSnapshot;
+    try {
+      live = await readLive(session.client, session.desired, organizationOf(session), {
+        ...environmentOption(session),
+        ...(selected !== undefined ? { selected } : {}),
+        listUnmanaged: args["list-unmanaged"] === true,
+        // Only when the session kept the early connection the reads were started on.
+        ...(ahead !== undefined && session.client === early?.client ? { readAhead: ahead.started } : {}),
+        onRead: (kind, share) => {
+          planning.take(kind, share);
+          turns.wake();
+        },
+      });
+    } finally {
+      turns.stop();
+    }
     const read = performance.now();
-    const plan = withIdentifiers(await planWithCapabilities(session, live, state, args.target), resolved);
+    const during = planning.progress();
+    const planned = withSessionWarnings(keyPlanDigests(planning.finish(), session.keyed), session);
+    const plan = withIdentifiers(planned, resolved);
     if (args.verbose) {
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
       const stats = session.client.stats();
       context.note(
-        `timing: config + organization ${s(opened - started)}, live reads ${s(read - opened)} (${stats.requests} requests), planning ${s(performance.now() - read)}\n`,
+        `timing: config + organization ${s(opened - started)}, live reads ${s(read - opened)} (${stats.requests} requests, ${during.planned} of ${during.total} resources planned meanwhile), planning ${s(performance.now() - read)}\n`,
       );
     }
     return { session, state, live, plan };
@@ -112,27 +136,33 @@ export function withIdentifiers(plan: Plan, identifiers: ResolvedIdentifiers): P
   return { ...plan, bindings: { ...plan.bindings, identifiers } };
 }
 
+/** Items a turn plans: about a millisecond of work, so an answer that comes in waits no longer. */
+const ITEMS_PER_TURN = 200;
+
 /**
- * Plan. Planning only reads: whether the server serves the override update extension is not
- * probed (a probe would be a PUT); while unknown it is planned as a normal update, which real
- * servers serve, and a server without the route is found out by apply's first use of it.
+ * Runs the planning a turn at a time while the reads are in flight: woken by each read that
+ * comes in, it plans until nothing more can be planned yet, yielding to the event loop between
+ * turns so every answer is still taken in as it comes. Planning only reads: whether the server
+ * serves the override update extension is not probed (a probe would be a PUT); while unknown
+ * it is planned as a normal update, which real servers serve, and a server without the route
+ * is found out by apply's first use of it.
  */
-async function planWithCapabilities(
-  session: Session,
-  live: LiveSnapshot,
-  state: StateFile,
-  targets: readonly string[],
-): Promise<Plan> {
-  const plan = planChanges({
-    desired: session.desired,
-    live,
-    state,
-    target: planTargetOf(session),
-    createdBy: `notiform ${VERSION}`,
-    targets,
-    protect: session.protect,
-  });
-  return withSessionWarnings(keyPlanDigests(plan, session.keyed), session);
+function stepInIdleTurns(planning: PlanInTurns): { wake(): void; stop(): void } {
+  let pending: NodeJS.Immediate | undefined;
+  let stopped = false;
+  const turn = () => {
+    pending = undefined;
+    if (!stopped && planning.step(ITEMS_PER_TURN)) pending = setImmediate(turn);
+  };
+  return {
+    wake: () => {
+      if (!stopped && pending === undefined) pending = setImmediate(turn);
+    },
+    stop: () => {
+      stopped = true;
+      if (pending !== undefined) clearImmediate(pending);
+    },
+  };
 }
 
 /** Config warnings (e.g. an include matching nothing) and a missing organization guard. */

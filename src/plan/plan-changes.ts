@@ -1,18 +1,23 @@
 // The planner: a pure function (desired, live, state) -> Plan. No I/O, no clock, no logging.
 // Both sides arrive in one canonical flat field model (src/kinds/), so comparing is a field
 // by field equality of canonical JSON: an unchanged resource can never show as a change.
+//
+// It plans kind by kind (startPlan): a kind is planned once its read and the reads it declares
+// (KindModule.planReads) are in, a slice of items at a time, so the I/O edge can plan the fast
+// kinds while the slow ones are still being read. Each kind's actions, warnings and unmanaged
+// list are kept apart and joined in the registry's order, so the plan is the same whatever
+// order the reads come in; planChanges is the same planner with the whole snapshot at once.
 
-import { digestOf, type JsonValue, sameValue } from "../canonical.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import { desiredItemsOf } from "../kinds/desired-items.js";
-import type { DesiredItem, KindModule, LiveItem, LiveSnapshot, PlanContext } from "../kinds/kind.js";
-import type { FieldChange, PlanAction, PlanWarning, UnmanagedResource } from "../kinds/plan-action.js";
+import type { DesiredItem, KindModule, LiveShare, LiveSnapshot, PlanContext } from "../kinds/kind.js";
+import type { PlanAction, PlanWarning, UnmanagedResource } from "../kinds/plan-action.js";
 import { describeKind, KINDS, registry } from "../kinds/registry.js";
-import { requestOf } from "../kinds/requests.js";
 import { type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { type CreateIntent, ownRecord, type StateFile } from "../state/model.js";
 import { type Kind, PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "./model.js";
+import { planItem } from "./plan-item.js";
 import { resolveGroupIds } from "./resolve-groups.js";
 
 export interface PlanInput {
@@ -29,45 +34,228 @@ export interface PlanInput {
   protect?: Protect;
 }
 
-const ABSENT = "sha256:absent";
+/** A plan's input before any kind's read is in: the snapshot's facts known from the start. */
+export type PlanStart = Omit<PlanInput, "live"> & {
+  live: Pick<LiveSnapshot, "organization" | "environment">;
+};
+
+/** A plan made kind by kind as the reads come in (startPlan). */
+export interface PlanInTurns {
+  /** A kind's read is in. */
+  take<K extends Kind>(kind: K, share: LiveShare<K>): void;
+  /**
+   * Plans at most `budget` more items (or one kind's sort or unmanaged listing) of what can be
+   * planned now; true while more of that remains. Never throws: a kind's failure is kept for
+   * finish, which throws the first kind's in the registry's order, as planning them in turn would.
+   */
+  step(budget: number): boolean;
+  /** The resources planned so far, of all the plan covers. */
+  progress(): { planned: number; total: number };
+  /** Once every kind's read is in: plans what is left and returns the plan. */
+  finish(): Plan;
+}
 
 export function planChanges(input: PlanInput): Plan {
-  const warnings: PlanWarning[] = [];
-  const { groupIds, groupKeys } = resolveGroupIds(input.desired, input.live, input.state, warnings);
-  const context: PlanContext = {
-    desired: input.desired,
-    live: input.live,
-    state: input.state,
-    groupIds,
-    groupKeys,
-    warnings,
-    protect: input.protect ?? unprotected,
-  };
+  const planning = startPlan(input);
+  for (const kind of KINDS) planning.take(kind, shareOf(input.live, kind));
+  return planning.finish();
+}
 
+/** One kind's share of a whole snapshot. */
+function shareOf<K extends Kind>(live: LiveSnapshot, kind: K): LiveShare<K> {
+  return {
+    live: live.kinds[kind],
+    duplicates: live.duplicates[kind] ?? [],
+    unlisted: live.unlisted?.includes(kind) === true,
+  };
+}
+
+/** Where one kind's planning stands. */
+interface KindTurn {
+  kind: Kind;
+  /** Its selected items; sorted by key once `sorted`. */
+  items: DesiredItem[];
+  sorted: boolean;
+  share?: LiveShare<Kind>;
+  /** Made once the kind can be planned (its reads, and the groups' ids where it reads them). */
+  context?: PlanContext;
+  next: number;
+  actions: PlanAction[];
+  resolvedIntents: string[];
+  unchanged: number;
+  warnings: PlanWarning[];
+  /** Its unmanaged list once made (never made for a saved plan's refresh). */
+  unmanaged?: UnmanagedResource[];
+  unmanagedWarnings: PlanWarning[];
+  failed?: { error: unknown };
+}
+
+export function startPlan(input: PlanStart): PlanInTurns {
   const itemsByKind = new Map<Kind, readonly DesiredItem[]>();
   for (const kind of KINDS)
     itemsByKind.set(kind, desiredItemsOf(registry[kind] as KindModule<Kind>, input.desired));
-  warnDuplicates(input.live, warnings);
   // undefined: everything is selected (the common case: no --target, not a saved plan's refresh).
   const selected = selectItems(itemsByKind, input.targets ?? [], input.only);
   // Most plans settle no interrupted create: then no item needs looking up among the intents.
   const intents = input.state.intents ?? {};
   const anyIntent = Object.keys(intents).length > 0;
+  const protect = input.protect ?? unprotected;
+  const listsUnmanaged = input.only === undefined;
 
-  const actions: PlanAction[] = [];
+  const turns = new Map<Kind, KindTurn>();
+  for (const kind of KINDS) {
+    const all = itemsByKind.get(kind) ?? [];
+    turns.set(kind, {
+      kind,
+      items: selected === undefined ? [...all] : all.filter((item) => selected.has(`${kind}/${item.key}`)),
+      sorted: false,
+      next: 0,
+      actions: [],
+      resolvedIntents: [],
+      unchanged: 0,
+      warnings: [],
+      unmanagedWarnings: [],
+    });
+  }
+  const groupWarnings: PlanWarning[] = [];
+  let groups: { groupIds: Map<string, string>; groupKeys: Map<string, string> } | undefined;
+  const noGroups = { groupIds: new Map<string, string>(), groupKeys: new Map<string, string>() };
+
+  /** The facts a kind's planning may read: its own live state and what it declares it reads. */
+  const contextOf = (turn: KindTurn): PlanContext | undefined => {
+    const reads = [turn.kind, ...(registry[turn.kind].planReads ?? [])];
+    const kinds: Partial<Record<Kind, unknown>> = {};
+    for (const kind of reads) {
+      const share = turns.get(kind)?.share;
+      if (share === undefined) return undefined;
+      kinds[kind] = share.live;
+    }
+    const ids = reads.includes("notificationGroup") ? groups : noGroups;
+    if (ids === undefined) return undefined;
+    return {
+      desired: input.desired,
+      live: {
+        organization: input.live.organization,
+        ...(input.live.environment !== undefined ? { environment: input.live.environment } : {}),
+        kinds: kinds as LiveSnapshot["kinds"],
+        duplicates: {},
+      },
+      state: input.state,
+      groupIds: ids.groupIds,
+      groupKeys: ids.groupKeys,
+      warnings: turn.warnings,
+      protect,
+    };
+  };
+
+  /** One piece of a kind's planning; false when the kind has none left that can be done now. */
+  const stepKind = (turn: KindTurn, budget: number): boolean => {
+    if (turn.failed !== undefined) return false;
+    if (!turn.sorted) {
+      // Needs no live state: sorted while the reads are in flight.
+      turn.items.sort((a, b) => compareKeys(a.key, b.key));
+      turn.sorted = true;
+      return true;
+    }
+    const context = turn.context ?? contextOf(turn);
+    if (context === undefined) return false;
+    turn.context = context;
+    try {
+      if (turn.next < turn.items.length) {
+        const end = Math.min(turn.items.length, turn.next + Math.max(1, budget));
+        for (; turn.next < end; turn.next += 1) planOne(turn, turn.items[turn.next] as DesiredItem, context);
+        return true;
+      }
+      if (listsUnmanaged && turn.unmanaged === undefined && turn.share?.unlisted === false) {
+        const managed = new Set((itemsByKind.get(turn.kind) ?? []).map((item) => item.key));
+        // Sorted by key within the kind; the kinds are joined in the registry's order.
+        turn.unmanaged = registry[turn.kind]
+          .unmanaged({ ...context, warnings: turn.unmanagedWarnings }, managed)
+          .sort((a, b) => compareKeys(a.key, b.key));
+        return true;
+      }
+    } catch (error) {
+      turn.failed = { error };
+    }
+    return false;
+  };
+
+  const planOne = (turn: KindTurn, item: DesiredItem, context: PlanContext): void => {
+    const action = planItem(turn.kind, item, context, anyIntent ? intents : undefined);
+    // The id is made only where there are intents to settle (most plans have none).
+    if (anyIntent) {
+      const id = `${turn.kind}/${item.key}`;
+      if (ownRecord<CreateIntent>(intents, id) !== undefined && action?.op !== "uncertain")
+        turn.resolvedIntents.push(id);
+    }
+    if (action === undefined) turn.unchanged += 1;
+    else turn.actions.push(action);
+  };
+
+  const take = <K extends Kind>(kind: K, share: LiveShare<K>): void => {
+    const turn = turns.get(kind);
+    if (turn === undefined || turn.share !== undefined)
+      throw new Error(`internal: the read of ${kind} was handed to the planner twice`);
+    turn.share = share as LiveShare<Kind>;
+    if (kind === "notificationGroup") {
+      const live = share.live as LiveShare<"notificationGroup">["live"];
+      groups = resolveGroupIds(input.desired, live, input.state, groupWarnings);
+    }
+  };
+
+  const step = (budget: number): boolean => {
+    for (const turn of turns.values()) if (stepKind(turn, budget)) return true;
+    return false;
+  };
+
+  const finish = (): Plan => {
+    for (const turn of turns.values()) {
+      if (turn.share === undefined) throw new Error(`internal: planned before the read of ${turn.kind}`);
+      while (stepKind(turn, Number.POSITIVE_INFINITY));
+    }
+    for (const turn of turns.values()) if (turn.failed !== undefined) throw turn.failed.error;
+    return assemble(input, [...turns.values()], groups ?? noGroups, groupWarnings, listsUnmanaged);
+  };
+
+  const progress = () => {
+    let planned = 0;
+    let total = 0;
+    for (const turn of turns.values()) {
+      planned += turn.next;
+      total += turn.items.length;
+    }
+    return { planned, total };
+  };
+
+  return { take, step, progress, finish };
+}
+
+/** The kinds' parts joined in the registry's order (turns are in it), as one plan. */
+function assemble(
+  input: PlanStart,
+  turns: readonly KindTurn[],
+  groups: { groupIds: ReadonlyMap<string, string> },
+  groupWarnings: readonly PlanWarning[],
+  listsUnmanaged: boolean,
+): Plan {
+  const warnings: PlanWarning[] = [...groupWarnings];
+  for (const turn of turns) {
+    for (const identity of turn.share?.duplicates ?? []) {
+      warnings.push({
+        code: "duplicate-on-server",
+        message: `the server holds more than one ${describeKind(turn.kind)} ${identity}; notiform manages one of them and cannot tell which the others are meant to be`,
+      });
+    }
+  }
+  let actions: PlanAction[] = [];
   const resolvedIntents: string[] = [];
   let unchanged = 0;
-  for (const kind of KINDS) {
-    const items = [...(itemsByKind.get(kind) ?? [])].sort((a, b) => compareKeys(a.key, b.key));
-    for (const item of items) {
-      const id = selected === undefined && !anyIntent ? "" : `${kind}/${item.key}`;
-      if (selected !== undefined && !selected.has(id)) continue;
-      const action = planItem(kind, item, context, anyIntent ? intents : undefined);
-      if (anyIntent && ownRecord(intents, id) !== undefined && action?.op !== "uncertain")
-        resolvedIntents.push(id);
-      if (action === undefined) unchanged += 1;
-      else actions.push(action);
-    }
+  for (const turn of turns) {
+    // concat, not push(...): a kind can hold far more actions than the stack.
+    actions = actions.concat(turn.actions);
+    resolvedIntents.push(...turn.resolvedIntents);
+    unchanged += turn.unchanged;
+    warnings.push(...turn.warnings);
   }
 
   // Most actions depend on nothing: the set of ids is made only when one does.
@@ -80,23 +268,18 @@ export function planChanges(input: PlanInput): Plan {
   }
 
   let unmanaged: UnmanagedResource[] = [];
-  const unlisted = input.only === undefined ? (input.live.unlisted ?? []) : [];
-  if (input.only === undefined) {
-    for (const kind of KINDS) {
-      if (unlisted.includes(kind)) continue;
-      const managed = new Set((itemsByKind.get(kind) ?? []).map((item) => item.key));
-      // By kind in KINDS order, by key within each: sorting kind by kind gives the order one sort
-      // of the whole list by (kind, key) gives, without looking up two kinds' places per comparison.
-      const listed = registry[kind].unmanaged(context, managed).sort((a, b) => compareKeys(a.key, b.key));
-      // concat, not push(...): an organization can hold far more unmanaged items than the stack.
-      unmanaged = unmanaged.concat(listed);
-    }
+  const unlisted: Kind[] = [];
+  for (const turn of turns) {
+    if (!listsUnmanaged) continue;
+    if (turn.share?.unlisted === true) unlisted.push(turn.kind);
+    unmanaged = unmanaged.concat(turn.unmanaged ?? []);
+    warnings.push(...turn.unmanagedWarnings);
   }
 
   // Null prototype: group keys are user data, and "__proto__" is a fine key.
   const bindings: Record<string, string> = Object.create(null);
   for (const group of input.desired.resources.notificationGroup) {
-    const id = groupIds.get(group.spec.key);
+    const id = groups.groupIds.get(group.spec.key);
     if (id !== undefined) bindings[group.spec.key] = id;
   }
 
@@ -108,144 +291,12 @@ export function planChanges(input: PlanInput): Plan {
     ...(input.desired.shapeDigest !== undefined ? { configShapeDigest: input.desired.shapeDigest } : {}),
     actions,
     unmanaged,
-    ...(unlisted.length > 0 ? { unmanagedNotListed: [...unlisted] } : {}),
+    ...(unlisted.length > 0 ? { unmanagedNotListed: unlisted } : {}),
     bindings: { notificationGroups: bindings },
     resolvedIntents,
     warnings,
     summary: summarizePlan({ actions, unmanaged }, unchanged),
   };
-}
-
-/** A warning for every identity the server holds more than once: only one of them is managed. */
-function warnDuplicates(live: LiveSnapshot, warnings: PlanWarning[]): void {
-  for (const kind of KINDS) {
-    for (const identity of live.duplicates[kind] ?? []) {
-      warnings.push({
-        code: "duplicate-on-server",
-        message: `the server holds more than one ${describeKind(kind)} ${identity}; notiform manages one of them and cannot tell which the others are meant to be`,
-      });
-    }
-  }
-}
-
-/** `intents`: the interrupted creates to settle, undefined when there are none (most plans). */
-function planItem(
-  kind: Kind,
-  item: DesiredItem,
-  context: PlanContext,
-  intents: Readonly<Record<string, CreateIntent>> | undefined,
-): PlanAction | undefined {
-  const module = registry[kind];
-  const lookup = module.lookupLive(item, context);
-  let op: "create" | "update" | "unverified";
-  let changes: FieldChange[];
-  let live: LiveItem | undefined;
-  let reason: string | undefined;
-  // Only an absent resource can have an interrupted create to settle: the rest skip the lookup.
-  const intent =
-    lookup.status === "absent" && intents !== undefined
-      ? ownRecord(intents, `${kind}/${item.key}`)
-      : undefined;
-  if (intent !== undefined) {
-    // An earlier create was interrupted in flight. Where the kind can see that it did not
-    // happen, it is planned again; where it cannot, it is never silently sent a second time.
-    const doubt = module.intentDoubt?.(item, context);
-    if (doubt !== undefined) {
-      return {
-        id: `${kind}/${item.key}`,
-        kind,
-        key: item.key,
-        op: "uncertain",
-        changes: newValues(item, false),
-        operations: [],
-        requests: [],
-        dependsOn: [...item.dependsOn],
-        live: { origin: "none", digest: ABSENT },
-        reason: `a create started ${intent.startedAt} was interrupted before its answer was recorded, and ${doubt}; run \`notiform resolve ${kind}/${item.key} --id ID\` if it exists, or \`--not-created\` if it does not`,
-        source: item.source.pos,
-      };
-    }
-  }
-  if (lookup.status === "absent") {
-    op = "create";
-    changes = newValues(item, false);
-  } else if (lookup.status === "unknown") {
-    op = "unverified";
-    reason = lookup.reason;
-    changes = newValues(item, true);
-  } else {
-    live = lookup.item;
-    changes = diffFields(item, live);
-    if (changes.length === 0) return undefined;
-    const unknown = changes.some((change) => change.unknown === true);
-    op = unknown ? "unverified" : "update";
-    if (unknown)
-      reason = "the state file has no record of some fields and the server does not let notiform read them";
-  }
-  const result = module.operationsFor(op, item, live, changes, context);
-  const operations = "notApplicable" in result ? [] : result.operations;
-  const action: PlanAction = {
-    id: `${kind}/${item.key}`,
-    kind,
-    key: item.key,
-    op: "notApplicable" in result ? "not-applicable" : op,
-    changes,
-    operations,
-    requests: operations.map(requestOf),
-    dependsOn: [...item.dependsOn],
-    live:
-      live === undefined
-        ? { origin: "none", digest: ABSENT }
-        : {
-            origin: live.origin,
-            digest: live.digest,
-            ...(live.serverId ? { serverId: live.serverId } : {}),
-            fields: fieldDigests(item, live),
-          },
-    source: item.source.pos,
-  };
-  const why = "notApplicable" in result ? result.notApplicable : reason;
-  if (why !== undefined) action.reason = why;
-  return action;
-}
-
-/**
- * Every field as new (a create), or as new of an unknown live value. A loop over the keys rather
- * than entries mapped: each create of a large apply makes these.
- */
-function newValues(item: DesiredItem, unknown: boolean): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const field of Object.keys(item.fields)) {
-    const value = item.fields[field] as JsonValue;
-    changes.push(unknown ? { field, new: value, unknown: true } : { field, new: value });
-  }
-  return changes;
-}
-
-/** A digest per managed field the live object has, so a stale saved plan can name what moved. */
-function fieldDigests(item: DesiredItem, live: LiveItem): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const field of Object.keys(item.fields).sort()) {
-    if (Object.hasOwn(live.fields, field)) out[field] = digestOf(live.fields[field]);
-  }
-  return out;
-}
-
-function diffFields(item: DesiredItem, live: LiveItem): FieldChange[] {
-  const known = live.knownFields === undefined ? undefined : new Set(live.knownFields);
-  const changes: FieldChange[] = [];
-  // Keys, not entries: this runs for every resource of a plan, and most have no change.
-  for (const field of Object.keys(item.fields)) {
-    const value = item.fields[field] as JsonValue;
-    if (known !== undefined && !known.has(field)) {
-      changes.push({ field, new: value, unknown: true });
-      continue;
-    }
-    const old = live.fields[field];
-    if (!sameValue(old, value))
-      changes.push(old === undefined ? { field, new: value } : { field, old, new: value });
-  }
-  return changes;
 }
 
 /**

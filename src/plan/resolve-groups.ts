@@ -2,13 +2,14 @@
 // otherwise, where the server lists groups, one group of the same name is adopted. Two groups
 // of one name cannot be told apart (the server allows duplicates), so that case is a warning.
 import type { DesiredState } from "../config/model.js";
-import type { LiveSnapshot } from "../kinds/kind.js";
+import type { LiveByKind } from "../kinds/kinds.js";
 import type { PlanWarning } from "../kinds/plan-action.js";
 import { ownRecord, type StateFile } from "../state/model.js";
 
 export function resolveGroupIds(
   desired: DesiredState,
-  live: LiveSnapshot,
+  /** The server's groups, where it lists them. */
+  live: LiveByKind["notificationGroup"],
   state: StateFile,
   warnings: PlanWarning[],
 ): { groupIds: Map<string, string>; groupKeys: Map<string, string> } {
@@ -17,10 +18,7 @@ export function resolveGroupIds(
   for (const { spec, source } of desired.resources.notificationGroup) {
     const record = ownRecord(state.notificationGroups, spec.key);
     if (record === undefined) continue;
-    if (
-      live.kinds.notificationGroup !== undefined &&
-      !live.kinds.notificationGroup.some((g) => g._id === record.id)
-    ) {
+    if (live !== undefined && !live.some((g) => g._id === record.id)) {
       warnings.push({
         code: "group-gone",
         message: `notification group ${spec.key}: the state file's id ${record.id} no longer exists on the server; it will be created again`,
@@ -31,10 +29,10 @@ export function resolveGroupIds(
     groupIds.set(spec.key, record.id);
     claimed.add(record.id);
   }
-  if (live.kinds.notificationGroup !== undefined) {
+  if (live !== undefined) {
     for (const { spec, source } of desired.resources.notificationGroup) {
       if (groupIds.has(spec.key) || ownRecord(state.notificationGroups, spec.key) !== undefined) continue;
-      const candidates = live.kinds.notificationGroup
+      const candidates = live
         .filter((g) => g.name === spec.name && !claimed.has(g._id))
         .sort((a, b) => (a._id < b._id ? -1 : 1));
       const first = candidates[0];

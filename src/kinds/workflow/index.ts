@@ -112,6 +112,9 @@ export const workflowKind: KindModule<"workflow"> = {
     }));
   },
 
+  // A workflow shows its group by key, or by name where the group is not the config's.
+  planReads: ["notificationGroup"],
+
   lookupLive(item: DesiredItem, context: PlanContext): LiveLookup {
     const id = item.ids.workflowId ?? "";
     const workflows = context.live.kinds.workflow;
