@@ -76,6 +76,8 @@ interface KindTurn {
   /** Its selected items; sorted by key once `sorted`. */
   items: DesiredItem[];
   sorted: boolean;
+  /** The keys of all its items, for the unmanaged list (made with the sort). */
+  managed?: ReadonlySet<string>;
   share?: LiveShare<Kind>;
   /** Made once the kind can be planned (its reads, and the groups' ids where it reads them). */
   context?: PlanContext;
@@ -152,9 +154,10 @@ export function startPlan(input: PlanStart): PlanInTurns {
   const stepKind = (turn: KindTurn, budget: number): boolean => {
     if (turn.failed !== undefined) return false;
     if (!turn.sorted) {
-      // Needs no live state: sorted while the reads are in flight.
+      // Needs no live state: done while the reads are in flight.
       turn.items.sort((a, b) => compareKeys(a.key, b.key));
       turn.sorted = true;
+      if (listsUnmanaged) turn.managed = new Set((itemsByKind.get(turn.kind) ?? []).map((item) => item.key));
       return true;
     }
     const context = turn.context ?? contextOf(turn);
@@ -167,10 +170,9 @@ export function startPlan(input: PlanStart): PlanInTurns {
         return true;
       }
       if (listsUnmanaged && turn.unmanaged === undefined && turn.share?.unlisted === false) {
-        const managed = new Set((itemsByKind.get(turn.kind) ?? []).map((item) => item.key));
         // Sorted by key within the kind; the kinds are joined in the registry's order.
         turn.unmanaged = registry[turn.kind]
-          .unmanaged({ ...context, warnings: turn.unmanagedWarnings }, managed)
+          .unmanaged({ ...context, warnings: turn.unmanagedWarnings }, turn.managed ?? new Set())
           .sort((a, b) => compareKeys(a.key, b.key));
         return true;
       }

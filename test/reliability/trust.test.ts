@@ -82,6 +82,28 @@ describe("trust under failure", () => {
     expect(plan.stdout).toContain(`more than one workflow override ${WORKFLOW_SHIPPED}@${TENANT_1}`);
   });
 
+  it("warns about two topics of one key, and two tenants of one identifier, on the server", async () => {
+    const session = await cliTest({
+      config:
+        "version: 1\norganization: Acme Inc\ntopics:\n  - { key: news, name: News }\ntenants:\n  - { identifier: acme, name: Acme }\n",
+    });
+    expect((await session.cli("apply", "--auto-approve")).code).toBe(0);
+    // A database without the unique indexes: a second topic and a second tenant of one identity.
+    const store = session.emulator.store("development");
+    const topic = store.topics.find((t) => t.key === "news");
+    const tenant = store.tenants.find((t) => t.identifier === "acme");
+    if (topic === undefined || tenant === undefined) throw new Error("not applied");
+    store.topics.push({ ...topic, _id: "6600000000000000000000f1" });
+    store.tenants.push({ ...tenant, _id: "6600000000000000000000f2" });
+    const plan = await session.cli("plan", "--output", "json");
+    expect(plan.code, plan.stderr).toBe(0);
+    const warnings = (JSON.parse(plan.stdout).warnings as { message: string }[]).map((w) => w.message);
+    expect(warnings).toEqual([
+      expect.stringContaining("more than one topic news"),
+      expect.stringContaining("more than one tenant acme"),
+    ]);
+  });
+
   it("refuses a saved plan whose group binding was edited, and records nothing", async () => {
     const session = await cliTest({
       config:

@@ -6,7 +6,7 @@
 
 import type { JsonObject, JsonValue } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
-import { duplicatesOf } from "../duplicates.js";
+import { indexBy } from "../duplicates.js";
 import {
   type DesiredItem,
   isDevelopmentOnlyBlocked,
@@ -156,10 +156,8 @@ export const layoutKind: KindModule<"layout"> = {
       ahead ?? client.listAllLayouts(scope.signal ? { signal: scope.signal } : {}),
     );
     if (layouts === undefined) return { live: undefined };
-    return {
-      live: new Map(layouts.map((layout) => [layout.identifier, layout])),
-      duplicates: duplicatesOf(layouts, (layout) => layout.identifier),
-    };
+    const { byIdentity, duplicates } = indexBy(layouts, (layout) => layout.identifier);
+    return { live: byIdentity, duplicates };
   },
 
   // While the config loads, once it holds a layout: the whole list, which readLive reads anyway.

@@ -6,7 +6,7 @@
 
 import type { JsonObject, JsonValue } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
-import { duplicatesOf } from "../duplicates.js";
+import { indexBy } from "../duplicates.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "../kind.js";
 import { ApiLiveItem } from "../live-item.js";
 import type { NotificationApi } from "../notification-api.js";
@@ -102,10 +102,8 @@ export const tenantKind: KindModule<"tenant"> = {
   async readLive(client, scope) {
     const items = await readTenants(client, scope);
     if (items === undefined) return { live: undefined };
-    return {
-      live: new Map(items.map((tenant) => [tenant.identifier, tenant])),
-      duplicates: duplicatesOf(items, (tenant) => tenant.identifier),
-    };
+    const { byIdentity, duplicates } = indexBy(items, (tenant) => tenant.identifier);
+    return { live: byIdentity, duplicates };
   },
 
   // While the config loads, once it holds a tenant: the whole list, which readLive reads then

@@ -3,7 +3,7 @@
 
 import type { DesiredState } from "../../config/model.js";
 import { visibleText } from "../../sanitize.js";
-import { duplicatesOf } from "../duplicates.js";
+import { indexBy } from "../duplicates.js";
 import type { DesiredItem, KindModule, LiveItem, LiveLookup, PlanContext, ReadScope } from "../kind.js";
 import { ApiLiveItem } from "../live-item.js";
 import type { NotificationApi } from "../notification-api.js";
@@ -100,11 +100,8 @@ export const topicKind: KindModule<"topic"> = {
 
   async readLive(client, scope) {
     const { items, listed } = await readTopics(client, scope);
-    return {
-      live: new Map(items.map((topic) => [topic.key, topic])),
-      duplicates: duplicatesOf(items, (topic) => topic.key),
-      listed,
-    };
+    const { byIdentity, duplicates } = indexBy(items, (topic) => topic.key);
+    return { live: byIdentity, duplicates, listed };
   },
 
   readAhead: (client, count) =>
