@@ -67,6 +67,9 @@ export async function preparePlan(
     // Identifiers resolve to this environment's ids before the reads that use them.
     const resolved = await resolveSession(session, state);
     // Each kind is planned as soon as its reads are in, in the turns the reads leave idle.
+    // Planning only reads: whether the server serves the override update extension is not
+    // probed (a probe would be a PUT); while unknown it is planned as a normal update, which
+    // real servers serve, and a server without the route is found out by apply's first use.
     const planning = startPlan({
       desired: session.desired,
       live: { organization: organizationOf(session), ...environmentOption(session) },
@@ -136,16 +139,18 @@ export function withIdentifiers(plan: Plan, identifiers: ResolvedIdentifiers): P
   return { ...plan, bindings: { ...plan.bindings, identifiers } };
 }
 
-/** Items a turn plans: about a millisecond of work, so an answer that comes in waits no longer. */
+/**
+ * Items a turn plans: under a millisecond of work on code running for the first time, so an
+ * answer that comes in meanwhile waits no longer than that. (A kind's sort or unmanaged list is
+ * one turn: a few milliseconds for 10,000 items.)
+ */
 const ITEMS_PER_TURN = 200;
 
 /**
  * Runs the planning a turn at a time while the reads are in flight: woken by each read that
  * comes in, it plans until nothing more can be planned yet, yielding to the event loop between
- * turns so every answer is still taken in as it comes. Planning only reads: whether the server
- * serves the override update extension is not probed (a probe would be a PUT); while unknown
- * it is planned as a normal update, which real servers serve, and a server without the route
- * is found out by apply's first use of it.
+ * turns so every answer is still taken in as it comes. Stopped once the reads end (or fail):
+ * what is left is planned at once by finish.
  */
 function stepInIdleTurns(planning: PlanInTurns): { wake(): void; stop(): void } {
   let pending: NodeJS.Immediate | undefined;
