@@ -4,22 +4,13 @@
 // that the order cannot come by chance. `--verbose` says how many resources were planned during
 // the reads; the plan is the same.
 import { describe, expect, it } from "vitest";
-import type { Seed } from "../../src/emulator/index.js";
+import { bigOrganization, topicKey } from "../support/big-organization.js";
 import { cliTests } from "../support/cli.js";
 
 const TOPICS = 1_000; // 100 pages of 10
-const topicKey = (i: number) => `topic-${String(i).padStart(3, "0")}`;
-
-const SEED: Seed = {
-  organization: { name: "Big Inc" },
-  apiKeys: [{ key: "nf_test_big", environment: "development" }],
-  environments: {
-    development: {
-      topics: Array.from({ length: TOPICS }, (_, i) => ({ key: topicKey(i), name: `Topic ${i}` })),
-      notificationGroups: [{ _id: "000000000000000000000001", name: "Orders" }],
-    },
-  },
-};
+const SEED = bigOrganization(TOPICS, {
+  notificationGroups: [{ _id: "000000000000000000000001", name: "Orders" }],
+});
 
 const CONFIG = `version: 1
 organization: Big Inc

@@ -3,31 +3,22 @@
 // is not in the config fails before any request, and --list-unmanaged reads the whole lists.
 // Request counts are exact, from the emulator's own request log.
 import { describe, expect, it } from "vitest";
-import type { Seed } from "../../src/emulator/index.js";
+import { bigOrganization, topicKey } from "../support/big-organization.js";
 import { cliTests } from "../support/cli.js";
 
 const TOPICS = 200; // 20 pages of 10
 const OVERRIDES = 300; // 3 pages of 100
 const workflowId = (i: number) => `64f1c0ffee${i.toString(16).padStart(14, "0")}`;
 const tenantId = (i: number) => `65${i.toString(16).padStart(22, "0")}`;
-const topicKey = (i: number) => `topic-${String(i).padStart(3, "0")}`;
-
-const SEED: Seed = {
-  organization: { name: "Big Inc" },
-  apiKeys: [{ key: "nf_test_big", environment: "development" }],
-  environments: {
-    development: {
-      topics: Array.from({ length: TOPICS }, (_, i) => ({ key: topicKey(i), name: `Topic ${i}` })),
-      workflows: [{ _id: workflowId(0), name: "Workflow 0", active: true }],
-      tenants: Array.from({ length: OVERRIDES }, (_, i) => ({ _id: tenantId(i) })),
-      overrides: Array.from({ length: OVERRIDES }, (_, i) => ({
-        workflowId: workflowId(0),
-        tenantId: tenantId(i),
-        active: true,
-      })),
-    },
-  },
-};
+const SEED = bigOrganization(TOPICS, {
+  workflows: [{ _id: workflowId(0), name: "Workflow 0", active: true }],
+  tenants: Array.from({ length: OVERRIDES }, (_, i) => ({ _id: tenantId(i) })),
+  overrides: Array.from({ length: OVERRIDES }, (_, i) => ({
+    workflowId: workflowId(0),
+    tenantId: tenantId(i),
+    active: true,
+  })),
+});
 
 /** Five topics deep in the list: one renamed, one new. */
 const TOPICS_CONFIG = `version: 1
@@ -213,7 +204,7 @@ describe("plan reads by cost", () => {
 
   it("a first plan of a large config costs those early pages at most: they come back empty", async () => {
     const topics = Array.from({ length: TOPICS }, (_, i) => `  - { key: fresh-${i}, name: Fresh ${i} }`);
-    const empty: Seed = { ...SEED, environments: { development: {} } };
+    const empty = bigOrganization(0);
     const test = await cliTest({
       seedFile: null,
       seed: empty,
