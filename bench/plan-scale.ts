@@ -28,8 +28,13 @@ export interface PlanScaleResult {
   readsMs: number;
   readsRatioToIdeal: number;
   concurrency: number;
-  /** From the spawn: the first request, the last answer (ms); requests in flight on average. */
+  /**
+   * From the spawn: the first request (ms, the median of the rounds': one process start varies
+   * by tens of ms here), the last answer (ms, the median round's); requests in flight on average.
+   */
   firstRequestMs: number;
+  /** Every round's first request (ms), in the order run. */
+  firstRequestsMs: number[];
   lastAnswerMs: number;
   /** Process exit less the last answer (ms): planning and output once every read is in. */
   afterLastAnswerMs: number;
@@ -37,7 +42,10 @@ export interface PlanScaleResult {
   meanAnswerMs: number;
   /** The same minimal requests from a bare undici script in its own process (bench/floor-child.ts). */
   floorMs: number;
-  /** The floor script's first request from its spawn (ms): Node's start and undici's load, nothing else. */
+  /**
+   * The floor script's first request from its spawn (ms, the median of the rounds'): Node's start
+   * and undici's load, nothing else.
+   */
   floorFirstRequestMs: number;
   /** The median round's (ROUNDS interleaved rounds); the plan's other figures are that round's. */
   ratioToFloor: number;
@@ -92,7 +100,7 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
     for (let round = 0; round < ROUNDS; round += 1)
       rounds.push(await planRound(emulator, dir, args, env, size, minimalRequests));
     const { round, ratio, ratios } = medianRound(rounds, (r) => r.plan.wallMs / r.floor.wallMs);
-    const { plan, timeline, requests, floor, floorTimeline, transport } = round;
+    const { plan, timeline, requests, floor, transport } = round;
     const layoutIds = (emulator.store().layouts ?? []).map((l) => l._id);
     const naive = await naiveSample(emulator.url, emulator.apiKey, size, layoutIds);
     return {
@@ -106,9 +114,11 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
       readsRatioToIdeal: (timeline.lastAnswerMs - timeline.firstRequestMs) / idealMs,
       concurrency: CONCURRENCY,
       ...timeline,
+      firstRequestMs: median(rounds.map((r) => r.timeline.firstRequestMs)),
+      firstRequestsMs: rounds.map((r) => r.timeline.firstRequestMs),
       afterLastAnswerMs: plan.wallMs - timeline.lastAnswerMs,
       floorMs: floor.wallMs,
-      floorFirstRequestMs: floorTimeline.firstRequestMs,
+      floorFirstRequestMs: median(rounds.map((r) => r.floorTimeline.firstRequestMs)),
       ratioToFloor: ratio,
       ratiosToFloor: ratios,
       floorRatioToIdeal: floor.wallMs / idealMs,
@@ -130,8 +140,13 @@ export function medianRound<R>(
   ratioOf: (round: R) => number,
 ): { round: R; ratio: number; ratios: number[] } {
   const ratios = rounds.map(ratioOf);
-  const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)] as number;
+  const ratio = median(ratios);
   return { round: rounds[ratios.indexOf(ratio)] as R, ratio, ratios };
+}
+
+/** The middle value (of an odd count; the upper middle of an even one). */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 }
 
 interface PlanRound {
