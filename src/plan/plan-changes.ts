@@ -9,7 +9,7 @@
 // order the reads come in; planChanges is the same planner with the whole snapshot at once.
 
 import type { DesiredState } from "../config/model.js";
-import { NotiformError } from "../errors.js";
+import { InternalError, NotiformError } from "../errors.js";
 import { desiredItemsOf } from "../kinds/desired-items.js";
 import type { DesiredItem, KindModule, LiveShare, LiveSnapshot, PlanContext } from "../kinds/kind.js";
 import type { PlanAction, PlanWarning, UnmanagedResource } from "../kinds/plan-action.js";
@@ -197,7 +197,7 @@ export function startPlan(input: PlanStart): PlanInTurns {
   const take = <K extends Kind>(kind: K, share: LiveShare<K>): void => {
     const turn = turns.get(kind);
     if (turn === undefined || turn.share !== undefined)
-      throw new Error(`internal: the read of ${kind} was handed to the planner twice`);
+      throw new InternalError(`the read of ${kind} was handed to the planner twice`);
     turn.share = share as LiveShare<Kind>;
     if (kind === "notificationGroup") {
       const live = share.live as LiveShare<"notificationGroup">["live"];
@@ -212,7 +212,7 @@ export function startPlan(input: PlanStart): PlanInTurns {
 
   const finish = (): Plan => {
     for (const turn of turns.values()) {
-      if (turn.share === undefined) throw new Error(`internal: planned before the read of ${turn.kind}`);
+      if (turn.share === undefined) throw new InternalError(`planned before the read of ${turn.kind}`);
       while (stepKind(turn, Number.POSITIVE_INFINITY));
     }
     for (const turn of turns.values()) if (turn.failed !== undefined) throw turn.failed.error;

@@ -112,6 +112,25 @@ function inputOf(w: World): PlanInput {
   };
 }
 
+/** Nothing in the config, nothing on the server. */
+const EMPTY_WORLD: World = {
+  topics: [],
+  liveTopics: [],
+  groups: [],
+  liveGroups: undefined,
+  workflows: [],
+  liveWorkflows: undefined,
+  tenants: [],
+  liveTenants: [],
+  overrides: [],
+  liveOverrides: [],
+  duplicates: {},
+  unlisted: [],
+  recordedGroup: undefined,
+  intent: undefined,
+  targets: undefined,
+};
+
 function shareOf<K extends Kind>(live: LiveSnapshot, kind: K): LiveShare<K> {
   return {
     live: live.kinds[kind],
@@ -158,26 +177,25 @@ describe("planning kind by kind as the reads come in (property)", () => {
     );
   });
 
+  it("refuses a kind's read handed over twice, and a plan finished before every read is in", () => {
+    const input = inputOf(EMPTY_WORLD);
+    const planning = startPlan(input);
+    planning.take("topic", shareOf(input.live, "topic"));
+    expect(() => planning.take("topic", shareOf(input.live, "topic"))).toThrow(
+      expect.objectContaining({ code: "INTERNAL" }),
+    );
+    expect(() => planning.finish()).toThrow(expect.objectContaining({ code: "INTERNAL" }));
+  });
+
   it("plans a kind before the slowest read is in, and counts what it planned", () => {
     const input = inputOf({
+      ...EMPTY_WORLD,
       topics: [{ key: "a", name: "One" }],
-      liveTopics: [],
-      groups: [],
-      liveGroups: undefined,
-      workflows: [],
-      liveWorkflows: undefined,
       tenants: [
         { identifier: "a", name: "One" },
         { identifier: "b", name: "Two" },
       ],
       liveTenants: [{ identifier: "a", name: "Two" }],
-      overrides: [],
-      liveOverrides: [],
-      duplicates: {},
-      unlisted: [],
-      recordedGroup: undefined,
-      intent: undefined,
-      targets: undefined,
     });
     const planning = startPlan(input);
     for (const kind of KINDS) if (kind !== "topic") planning.take(kind, shareOf(input.live, kind));
