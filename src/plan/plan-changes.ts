@@ -240,7 +240,8 @@ function assemble(
   groupWarnings: readonly PlanWarning[],
   listsUnmanaged: boolean,
 ): Plan {
-  const warnings: PlanWarning[] = [...groupWarnings];
+  // concat, never push(...): a kind can hold far more actions, intents or warnings than the stack.
+  let warnings: PlanWarning[] = [...groupWarnings];
   for (const turn of turns) {
     for (const identity of turn.share?.duplicates ?? []) {
       warnings.push({
@@ -250,14 +251,13 @@ function assemble(
     }
   }
   let actions: PlanAction[] = [];
-  const resolvedIntents: string[] = [];
+  let resolvedIntents: string[] = [];
   let unchanged = 0;
   for (const turn of turns) {
-    // concat, not push(...): a kind can hold far more actions than the stack.
     actions = actions.concat(turn.actions);
-    resolvedIntents.push(...turn.resolvedIntents);
+    resolvedIntents = resolvedIntents.concat(turn.resolvedIntents);
     unchanged += turn.unchanged;
-    warnings.push(...turn.warnings);
+    warnings = warnings.concat(turn.warnings);
   }
 
   // Most actions depend on nothing: the set of ids is made only when one does.
@@ -275,7 +275,7 @@ function assemble(
     if (!listsUnmanaged) continue;
     if (turn.share?.unlisted === true) unlisted.push(turn.kind);
     unmanaged = unmanaged.concat(turn.unmanaged ?? []);
-    warnings.push(...turn.unmanagedWarnings);
+    warnings = warnings.concat(turn.unmanagedWarnings);
   }
 
   // Null prototype: group keys are user data, and "__proto__" is a fine key.

@@ -297,4 +297,24 @@ describe("planChanges", () => {
       expect.objectContaining({ code: "USAGE" }),
     );
   });
+
+  it("settles more interrupted creates than the stack holds arguments (no spread into push)", () => {
+    // 130,000: past the ~125,000 arguments at which push(...list) overflows the stack.
+    const count = 130_000;
+    const keys = Array.from({ length: count }, (_, i) => `t${i}`);
+    const state = noState();
+    state.intents = Object.fromEntries(
+      keys.map((key) => [
+        `topic/${key}`,
+        { kind: "topic" as const, key, startedAt: "2026-11-26T10:00:00.000Z" },
+      ]),
+    );
+    const result = plan(
+      desiredState({ topics: keys.map((key) => ({ key, name: "N" })) }),
+      liveSnapshot({ topics: keys.map((key) => topic(key, "N")) }),
+      state,
+    );
+    expect(result.resolvedIntents.length).toBe(count);
+    expect(result.summary.unchanged).toBe(count);
+  });
 });
