@@ -61,8 +61,8 @@ export function planChanges(input: PlanInput): Plan {
   return planning.finish();
 }
 
-/** One kind's share of a whole snapshot. */
-function shareOf<K extends Kind>(live: LiveSnapshot, kind: K): LiveShare<K> {
+/** One kind's share of a whole snapshot (what readLive hands over as that kind's read ends). */
+export function shareOf<K extends Kind>(live: LiveSnapshot, kind: K): LiveShare<K> {
   return {
     live: live.kinds[kind],
     duplicates: live.duplicates[kind] ?? [],

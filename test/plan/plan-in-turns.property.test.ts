@@ -5,12 +5,12 @@
 // error. The I/O edge plans this way while the slowest kind is still being read.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LiveShare, LiveSnapshot } from "../../src/kinds/kind.js";
-import { KINDS, type Kind } from "../../src/kinds/registry.js";
+import type { LiveSnapshot } from "../../src/kinds/kind.js";
+import { KINDS } from "../../src/kinds/registry.js";
 import type { TenantSpec } from "../../src/kinds/tenant/types.js";
 import type { Tenant } from "../../src/kinds/tenant/wire.js";
 import type { WorkflowSpec } from "../../src/kinds/workflow/types.js";
-import { type PlanInput, planChanges, startPlan } from "../../src/plan/plan-changes.js";
+import { type PlanInput, planChanges, shareOf, startPlan } from "../../src/plan/plan-changes.js";
 import type { StateFile } from "../../src/state/model.js";
 import {
   desiredState,
@@ -130,14 +130,6 @@ const EMPTY_WORLD: World = {
   intent: undefined,
   targets: undefined,
 };
-
-function shareOf<K extends Kind>(live: LiveSnapshot, kind: K): LiveShare<K> {
-  return {
-    live: live.kinds[kind],
-    duplicates: live.duplicates[kind] ?? [],
-    unlisted: live.unlisted?.includes(kind) === true,
-  };
-}
 
 /** The outcome of planning, error included, as a value to compare. */
 function outcome(plan: () => unknown): unknown {
