@@ -1,8 +1,11 @@
-// loadConfig on a worker thread, for a plan whose live reads run beside the load: parsing and
-// validating a large config is CPU work that would otherwise hold up the answers to the reads
-// on the main thread. The same result or error as loadConfig, with onParsed told each file's
-// section counts as it parses, and told first a lower bound read from the root file's text
-// (scanSectionCounts), so the reads start before the parse is done.
+// loadConfig beside a plan's live reads. A large config loads on a worker thread: parsing and
+// validating it is CPU work that would otherwise hold up the answers to the reads on the main
+// thread. A small one loads here: a worker's start (a second Node.js instance, the loader
+// compiled again, the answer packed and unpacked) costs more than such a parse. The same result
+// or error as loadConfig either way, with onParsed told each file's section counts as it parses,
+// and told first a lower bound read from the root file's text (scanSectionCounts), so the reads
+// start before the parse is done.
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { readBoundedFile } from "../bounded-file.js";
@@ -19,11 +22,56 @@ type Message =
   | { type: "loaded"; result: { desired: DesiredState; warnings: Problem[] } }
   | { type: "failed"; error: LoadFailure };
 
+/**
+ * The largest root file loaded on this thread, when it includes no other file. Measured on the
+ * bench machine (2 cores, 20 ms a request): a plan of the content example (1.4 KB, templates in
+ * files) took 252 ms here against 301 ms with a worker, one of 50 topics (1.9 KB) 188 ms
+ * against 206 ms; at 100 topics (3.7 KB) the two were even, and at 200 (7.5 KB) the worker was
+ * ahead by a few ms. A config that includes files may be any size: it always loads on a worker.
+ */
+export const IN_THREAD_MAX_BYTES = 4 * 1024;
+
+/** Where a config was loaded: on a worker thread, or on the thread that reads (--verbose says). */
+export type LoadedOn = "worker" | "thread";
+
 export async function loadConfigBeside(
   options: LoadOptions & { onParsed: NonNullable<LoadOptions["onParsed"]> },
-): Promise<{ desired: DesiredState; warnings: Problem[] }> {
+): Promise<{ desired: DesiredState; warnings: Problem[]; loadedOn: LoadedOn }> {
   const { onParsed, ...rest } = options;
   const rootPath = resolve(rest.cwd, rest.configPath ?? "notiform.yaml");
+  const small = await smallRootText(rootPath);
+  if (small !== undefined) {
+    onParsed(scanSectionCounts(small), rootPath);
+    // Imported only now: the loader (and the YAML parser) is not compiled by a start-up that
+    // loads its config on a worker.
+    const { loadConfig } = await import("./index.js");
+    return { ...(await loadConfig({ ...rest, onParsed })), loadedOn: "thread" };
+  }
+  return { ...(await loadOnWorker(rootPath, rest, onParsed)), loadedOn: "worker" };
+}
+
+/**
+ * The root file's text when it is small enough to load on this thread and names no include
+ * (the word anywhere, comments too: a false alarm only costs the worker it would have had).
+ * Undefined otherwise, and when it cannot be read: the worker's load reports that as it would.
+ */
+async function smallRootText(path: string): Promise<string | undefined> {
+  try {
+    if ((await stat(path)).size > IN_THREAD_MAX_BYTES) return undefined;
+  } catch {
+    return undefined;
+  }
+  const read = await readBoundedFile(path, IN_THREAD_MAX_BYTES);
+  if (!read.ok) return undefined;
+  const text = read.bytes.toString("utf8");
+  return text.includes("include") ? undefined : text;
+}
+
+async function loadOnWorker(
+  rootPath: string,
+  rest: Omit<LoadOptions, "onParsed">,
+  onParsed: NonNullable<LoadOptions["onParsed"]>,
+): Promise<{ desired: DesiredState; warnings: Problem[] }> {
   const told = new Set<string>();
   const loaded = new Promise<{ desired: DesiredState; warnings: Problem[] }>((resolve, reject) => {
     // Only what the load needs crosses over (the variables are read for ${VAR} interpolation).

@@ -6,6 +6,7 @@ import type { LiveSnapshot, ServerEnvironment } from "../kinds/kind.js";
 import type { PlanWarning } from "../kinds/plan-action.js";
 import { readLive, startReadAhead } from "../kinds/read-live.js";
 import { type ResolvedIdentifiers, resolveDesired } from "../kinds/resolve-desired.js";
+import type { LoadedOn } from "../loader/load-beside.js";
 import { keyPlanDigests } from "../plan/key-plan-digests.js";
 import type { Plan } from "../plan/model.js";
 import { type PlanInTurns, selectTargets, startPlan } from "../plan/plan-changes.js";
@@ -43,7 +44,7 @@ export async function preparePlan(
   const early = loaded === undefined && args.target.length === 0 ? connectEarly(args, context) : undefined;
   // ... and start the live reads as soon as a parsed file shows which kinds it manages.
   const ahead = early !== undefined ? startReadAhead(early.client, early) : undefined;
-  let config: { desired: DesiredState; warnings: Problem[] };
+  let config: { desired: DesiredState; warnings: Problem[]; loadedOn?: LoadedOn };
   let selected: Set<string> | undefined;
   try {
     config = loaded ?? (await loadDesired(args, context, ahead?.onParsed));
@@ -106,7 +107,7 @@ export async function preparePlan(
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
       const stats = session.client.stats();
       context.note(
-        `timing: config + organization ${s(opened - started)}, live reads ${s(read - opened)} (${stats.requests} requests, ${during.planned} of ${during.total} resources planned meanwhile), planning ${s(performance.now() - read)}\n`,
+        `timing: config + organization ${s(opened - started)}${loadedOn(config)}, live reads ${s(read - opened)} (${stats.requests} requests, ${during.planned} of ${during.total} resources planned meanwhile), planning ${s(performance.now() - read)}\n`,
       );
     }
     return { session, state, live, plan };
@@ -168,6 +169,14 @@ function stepInIdleTurns(planning: PlanInTurns): { wake(): void; stop(): void } 
       if (pending !== undefined) clearImmediate(pending);
     },
   };
+}
+
+/** Where the config was loaded beside the reads, for the timing line. */
+function loadedOn(config: { loadedOn?: LoadedOn }): string {
+  if (config.loadedOn === undefined) return "";
+  return config.loadedOn === "worker"
+    ? " (config loaded on a worker thread)"
+    : " (config loaded in this thread)";
 }
 
 /** Config warnings (e.g. an include matching nothing) and a missing organization guard. */

@@ -14,7 +14,7 @@ import type { Organization } from "../kinds/endpoints/wire.js";
 import type { ServerEnvironment } from "../kinds/kind.js";
 import { unlessUnsupported } from "../kinds/unsupported.js";
 import { DEFAULT_API_KEY_ENV, emptyResources } from "../loader/defaults.js";
-import { loadConfigBeside } from "../loader/load-beside.js";
+import { type LoadedOn, loadConfigBeside } from "../loader/load-beside.js";
 import type { PlanTarget } from "../plan/model.js";
 import { visibleText } from "../sanitize.js";
 import { type KeyedDigest, keyedDigest, type Protect, protector } from "../secrets/keyed-digest.js";
@@ -106,9 +106,9 @@ export async function loadDesired(args: ConfigArgs, context: RunContext, onParse
     cwd: context.cwd,
     allowIncludeOutside: args["allow-include-outside"] === true,
   };
-  // In this thread, the loader (and the YAML parser) is loaded only when used: a plan loads the
-  // config on a worker, and the commands' start-up does not compile what they never run.
-  const loading =
+  // In this thread, the loader (and the YAML parser) is loaded only when used: a plan loads a
+  // large config on a worker, and the commands' start-up does not compile what they never run.
+  const loading: Promise<{ desired: DesiredState; warnings: Problem[]; loadedOn?: LoadedOn }> =
     onParsed !== undefined
       ? loadConfigBeside({ ...options, onParsed })
       : import("../loader/index.js").then(({ loadConfig }) => loadConfig(options));

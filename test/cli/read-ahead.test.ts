@@ -1,10 +1,13 @@
-// A plan loads its config on a worker thread while the live reads start (src/config/load-beside.ts,
-// src/kinds/read-live.ts startReadAhead). As processes over HTTP against the emulator: what
-// crosses back from the worker is what the same load on the main thread gives (problems with
-// their file, line and field; values from the environment masked), and the reads started before
-// the config is known obey what the config would: Development-only kinds are not read with a
-// Production key, and a config that fails costs no read of a kind it does not hold.
+// A plan loads its config while the live reads start (src/loader/load-beside.ts,
+// src/kinds/read-live.ts startReadAhead): a large one on a worker thread, a small one that
+// includes nothing on the main thread. As processes over HTTP against the emulator: which
+// thread a config loads on, that what crosses back from the worker is what the same load on the
+// main thread gives (problems with their file, line and field; values from the environment
+// masked), and that the reads started before the config is known obey what the config would:
+// Development-only kinds are not read with a Production key, and a config that fails costs no
+// read of a kind it does not hold.
 import { describe, expect, it } from "vitest";
+import { IN_THREAD_MAX_BYTES } from "../../src/loader/load-beside.js";
 import { cliTests } from "../support/cli.js";
 
 const cliTest = cliTests();
@@ -24,6 +27,53 @@ overrides:
     tenant: tenant-one
     active: true
 `;
+
+/** Topics enough to take a config past IN_THREAD_MAX_BYTES (each entry is about 40 bytes). */
+function paddingTopics(): string {
+  const count = Math.ceil(IN_THREAD_MAX_BYTES / 30);
+  return Array.from({ length: count }, (_, i) => `  - key: padding-${i}\n    name: Padding ${i}\n`).join("");
+}
+
+/** The thread --verbose's timing line says the config was loaded on. */
+function loadedOn(stderr: string): string | undefined {
+  return /config loaded (on a worker thread|in this thread)/.exec(stderr)?.[1];
+}
+
+describe("where a plan loads its config", () => {
+  const small = "version: 1\norganization: Acme Inc\ntopics:\n  - key: one\n    name: One\n";
+
+  it("a small root file that includes nothing loads in this thread, with the same plan", async () => {
+    const { handle, cli } = await setup(small);
+    const plan = await cli(["plan", "--verbose", "--output", "json"], { NOTIFORM_API_KEY: handle.apiKey });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(loadedOn(plan.stderr)).toBe("in this thread");
+    expect(JSON.parse(plan.stdout).actions.map((a: { id: string }) => a.id)).toEqual(["topic/one"]);
+  });
+
+  it("a root file past IN_THREAD_MAX_BYTES loads on a worker", async () => {
+    const config = `${small}${paddingTopics()}`;
+    expect(Buffer.byteLength(config)).toBeGreaterThan(IN_THREAD_MAX_BYTES);
+    const { handle, cli } = await setup(config);
+    const plan = await cli(["plan", "--verbose", "--output", "json"], { NOTIFORM_API_KEY: handle.apiKey });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(loadedOn(plan.stderr)).toBe("on a worker thread");
+    expect(JSON.parse(plan.stdout).summary.create).toBe(1 + Math.ceil(IN_THREAD_MAX_BYTES / 30));
+  });
+
+  it("a small root file that includes others loads on a worker: what it includes may be large", async () => {
+    const { emulator: handle, run } = await cliTest({
+      config: "version: 1\norganization: Acme Inc\ninclude: [more/*.yaml]\n",
+      files: { "more/topics.yaml": "topics:\n  - key: one\n    name: One\n" },
+      env: () => ({}),
+    });
+    const plan = await run(["plan", "--verbose", "--output", "json"], {
+      env: { NOTIFORM_API_KEY: handle.apiKey },
+    });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(loadedOn(plan.stderr)).toBe("on a worker thread");
+    expect(JSON.parse(plan.stdout).actions.map((a: { id: string }) => a.id)).toEqual(["topic/one"]);
+  });
+});
 
 describe("reads started while the config loads", () => {
   it("with a Production key (no --env), Development-only overrides are not read at all", async () => {
@@ -59,40 +109,48 @@ describe("reads started while the config loads", () => {
     );
   });
 
-  it("a config error found on the worker is reported as on the main thread: file, line, field, masked value, exit 1", async () => {
-    const secret = "s3cret value";
-    const config = [
-      "version: 1",
-      "organization: Acme Inc",
-      "topics:",
-      "  - key: fine",
-      "    name: Fine",
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a config interpolation, not a template.
-      "  - key: ${TOPIC_KEY}",
-      "    name: Bad",
-      "",
-    ].join("\n");
-    const { handle, cli } = await setup(config);
-    const env = { NOTIFORM_API_KEY: handle.apiKey, TOPIC_KEY: secret };
-    const text = await cli(["plan"], env);
-    expect(text.code).toBe(1);
-    expect(text.stderr).toMatch(/notiform\.yaml:6:\d+/);
-    expect(text.stderr).toContain("key");
-    expect(text.stdout + text.stderr).not.toContain(secret);
-    expect(text.stderr).not.toMatch(/\n\s+at /);
+  it.each([
+    ["in this thread", ""],
+    ["on a worker", paddingTopics()],
+  ])(
+    "a config error found %s is reported alike: file, line, field, masked value, exit 1",
+    async (where, padding) => {
+      const secret = "s3cret value";
+      const config =
+        [
+          "version: 1",
+          "organization: Acme Inc",
+          "topics:",
+          "  - key: fine",
+          "    name: Fine",
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a config interpolation, not a template.
+          "  - key: ${TOPIC_KEY}",
+          "    name: Bad",
+          "",
+        ].join("\n") + padding;
+      expect(Buffer.byteLength(config) > IN_THREAD_MAX_BYTES).toBe(where === "on a worker");
+      const { handle, cli } = await setup(config);
+      const env = { NOTIFORM_API_KEY: handle.apiKey, TOPIC_KEY: secret };
+      const text = await cli(["plan"], env);
+      expect(text.code).toBe(1);
+      expect(text.stderr).toMatch(/notiform\.yaml:6:\d+/);
+      expect(text.stderr).toContain("key");
+      expect(text.stdout + text.stderr).not.toContain(secret);
+      expect(text.stderr).not.toMatch(/\n\s+at /);
 
-    const json = await cli(["plan", "--output", "json"], env);
-    expect(json.code).toBe(1);
-    // The error report is the JSON document on stdout (schemas/error.schema.json).
-    const report = JSON.parse(json.stdout);
-    expect(report.error?.code).toBe("CONFIG_INVALID");
-    expect(report.error?.problems?.[0]?.location).toMatchObject({ file: "notiform.yaml", line: 6 });
-    expect(json.stdout + json.stderr).not.toContain(secret);
-    // The config holds only topics: nothing else was read while it loaded.
-    expect(
-      handle.requests.filter(
-        (r) => !r.path.startsWith("/v1/topics") && !/^\/v1\/(organizations|environments)\/me/.test(r.path),
-      ),
-    ).toEqual([]);
-  });
+      const json = await cli(["plan", "--output", "json"], env);
+      expect(json.code).toBe(1);
+      // The error report is the JSON document on stdout (schemas/error.schema.json).
+      const report = JSON.parse(json.stdout);
+      expect(report.error?.code).toBe("CONFIG_INVALID");
+      expect(report.error?.problems?.[0]?.location).toMatchObject({ file: "notiform.yaml", line: 6 });
+      expect(json.stdout + json.stderr).not.toContain(secret);
+      // The config holds only topics: nothing else was read while it loaded.
+      expect(
+        handle.requests.filter(
+          (r) => !r.path.startsWith("/v1/topics") && !/^\/v1\/(organizations|environments)\/me/.test(r.path),
+        ),
+      ).toEqual([]);
+    },
+  );
 });
