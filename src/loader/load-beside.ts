@@ -24,12 +24,14 @@ type Message =
 
 /**
  * The largest root file loaded on this thread, when it includes no other file. Measured on the
- * bench machine (2 cores, 20 ms a request): a plan of the content example (1.4 KB, templates in
- * files) took 252 ms here against 301 ms with a worker, one of 50 topics (1.9 KB) 188 ms
- * against 206 ms; at 100 topics (3.7 KB) the two were even, and at 200 (7.5 KB) the worker was
- * ahead by a few ms. A config that includes files may be any size: it always loads on a worker.
+ * bench machine (2 cores, 20 ms a request), this thread against a worker, in mean plan times:
+ * the content example (1.4 KB, templates in files) 288 ms against 334 ms; 50 topics (1.9 KB)
+ * 216 ms against 255 ms; 30 workflows of two steps each (11 KB) 313 ms against 335 ms; 500
+ * topics (19 KB) 301 ms against 305 ms. The worker pays off once the parse is long and the reads
+ * do not wait for it: 800 topics (30 KB) 406 ms here against 396 ms on a worker. A config that
+ * includes files may be any size: it always loads on a worker.
  */
-export const IN_THREAD_MAX_BYTES = 4 * 1024;
+export const IN_THREAD_MAX_BYTES = 16 * 1024;
 
 /** Where a config was loaded: on a worker thread, or on the thread that reads (--verbose says). */
 export type LoadedOn = "worker" | "thread";
