@@ -19,13 +19,7 @@ export function indexBy<T>(
   return { byIdentity, duplicates: [...twice].sort() };
 }
 
+/** The identities a live list holds more than once. */
 export function duplicatesOf<T>(items: Iterable<T>, identity: (item: T) => string): string[] {
-  const seen = new Set<string>();
-  const twice = new Set<string>();
-  for (const item of items) {
-    const id = identity(item);
-    if (seen.has(id)) twice.add(id);
-    else seen.add(id);
-  }
-  return [...twice].sort();
+  return indexBy(items, identity).duplicates;
 }

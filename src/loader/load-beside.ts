@@ -5,7 +5,6 @@
 // or error as loadConfig either way, with onParsed told each file's section counts as it parses,
 // and told first a lower bound read from the root file's text (scanSectionCounts), so the reads
 // start before the parse is done.
-import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { readBoundedFile } from "../bounded-file.js";
@@ -58,11 +57,7 @@ export async function loadConfigBeside(
  * Undefined otherwise, and when it cannot be read: the worker's load reports that as it would.
  */
 async function smallRootText(path: string): Promise<string | undefined> {
-  try {
-    if ((await stat(path)).size > IN_THREAD_MAX_BYTES) return undefined;
-  } catch {
-    return undefined;
-  }
+  // Refused unread (by its size) when larger: nothing of a large root file is read twice here.
   const read = await readBoundedFile(path, IN_THREAD_MAX_BYTES);
   if (!read.ok) return undefined;
   const text = read.bytes.toString("utf8");
