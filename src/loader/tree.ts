@@ -124,8 +124,11 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates and the later checks are reported too
   // (the faulty fields flagged and left out); any error means no result, so nothing of an
-  // invalid file can reach the desired state.
-  const faults = loader.problems.slice(from).flatMap((p) => (p.field !== undefined ? [p.field] : []));
+  // invalid file can reach the desired state. Only errors flag a field: a warning's field (a
+  // template variable no preview example supplies) is valid, and its value is what the user wrote.
+  const faults = loader.problems
+    .slice(from)
+    .flatMap((p) => (p.severity === "error" && p.field !== undefined ? [p.field] : []));
   entry.resources = collectResources(file, data, faults);
 
   // Includes are followed even when this file has schema problems: the user sees every file's

@@ -1,6 +1,8 @@
 // A template that fails the render checks stops validate, plan and apply (exit 1) before anything
 // is sent to the server: the typo'd helper is refused at its line in the template file, once,
 // with no stack trace, and the emulator receives no write. Warnings do not block.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliTests, createWorkspace, runCli } from "../support/cli.js";
 
@@ -47,9 +49,16 @@ describe("render checks through the CLI", () => {
     expect(handle.requests.filter((r) => r.method !== "GET")).toEqual([]);
   });
 
-  it("a warning (a variable no preview example supplies) does not block validate", async () => {
-    const workspace = await createWorkspace({
-      "notiform.yaml": `version: 1
+  it("a warning (a variable no preview example supplies) blocks nothing and drops nothing: the template reaches preview and the server as written", async () => {
+    const content = "Code {{code}} for {{name}}";
+    const {
+      emulator: handle,
+      workspace,
+      cli: run,
+    } = await cliTest({
+      flavor: "real",
+      files: {
+        "notiform.yaml": `version: 1
 workflows:
   - key: w
     identifier: w
@@ -58,11 +67,27 @@ workflows:
     steps:
       - name: sms
         type: sms
-        template: { content: "Code {{code}} for {{name}}" }
+        template: { content: "${content}" }
 `,
+      },
+      env: (keys) => ({ NOTIFORM_API_KEY: keys.development }),
     });
     const validate = await runCli(["validate"], { cwd: workspace.dir });
     expect(validate.code, validate.stderr).toBe(0);
     expect(validate.stderr).toContain("warning  no preview example supplies this variable: name");
+
+    // The variable no example supplies renders empty; the rest of the text stays.
+    const preview = await runCli(["preview", "--out", "site"], { cwd: workspace.dir });
+    expect(preview.code, preview.stderr).toBe(0);
+    const page = JSON.parse(await readFile(join(workspace.dir, "site/w/sms.json"), "utf8"));
+    expect(page.examples[0].content).toBe("Code 1 for ");
+
+    const plan = await run("plan", "--no-color");
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(content);
+    const apply = await run("apply", "--auto-approve");
+    expect(apply.code, apply.stderr).toBe(0);
+    const created = handle.requests.find((r) => r.method === "POST" && r.path === "/v1/workflows");
+    expect(JSON.stringify(created?.body)).toContain(JSON.stringify(content));
   });
 });
