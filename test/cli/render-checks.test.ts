@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliTests, createWorkspace, runCli } from "../support/cli.js";
+import { cliTests, runCli } from "../support/cli.js";
 
 const cliTest = cliTests();
 
