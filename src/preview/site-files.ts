@@ -26,9 +26,15 @@ export function* siteFileEntries(site: PreviewSite): Generator<[string, string]>
   }
 }
 
+/** `<step>.preview.html` is the step's page, `<step>.before.html` the first example's live side. */
+const RESERVED_SUFFIXES = ["preview", "before"];
+
 /** The step's JSON; adds each email's HTML file to `files`. */
 function stepJson(step: PreviewStep, files: Map<string, string>): Record<string, unknown> {
-  const used = new Set<string>();
+  // An example's suffix never takes the name of a file the step already has: an example named
+  // "preview" would overwrite the step's page (which frames messages in a sandbox) with a raw
+  // message, and one named "before" the first example's live side.
+  const used = new Set<string>(RESERVED_SUFFIXES);
   const examples = step.examples.map((example, index) => {
     const suffix = index === 0 ? "" : `.${uniqueKey(slug(example.name) || `example-${index + 1}`, used)}`;
     const out: Record<string, unknown> = { name: example.name, placeholder: example.placeholder };

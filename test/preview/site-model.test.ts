@@ -94,3 +94,39 @@ describe("the pages escape what they embed", () => {
     expect(files.get("order-shipped/email.html")).toBe(hostile);
   });
 });
+
+describe("the files of a step", () => {
+  it("an example named preview or before takes neither the step's page nor the live side's file", () => {
+    const site: PreviewSite = {
+      changedOnly: true,
+      steps: [
+        step({
+          change: "changed",
+          examples: [
+            {
+              name: "first",
+              placeholder: false,
+              after: email("After", "<p>first</p>"),
+              before: email("Before", "<p>live</p>"),
+            },
+            { name: "preview", placeholder: false, after: email("P", "<script>x()</script>") },
+            { name: "before", placeholder: false, after: email("B", "<p>named before</p>") },
+          ],
+        }),
+      ],
+    };
+    const files = siteFiles(site);
+    const page = files.get("order-shipped/email.preview.html");
+    expect(page).toContain(`<iframe class="message" sandbox=""`);
+    expect(page).not.toContain("<script>x()");
+    expect(files.get("order-shipped/email.before.html")).toBe("<p>live</p>");
+    expect(files.get("order-shipped/email.preview-2.html")).toBe("<script>x()</script>");
+    expect(files.get("order-shipped/email.before-2.html")).toBe("<p>named before</p>");
+    const json = JSON.parse(files.get("order-shipped/email.json") ?? "{}");
+    expect(json.examples.map((e: { html: string }) => e.html)).toEqual([
+      "order-shipped/email.html",
+      "order-shipped/email.preview-2.html",
+      "order-shipped/email.before-2.html",
+    ]);
+  });
+});
