@@ -2,7 +2,8 @@
 // Checks find what fails every render on the server, whatever the payload: a parse error (with
 // the engine's message), a partial without a fallback (the server registers none), a helper call
 // (a name with arguments, inline, as a block or a sub-expression) that is not one of the server's
-// helpers, a decorator. A name without arguments is a plain lookup and is never an error (r4-35).
+// helpers (or a helper called with no arguments where that always throws), a decorator. Any other
+// name without arguments is a plain lookup and is never an error (r4-35).
 
 import { didYouMean } from "../config/did-you-mean.js";
 import type { Engine, TemplateAst } from "./engine.js";
@@ -54,25 +55,87 @@ function isPath(node: unknown): node is Path {
   return (node as Node | undefined)?.type === "PathExpression";
 }
 
-/** The problem with a call that has arguments, or undefined when the server has that helper. */
-function helperProblem(call: Call): TemplateProblem | undefined {
-  if (call.params.length === 0 || !isPath(call.path)) return undefined;
-  const path = call.path;
-  const simple =
-    !path.data && path.depth === 0 && path.parts.length === 1 && !/^(this|\.)/.test(path.original);
-  if (simple && KNOWN_HELPERS.has(path.original)) return undefined;
-  if (!simple)
-    return problem(
-      "template-helper",
-      `"${path.original}" is called with arguments but is not a helper: a path cannot be called`,
-      path,
-    );
-  return problem(
-    "template-helper",
-    `Missing helper: "${path.original}"${didYouMean(path.original, SUGGESTED_HELPERS)}`,
-    path,
-  );
+/** A bare name (`name`, not `this.name`, `../name`, `a.b` or `@name`): what may name a helper. */
+function isSimple(path: Path): boolean {
+  return !path.data && path.depth === 0 && path.parts.length === 1 && !/^(this|\.)/.test(path.original);
 }
+
+/**
+ * Names Handlebars keeps as hooks, not helpers: any call of them throws, with arguments or
+ * without (`{{helperMissing name}}` included).
+ */
+const HOOKS: ReadonlySet<string> = new Set(["helperMissing", "blockHelperMissing"]);
+
+/**
+ * The problem with a call, or undefined when it renders. With arguments, the name must be one of
+ * the server's helpers. Without positional arguments, a bare name that is a helper is still a
+ * call, of the helper with nothing to work on: whether that fails whatever the payload
+ * (`{{uppercase}}`, `{{#if}}`, `{{#each}}`) is asked of the engine, which has the server's
+ * helpers. Any other name without arguments is a lookup (r4-35), as is a block parameter's name.
+ */
+function helperProblem(
+  engine: Engine,
+  call: Call,
+  blockParams: ReadonlySet<string>,
+  bareFailures: Map<string, string | undefined>,
+): TemplateProblem | undefined {
+  if (!isPath(call.path)) return undefined;
+  const path = call.path;
+  const name = path.original;
+  const withArguments = call.params.length > 0;
+  if (!isSimple(path))
+    return withArguments
+      ? problem(
+          "template-helper",
+          `"${name}" is called with arguments but is not a helper: a path cannot be called`,
+          path,
+        )
+      : undefined;
+  if (!KNOWN_HELPERS.has(name))
+    return withArguments
+      ? problem("template-helper", `Missing helper: "${name}"${didYouMean(name, SUGGESTED_HELPERS)}`, path)
+      : undefined;
+  if (withArguments && !HOOKS.has(name)) return undefined;
+  if (!withArguments && blockParams.has(name)) return undefined;
+  const failure = bareCallFailure(engine, name, call.type === "BlockStatement", bareFailures);
+  if (failure === undefined) return undefined;
+  const how = HOOKS.has(name)
+    ? "is Handlebars' own hook, not a helper a template can call"
+    : "is a helper, called here with no arguments";
+  return problem("template-helper", `"${name}" ${how}, which fails every render: ${failure}`, path);
+}
+
+/** The engine's error for a helper called with no arguments (inline or as a block), or undefined. */
+function bareCallFailure(
+  engine: Engine,
+  name: string,
+  block: boolean,
+  cache: Map<string, string | undefined>,
+): string | undefined {
+  const text = block ? `{{#${name}}}{{/${name}}}` : `{{${name}}}`;
+  if (cache.has(text)) return cache.get(text);
+  let failure: string | undefined;
+  try {
+    engine.render(text, {});
+  } catch (error) {
+    if (!(error instanceof RenderError)) throw error;
+    failure = error.message;
+  }
+  cache.set(text, failure);
+  return failure;
+}
+
+/** Every block parameter the template names (`as |item|`): such a name is a value, never a helper. */
+function blockParamsOf(ast: TemplateAst): Set<string> {
+  const names = new Set<string>();
+  walk(ast, (node) => {
+    for (const name of (node as { program?: hbs.AST.Program }).program?.blockParams ?? []) names.add(name);
+  });
+  return names;
+}
+
+/** Per engine: what a bare call of each helper does (the same every time). */
+const BARE_FAILURES = new WeakMap<Engine, Map<string, string | undefined>>();
 
 export function checkTemplateWith(engine: Engine, text: string): TemplateProblem[] {
   // Without a mustache a text is all literal: nothing to parse, nothing to report.
@@ -84,6 +147,12 @@ export function checkTemplateWith(engine: Engine, text: string): TemplateProblem
     return [found];
   }
   const problems: TemplateProblem[] = [];
+  const blockParams = blockParamsOf(ast);
+  let bareFailures = BARE_FAILURES.get(engine);
+  if (bareFailures === undefined) {
+    bareFailures = new Map();
+    BARE_FAILURES.set(engine, bareFailures);
+  }
   walk(ast, (node) => {
     switch (node.type) {
       case "PartialStatement": {
@@ -107,7 +176,7 @@ export function checkTemplateWith(engine: Engine, text: string): TemplateProblem
       case "MustacheStatement":
       case "BlockStatement":
       case "SubExpression": {
-        const found = helperProblem(node as Call);
+        const found = helperProblem(engine, node as Call, blockParams, bareFailures);
         if (found !== undefined) problems.push(found);
         break;
       }
@@ -172,7 +241,9 @@ function readValue(node: unknown, scopes: Scope[], found: Set<string>): void {
 function readCall(call: Call, scopes: Scope[], found: Set<string>): void {
   const isCall =
     call.params.length > 0 || (call.hash?.pairs.length ?? 0) > 0 || call.type === "SubExpression";
-  if (!isCall) readValue(call.path, scopes, found);
+  // A bare helper name calls the helper (with nothing to work on): it reads no variable.
+  const helper = isPath(call.path) && isSimple(call.path) && KNOWN_HELPERS.has(call.path.original);
+  if (!isCall && !helper) readValue(call.path, scopes, found);
   for (const param of call.params) readValue(param, scopes, found);
   for (const pair of call.hash?.pairs ?? []) readValue(pair.value, scopes, found);
 }

@@ -27,6 +27,9 @@ export async function loadEngine(): Promise<Engine> {
   const imported = (await import("handlebars")) as unknown as { default?: Handlebars } & Handlebars;
   const handlebars = (imported.default ?? imported).create();
   registerServerHelpers(handlebars);
+  // `{{log x}}` writes to the server's console, never into a message; here it would write to
+  // the CLI's output (a preview's JSON, or a payload value from the environment): it writes nowhere.
+  handlebars.log = () => undefined;
   return createEngine(handlebars);
 }
 

@@ -107,12 +107,17 @@ describe("render checks", () => {
       ["template-parse", "workflows[0].steps[0].template.subject"],
       ["template-helper", "workflows[0].steps[0].template.content[0].content"],
       ["template-partial", "workflows[0].steps[0].template.content[1].url"],
+      ["template-helper", "workflows[0].steps[1].template.content"],
+      ["template-helper", "workflows[0].steps[1].template.cta.data.url"],
       ["template-helper", "workflows[0].steps[1].template.cta.action.buttons[0].content"],
       ["template-parse", "layouts[0].content"],
     ]);
     expect(result.problems[0]?.message).toBe("each doesn't match if - 1:3");
     expect(result.problems[1]?.message).toBe('Missing helper: "ifCond"');
-    expect(result.problems[3]?.message).toBe('Missing helper: "uppercse" (did you mean "uppercase"?)');
+    expect(result.problems[3]?.message).toBe(
+      '"titlecase" is a helper, called here with no arguments, which fails every render: value.split is not a function',
+    );
+    expect(result.problems[5]?.message).toBe('Missing helper: "uppercse" (did you mean "uppercase"?)');
   });
 
   it("accepts lookups without arguments, partial blocks with a fallback and the server's helpers", async () => {
@@ -127,6 +132,39 @@ describe("render checks", () => {
     });
     expect(shown(result.problems)).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it("refuses a helper named with no arguments where that fails every render, and Handlebars' hooks", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(`      - name: sms
+        type: sms
+        template:
+          content: "{{#if}}yes{{/if}} {{uppercase}} {{#each}}i{{/each}} {{helperMissing name}} {{json (lowercase)}}"
+`),
+    });
+    expect(result.valid).toBe(false);
+    expect(shown(result.problems)).toEqual([
+      'notiform.yaml:10:24 error template-helper "if" is a helper, called here with no arguments, which fails every render: #if requires exactly one argument',
+      'notiform.yaml:10:41 error template-helper "uppercase" is a helper, called here with no arguments, which fails every render: value.toUpperCase is not a function',
+      'notiform.yaml:10:56 error template-helper "each" is a helper, called here with no arguments, which fails every render: Must pass iterator to #each',
+      "notiform.yaml:10:75 error template-helper \"helperMissing\" is Handlebars' own hook, not a helper a template can call, which fails every render: Cannot read properties of undefined (reading 'call')",
+      'notiform.yaml:10:104 error template-helper "lowercase" is a helper, called here with no arguments, which fails every render: value.toLowerCase is not a function',
+    ]);
+  });
+
+  it("accepts bare helper names that render, a block parameter named like a helper, and {{log}}, which writes nowhere", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(
+        `      - name: sms
+        type: sms
+        template:
+          content: "{{json}} {{pluralize}} {{#each items as |json|}}{{json}}{{/each}} {{log name}} {{upercase x=1}}"
+`,
+        `
+    preview: { payload: { items: [a], name: Ada } }`,
+      ),
+    });
+    expect(shown(result.problems)).toEqual([]);
   });
 
   it("warns, without failing, about variables that no preview example supplies", async () => {

@@ -1,7 +1,7 @@
 // The renderer beyond what the captures show: send mode (the preheader block filled in, the sender
 // name rendered), layout variables, editor blocks, what a render must leave untouched, errors
 // naming their field, and the channels' contexts.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadRenderer, RenderError } from "../../src/render/index.js";
 
 const renderer = await loadRenderer();
@@ -105,6 +105,18 @@ describe("layout variables", () => {
 });
 
 describe("what rendering must not change", () => {
+  it("{{log}} renders nothing and writes nothing to the console (the CLI's output), as on the server's side", () => {
+    const methods = ["log", "info", "warn", "error", "debug"] as const;
+    const spies = methods.map((method) => vi.spyOn(console, method).mockImplementation(() => undefined));
+    try {
+      const sms = renderer.renderSms({ content: "a{{log token}}{{log}}b" }, { payload: { token: "s3cret" } });
+      expect(sms.content).toBe("ab");
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+
   it("leaves the caller's payload as it was, though sortBy sorts in place like the server's", () => {
     const payload = { people: [{ n: "b" }, { n: "a" }] };
     const email = renderer.renderEmail(
