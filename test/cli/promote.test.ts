@@ -92,7 +92,8 @@ describe("notiform promote", () => {
     expect(promotion.unmanaged.map((e: { entityId: string }) => e.entityId)).toEqual([WEEKLY_DIGEST]);
 
     // Before promotion Production is behind: its plan (overlay naming the Production copy the seed
-    // linked to the Development workflow) shows changes, so the empty plan below is not vacuous.
+    // linked to the Development workflow) shows the group and the workflow arriving by promotion
+    // (not applicable there, so not counted as changes), so the empty plan below is not vacuous.
     const productionCopy = async () => {
       const listed = await call("GET", "/v1/workflows?page=0&limit=100", undefined, handle.productionApiKey);
       const all = listed.data as { _id: string; _parentId?: string; name: string; active: boolean }[];
@@ -101,9 +102,12 @@ describe("notiform promote", () => {
     const overlay = async (id: string | undefined) =>
       workspace.write("env/production/workflows.yaml", `workflows:\n  - key: order-shipped\n    id: ${id}\n`);
     await overlay((await productionCopy())?._id);
-    const behind = await cli("plan", "--env", "production", "--detailed-exitcode");
-    expect(behind.code, behind.stderr).toBe(2);
-    expect(behind.stdout).toContain("order-shipped");
+    const behind = await cli("plan", "--env", "production", "--detailed-exitcode", "--output", "json");
+    expect(behind.code, behind.stderr).toBe(0);
+    const waiting = (JSON.parse(behind.stdout).actions as { id: string; op: string; reason?: string }[])
+      .filter((a) => a.op === "not-applicable" && a.reason?.includes("arrives by promotion"))
+      .map((a) => a.id);
+    expect(waiting).toEqual(["notificationGroup/billing", "workflow/order-shipped"]);
 
     handle.clearRequests();
     const promoted = await cli("promote", "--env", "development", "--auto-approve");
@@ -124,6 +128,7 @@ describe("notiform promote", () => {
     await overlay(copy?._id);
     const plan = await cli("plan", "--env", "production", "--detailed-exitcode");
     expect(plan.stdout, plan.stderr).toContain("No changes.");
+    expect(plan.stdout).not.toContain("arrives by promotion");
     expect(plan.code).toBe(0);
 
     const after = await cli("promote", "--env", "development", "--detailed-exitcode");

@@ -9,6 +9,7 @@ import { ownRecord } from "../../state/model.js";
 import { slug, uniqueKey } from "../export-keys.js";
 import {
   type DesiredItem,
+  isDevelopmentOnlyBlocked,
   type KindModule,
   type LiveItem,
   type LiveLookup,
@@ -24,6 +25,10 @@ import { executeNotificationGroup } from "./execute.js";
 import { notificationGroupPromotion } from "./promotion.js";
 import { notificationGroupRequest } from "./requests.js";
 import type { NotificationGroup } from "./wire.js";
+
+/** Why a group in another environment than Development is left to promotion. */
+export const ARRIVES_BY_PROMOTION =
+  "notification groups are authored in Development: this arrives by promotion (notiform promote)";
 
 export function liveGroupItem(
   group: Pick<NotificationGroup, "_id" | "name">,
@@ -101,7 +106,10 @@ export const notificationGroupKind: KindModule<"notificationGroup"> = {
     };
   },
 
-  operationsFor(op, item, live) {
+  operationsFor(op, item, live, _changes, context) {
+    // Promotion carries Development's groups to Production as new records, by name: a group
+    // created or renamed there directly would be doubled, or undone, by the next promotion.
+    if (isDevelopmentOnlyBlocked(context.live.environment)) return { notApplicable: ARRIVES_BY_PROMOTION };
     const name = String(item.fields.name ?? "");
     if (op === "create" || live?.serverId === undefined) {
       return { operations: [{ type: "notificationGroup.create", name }] };
