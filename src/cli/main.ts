@@ -111,9 +111,18 @@ function skipHelpCache(parser: unknown): void {
 
 /** The options yargs knows for the command being run (getOptions() is missing from @types/yargs 17). */
 function declaredOptions(instance: unknown): DeclaredOptions {
-  const options = (instance as { getOptions?: () => Partial<DeclaredOptions> }).getOptions?.() ?? {};
+  const options =
+    (
+      instance as {
+        getOptions?: () => Partial<DeclaredOptions> & { choices?: Readonly<Record<string, unknown>> };
+      }
+    ).getOptions?.() ?? {};
+  const typed = new Set([...(options.boolean ?? []), ...(options.number ?? []), ...(options.array ?? [])]);
+  // A flag of a few choices (--output, --flavor) declared without a type takes one text value:
+  // checked like any string flag, so `-o` with nothing after it, or given twice, is refused.
+  const choices = Object.keys(options.choices ?? {}).filter((name) => !typed.has(name));
   return {
-    string: options.string ?? [],
+    string: [...(options.string ?? []), ...choices],
     boolean: options.boolean ?? [],
     array: options.array ?? [],
     number: options.number ?? [],

@@ -52,6 +52,29 @@ describe("numeric flags", () => {
   });
 });
 
+const CHOICES: [string[], RegExp][] = [
+  [["plan", "--output"], /--output needs a value/],
+  [["validate", "-o"], /-o needs a value/],
+  [["show", "plan.json", "--output="], /--output needs a value/],
+  [["plan", "-o", "markdown", "-o", "markdown"], /is given more than once/],
+  [["plan", "--output", "json", "--output", "markdown"], /--output is given more than once/],
+  [["emulator", "--flavor"], /--flavor needs a value/],
+  [["emulator", "--flavor", "real", "--flavor", "spec"], /--flavor is given more than once/],
+];
+
+describe("flags of a few choices", () => {
+  // An empty CI variable (`plan -o $FORMAT`) must not quietly switch the output to text.
+  it.each(CHOICES)("refuses %j with a usage error and exit 1", async (args, message) => {
+    const result = await runCli(args, { cwd });
+    expect(result.code).toBe(1);
+    // Where an earlier --output json was read, the error is that JSON on stdout.
+    const said = `${result.stdout}${result.stderr}`;
+    expect(said).toMatch(message);
+    expect(said).not.toMatch(/internal error|\n\s+at /);
+    expect(result.stdout).not.toMatch(/Target|Plan:/);
+  });
+});
+
 describe("apply with a saved plan", () => {
   it("refuses --target: a saved plan is applied whole, as reviewed", async () => {
     const result = await runCli(["apply", "plan.json", "--target", "topic/x"], { cwd });
