@@ -4,6 +4,7 @@
 // are written back as their ${VAR} references, so exporting over a config keeps its secrets in
 // the environment. A literal "${" in a server value is written as "$${" so it loads back as
 // written. Pure: documents in, documents and warnings out (warnings never hold a value).
+import { setDataKey } from "./canonical.js";
 import { Masker } from "./mask.js";
 
 export const REDACTED = "REDACTED";
@@ -23,20 +24,30 @@ export interface ScrubResult<D> {
   references: number;
 }
 
+/** A stand-in (StandIns): the variable's name between two private-use characters. */
+const STAND_IN = /\u{E000}[^\u{E000}\u{E001}]*\u{E001}/u;
+
 /** Values shorter than this are not replaced by a reference: "1" or "on" would hit everything. */
 const MIN_REFERENCED_LENGTH = 4;
 
-export function scrubExport<D>(files: ReadonlyMap<string, D>, known: KnownSecrets): ScrubResult<D> {
+export function scrubExport<D>(
+  files: ReadonlyMap<string, D>,
+  known: KnownSecrets,
+  standIns?: StandIns,
+): ScrubResult<D> {
   const byLabel = known.credentials.map(({ label, value }) => ({ label, masker: credentialMasker(value) }));
   const all = credentialMasker(...known.credentials.map((c) => c.value));
   const variables = [...known.variables]
     .filter((v) => v.value.length >= MIN_REFERENCED_LENGTH)
     .sort((a, b) => b.value.length - a.value.length);
   const names = new Map(variables.map((v) => [v.value, v.name]));
-  const pattern =
-    variables.length === 0
-      ? undefined
-      : new RegExp(variables.map((v) => escapeRegExp(v.value)).join("|"), "g");
+  // The values themselves, and their stand-ins where the documents were made with them (StandIns).
+  const alternatives = [
+    ...(standIns !== undefined ? [STAND_IN.source] : []),
+    ...variables.map((v) => escapeRegExp(v.value)),
+  ];
+  const pattern = alternatives.length === 0 ? undefined : new RegExp(alternatives.join("|"), "gu");
+  const nameOf = (found: string) => names.get(found) ?? standIns?.variableOf(found)?.name;
   const warnings: string[] = [];
   let references = 0;
 
@@ -53,7 +64,7 @@ export function scrubExport<D>(files: ReadonlyMap<string, D>, known: KnownSecret
     let from = 0;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(masked); match !== null; match = pattern.exec(masked)) {
-      out += `${escapeDollar(masked.slice(from, match.index))}\${${names.get(match[0])}}`;
+      out += `${escapeDollar(masked.slice(from, match.index))}\${${nameOf(match[0])}}`;
       from = match.index + match[0].length;
       references += 1;
     }
@@ -103,4 +114,108 @@ export function variablesOf(
     if (value !== undefined && wanted.has(value) && !found.has(value)) found.set(value, name);
   }
   return [...found].map(([value, name]) => ({ name, value }));
+}
+
+/**
+ * Stand-ins for the environment's values while the export's documents are made from the live
+ * state. Export names keys and template files after names (`slug(name)`), and moves long texts to
+ * files, which are read verbatim (no ${VAR}): a value from the environment must reach neither.
+ * `hide` swaps every such value in the live state for a stand-in that slugs to the variable's
+ * name (`Billing ${NF_SECRET}` gives the key `billing-nf-secret`, never the value lower-cased);
+ * `inline` puts a text holding a stand-in back into its YAML field, where the reference works;
+ * `scrubExport` then writes each stand-in as `${VAR}`, and `reveal` gives the state file its
+ * values back (it keeps them only as keyed digests). Pure.
+ */
+export class StandIns {
+  readonly #byStandIn = new Map<string, { name: string; value: string }>();
+  readonly #values: RegExp;
+  readonly #standIns: RegExp;
+
+  private constructor(variables: readonly { name: string; value: string }[]) {
+    for (const variable of variables) this.#byStandIn.set(`\u{E000}${variable.name}\u{E001}`, variable);
+    const values = [...variables].sort((a, b) => b.value.length - a.value.length).map((v) => v.value);
+    this.#values = new RegExp(values.map(escapeRegExp).join("|"), "g");
+    this.#standIns = new RegExp(STAND_IN.source, "gu");
+  }
+
+  /** Stand-ins for the variables worth replacing; undefined when there is none (nothing to do). */
+  static of(variables: readonly { name: string; value: string }[]): StandIns | undefined {
+    const kept = variables.filter((v) => v.value.length >= MIN_REFERENCED_LENGTH);
+    return kept.length === 0 ? undefined : new StandIns(kept);
+  }
+
+  /** A copy of `value` (plain data, arrays, maps) with every variable's value swapped for its stand-in. */
+  hide<T>(value: T): T {
+    const byValue = new Map([...this.#byStandIn].map(([standIn, v]) => [v.value, standIn]));
+    return mapStrings(value, (text) =>
+      text.replace(this.#values, (found) => byValue.get(found) ?? found),
+    ) as T;
+  }
+
+  /** A copy of `value` with every stand-in swapped back for its value. */
+  reveal<T>(value: T): T {
+    return mapStrings(value, (text) => this.#swap(text, (v) => v.value)) as T;
+  }
+
+  /** `text` with every stand-in written as its `${VAR}` reference (for messages). */
+  referenced(text: string): string {
+    return this.#swap(text, (v) => `\${${v.name}}`);
+  }
+
+  /** Whether `text` holds a stand-in. */
+  holds(text: string): boolean {
+    this.#standIns.lastIndex = 0;
+    return this.#standIns.test(text);
+  }
+
+  /** The variable a stand-in stands for (scrubExport writes its reference). */
+  variableOf(standIn: string): { name: string; value: string } | undefined {
+    return this.#byStandIn.get(standIn);
+  }
+
+  /**
+   * Text files holding a stand-in, put back inline into the YAML field that named them
+   * (`{ file: PATH }` -> the text); the other files as they were.
+   */
+  inline(
+    documents: ReadonlyMap<string, Record<string, unknown>>,
+    textFiles: ReadonlyMap<string, string>,
+  ): { documents: Map<string, Record<string, unknown>>; textFiles: Map<string, string> } {
+    const inlined = new Map([...textFiles].filter(([, text]) => this.holds(text)));
+    if (inlined.size === 0) return { documents: new Map(documents), textFiles: new Map(textFiles) };
+    const swap = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(swap);
+      if (value === null || typeof value !== "object") return value;
+      const entries = Object.entries(value);
+      const [only] = entries;
+      if (entries.length === 1 && only?.[0] === "file" && typeof only[1] === "string" && inlined.has(only[1]))
+        return inlined.get(only[1]);
+      return Object.fromEntries(entries.map(([key, item]) => [key, swap(item)]));
+    };
+    return {
+      documents: new Map(
+        [...documents].map(([name, document]) => [name, swap(document) as Record<string, unknown>]),
+      ),
+      textFiles: new Map([...textFiles].filter(([name]) => !inlined.has(name))),
+    };
+  }
+
+  #swap(text: string, to: (variable: { name: string; value: string }) => string): string {
+    return text.replace(this.#standIns, (found) => {
+      const variable = this.#byStandIn.get(found);
+      return variable === undefined ? found : to(variable);
+    });
+  }
+}
+
+/** A copy of plain data (objects, arrays, maps) with `map` applied to every string, keys included. */
+function mapStrings(value: unknown, map: (text: string) => string): unknown {
+  if (typeof value === "string") return map(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
+  if (value instanceof Map)
+    return new Map([...value].map(([key, item]) => [mapStrings(key, map), mapStrings(item, map)]));
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) setDataKey(out, map(key), mapStrings(item, map));
+  return out;
 }

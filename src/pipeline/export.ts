@@ -9,7 +9,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
 import { StateRecorder } from "../apply/state-recorder.js";
 import { NotiformError } from "../errors.js";
-import { type KnownSecrets, scrubExport, variablesOf } from "../export-secrets.js";
+import { type KnownSecrets, StandIns, scrubExport, variablesOf } from "../export-secrets.js";
 import { exportDocuments, exportHeader } from "../kinds/export-live.js";
 import { readLive } from "../kinds/read-live.js";
 import { describeKind, KINDS } from "../kinds/registry.js";
@@ -51,11 +51,21 @@ export async function runExport(
       everything: true,
       ...environmentOption(session),
     });
-    const exported = exportDocuments(live);
+    const known = knownSecrets(session, context);
+    // Values from the environment are swapped for stand-ins while the documents are made, so no
+    // key or file name is made of one and no template file holds one (StandIns).
+    const standIns = StandIns.of(known.variables);
+    const exported = exportDocuments(standIns === undefined ? live : standIns.hide(live));
     const { notExported, counts } = exported;
-    const scrubbed = scrubExport(exported.files, knownSecrets(session, context));
+    const made =
+      standIns === undefined
+        ? { documents: exported.files, textFiles: exported.textFiles }
+        : standIns.inline(exported.files, exported.textFiles);
+    const scrubbed = scrubExport(made.documents, known, standIns);
     const { warnings, references } = scrubbed;
-    for (const warning of [...exported.leftOut, ...warnings]) context.note(`warning: ${warning}\n`);
+    const leftOut =
+      standIns === undefined ? exported.leftOut : exported.leftOut.map((m) => standIns.referenced(m));
+    for (const warning of [...leftOut, ...warnings]) context.note(`warning: ${warning}\n`);
     const rootPath = join(dir, "notiform.yaml");
     const layout =
       args.env === undefined
@@ -74,7 +84,7 @@ export async function runExport(
     const textFiles =
       layout?.writesBase === false
         ? new Map<string, string>()
-        : scrubTextFiles(exported.textFiles, knownSecrets(session, context), context);
+        : scrubTextFiles(made.textFiles, known, context);
     // Every name checked before one is written: inside --dir, through no link (export-files.ts).
     // The state file and its lock are written by the state store, and the root rewritten for an
     // environment: checked here all the same (only the new files may not exist yet).
@@ -106,16 +116,15 @@ export async function runExport(
     if (layout?.rootText !== undefined)
       await writeExportFile(real, "notiform.yaml", layout.rootText, args.dir);
     await withStateLock(statePath, { command: "notiform export" }, async () => {
-      const secrets = [
-        ...session.desired.sensitive,
-        ...knownSecrets(session, context).credentials.map((c) => c.value),
-      ];
+      const secrets = [...session.desired.sensitive, ...known.credentials.map((c) => c.value)];
       const recorder = new StateRecorder(
         emptyState({ ...session.stateTarget, environment: args.env ?? session.target.environment }),
         statePath,
         protector(secrets, session.keyed),
       );
-      for (const change of exported.state) await recorder.record(change);
+      // The state file keeps names as keyed digests: the values themselves, not their stand-ins.
+      const state = standIns === undefined ? exported.state : standIns.reveal(exported.state);
+      for (const change of state) await recorder.record(change);
       await recorder.persist();
     });
     // A later environment writes only its own kinds: the summary counts what was written.

@@ -11,6 +11,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorHandle, loadSeedFile, startEmulator } from "../../src/emulator/index.js";
+import { slug } from "../../src/kinds/export-keys.js";
 import { type CliResult, createWorkspace, runCli, WORKFLOW_SHIPPED, type Workspace } from "../support/cli.js";
 import { type HostileProxy, startHostileProxy } from "./hostile-proxy.js";
 
@@ -59,6 +60,10 @@ workflows:
     name: "\${WORKFLOW_NAME}"
     description: "\${PROMO_DESC}"
     tags: ["\${TAG}", plain]
+layouts:
+  - identifier: brand
+    name: Brand
+    content: "<html><body><p>\${PROMO_DESC}</p>{{{body}}}</body></html>"
 `;
 
 /** Every form a secret can take in output, and every 8-character piece of each. */
@@ -68,6 +73,8 @@ function leaksOf(secret: string): string[] {
     JSON.stringify(secret).slice(1, -1),
     encodeURIComponent(secret),
     secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
+    // What export makes a key or a file name of (a group's key is its name's slug).
+    slug(secret),
   ];
   const pieces = new Set<string>(forms);
   for (const form of forms) for (let i = 0; i + 8 <= form.length; i += 1) pieces.add(form.slice(i, i + 8));
@@ -274,7 +281,18 @@ describe("secret hygiene against a hostile server", () => {
     const workflows = await workspace.read("exported/workflows.yaml");
     expect(workflows).toContain(`\${PROMO_DESC}`);
     expect(workflows).toContain(`\${WORKFLOW_NAME}`);
-    expect(await workspace.read("exported/notification-groups.yaml")).toContain(`\${GROUP_NAME}`);
+    const groups = await workspace.read("exported/notification-groups.yaml");
+    expect(groups).toContain(`\${GROUP_NAME}`);
+    // The key is made of the variable's name, not of the value it holds.
+    expect(groups).toContain("key: group-name");
+    // A template holding a value from the environment stays inline, where the reference works
+    // (a template file is read verbatim): no layouts/brand.html is written.
+    expect(await workspace.read("exported/layouts.yaml")).toContain(
+      `content: <html><body><p>\${PROMO_DESC}</p>{{{body}}}</body></html>`,
+    );
+    expect(await filesUnder(join(workspace.dir, "exported"))).not.toContainEqual(
+      expect.stringContaining("brand.html"),
+    );
     const stderr = byName("export")?.stderr ?? "";
     expect(stderr).toMatch(
       /warning: topics\.yaml: topics\[\d+\]\.name held the API key \(NOTIFORM_API_KEY\)/,
