@@ -52,7 +52,24 @@ export async function resolveInterruptedCreate(args: ResolveArgs, context: RunCo
     const apiKey = context.env[desired.apiKeyEnv];
     const keyed = apiKey === undefined || apiKey === "" ? undefined : keyedDigest(apiKey);
     const recorder = new StateRecorder(state, statePath, protector(desired.sensitive, keyed));
-    if (args.id !== undefined) {
+    if (args.id !== undefined && !/^[0-9a-fA-F]{24}$/.test(args.id)) {
+      throw new NotiformError(
+        "USAGE",
+        `--id ${JSON.stringify(args.id)} is not a server id (24 hex characters)`,
+        {
+          hint: "Give the id the plan names, or the one the dashboard shows.",
+        },
+      );
+    }
+    const workflow =
+      args.id !== undefined && intent.kind === "workflow"
+        ? desired.resources.workflow.find((w) => w.spec.key === key)?.spec
+        : undefined;
+    if (args.id !== undefined && workflow?.identifier !== undefined) {
+      // Found by its identifier, which the server took from the name: the next plan adopts the
+      // workflow of this id and sets the config's identifier on it (workflow/resolve.ts).
+      await recorder.recordEnvironment(undefined, { workflows: { [workflow.identifier]: args.id } });
+    } else if (args.id !== undefined) {
       const binding = registry[intent.kind].stateBinding?.(key, args.id, desired);
       if (binding === undefined) {
         throw new NotiformError(
@@ -64,6 +81,8 @@ export async function resolveInterruptedCreate(args: ResolveArgs, context: RunCo
       await recorder.record(binding);
     }
     await recorder.clearIntent(args.resource);
+    if (args.id !== undefined && workflow?.identifier !== undefined)
+      return `Recorded ${args.resource} as server id ${args.id}; the next plan adopts it and sets its trigger identifier to ${workflow.identifier}.\n`;
     return args.id !== undefined
       ? `Recorded ${args.resource} as server id ${args.id}; the next plan treats it as existing.\n`
       : `Recorded that ${args.resource} was not created (interrupted ${intent.startedAt}); the next apply creates it.\n`;

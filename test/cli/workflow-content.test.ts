@@ -302,6 +302,44 @@ describe("creating a workflow with its content", () => {
     expect(applied.code, applied.stderr).toBe(0);
     expect(made().map((w) => w.triggers[0]?.identifier)).toEqual(["welcome-flow"]);
   });
+
+  it("after a create whose answer was lost, resolve --id adopts the workflow it made: its identifier set, never a second one", async () => {
+    const { handle, workspace, cli, json } = await setup();
+    handle.injectFault({ method: "POST", path: "/v1/workflows", kind: "lost-response" });
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(1);
+    const made = () => handle.store("development").workflows.filter((w) => w.name === "Welcome");
+    const id = made()[0]?._id ?? "";
+    expect((await json(["plan", "--env", "development"])).value.actions[0].op).toBe("uncertain");
+
+    const resolve = (...args: string[]) =>
+      runCli(["resolve", ...args, "--env", "development"], { cwd: workspace.dir });
+    const bad = await resolve("workflow/welcome-flow", "--id", "zzz");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--id "zzz" is not a server id (24 hex characters)');
+    const resolved = await resolve("workflow/welcome-flow", "--id", id);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(resolved.stderr).toContain(
+      "the next plan adopts it and sets its trigger identifier to welcome-flow",
+    );
+
+    // The plan adopts it: the identifier the server made from the name is set to the config's.
+    const [adopted] = (await json(["plan", "--env", "development"])).value.actions;
+    expect(adopted).toMatchObject({ id: "workflow/welcome-flow", op: "update" });
+    expect(adopted.changes).toContainEqual(
+      expect.objectContaining({ field: "identifier", old: "welcome", new: "welcome-flow" }),
+    );
+    handle.clearRequests();
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(handle.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
+      `PUT /v1/workflows/${id}`,
+    ]);
+    expect(made().map((w) => [w._id, w.triggers[0]?.identifier])).toEqual([[id, "welcome-flow"]]);
+    const state = JSON.parse(await workspace.read("notiform.development.state.json"));
+    expect(state.intents ?? {}).toEqual({});
+    const again = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
 });
 
 describe("workflow content on a server that serves the spec alone", () => {

@@ -76,8 +76,11 @@ type ConfigDef<N extends keyof (typeof notiformSchema)["$defs"] & string> = Deri
   $ref: `#/$defs/${N}`;
 }>;
 
-/** A workflow entry as written: `key` may be left out when `identifier` is given (the loader fills it in). */
-type WrittenWorkflowSpec = Omit<WorkflowSpec, "key" | "steps" | "preview"> & {
+/**
+ * A workflow entry as written: `key` may be left out when `identifier` is given (the loader fills
+ * it in); `adopted` is set by resolve, never written.
+ */
+type WrittenWorkflowSpec = Omit<WorkflowSpec, "key" | "steps" | "preview" | "adopted"> & {
   key?: string;
   steps?: WrittenStepSpec[];
   preview?: WrittenPreviewExampleSpec | WrittenPreviewExampleSpec[];

@@ -56,7 +56,10 @@ export function liveWorkflowItem(
   content?: ReadonlyMap<string, string>,
 ): LiveItem {
   const fields = canonicalWorkflowFields(workflow, groupKeys, groupNames);
+  const wanted = managed === undefined ? undefined : [...managed];
+  // Compared only for an adopted workflow (resolve.ts), whose trigger identifier is set by the plan.
+  if (wanted?.includes("identifier") === true) fields.identifier = workflow.triggers?.[0]?.identifier ?? "";
   if (content !== undefined) liveStepFields(workflow.steps ?? [], content, fields);
-  const covered = managed === undefined ? fields : managedFields(fields, managed);
+  const covered = wanted === undefined ? fields : managedFields(fields, wanted);
   return new ApiLiveItem(workflow._id, fields, () => ({ id: workflow._id, ...covered }));
 }

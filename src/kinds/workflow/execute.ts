@@ -61,6 +61,10 @@ export async function executeWorkflow(
     // This PUT does not set `active` (the status call does, Development only): its answer's
     // status verifies nothing, and with a Production key no status call follows.
     if (result.fields !== undefined) delete result.fields.active;
+    // An adopted workflow's identifier (resolve.ts): verified like any field sent, never recorded
+    // (a copy: the state file's values are the same object and hold no identifier).
+    if (body.identifier !== undefined && result.fields !== undefined)
+      result.fields = { ...result.fields, identifier: updated.triggers?.[0]?.identifier ?? "" };
     if (body.steps !== undefined && result.fields !== undefined) {
       // The content the server now holds, to verify the changes against; never into the state
       // file (a copy). Layouts are answered by id, so they are not verified here.

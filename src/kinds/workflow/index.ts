@@ -52,6 +52,8 @@ import type { Workflow } from "./wire.js";
 function desiredFields(spec: WorkflowSpec): JsonObject {
   const fields: JsonObject = {};
   if (spec.name !== undefined) fields.name = spec.name;
+  // An adopted workflow (resolve.ts) has the trigger identifier the server made: set the config's.
+  if (spec.adopted === true && spec.identifier !== undefined) fields.identifier = spec.identifier;
   if (spec.description !== undefined) fields.description = spec.description;
   if (spec.active !== undefined) fields.active = spec.active;
   if (spec.critical !== undefined) fields.critical = spec.critical;

@@ -20,6 +20,12 @@ export interface WorkflowSpec {
   identifier?: string;
   /** The server `_id` (24 hex) in this environment: given, or resolved from `identifier`. */
   id?: string;
+  /**
+   * Set by resolve (never in a config file) when `id` is a workflow an interrupted create made,
+   * adopted by its name: the server named its trigger after the name, so the plan sets
+   * `identifier` on it (resolve.ts).
+   */
+  adopted?: true;
   name?: string;
   active?: boolean;
   description?: string;
