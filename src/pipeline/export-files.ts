@@ -13,6 +13,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { NotiformError } from "../errors.js";
+import { withTempFile } from "../temp-files.js";
 
 /** What a name inside --dir is now. */
 export type ExportTarget = "absent" | "file";
@@ -79,22 +80,24 @@ export async function writeExportFile(
   }
   const temp = join(dir, `.${file}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    const handle = await open(
-      temp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o644,
-    );
-    try {
-      await handle.writeFile(content, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // A directory swapped for a link between the check and the open: the file landed elsewhere.
-    const real = await realpath(dir);
-    if (real !== join(root, ...parts) || !(real === root || real.startsWith(`${root}${sep}`)))
-      throw unsafe(parts.join("/"), shownDir, "became a symbolic link while exporting", false);
-    await rename(temp, join(dir, file));
+    await withTempFile(temp, async () => {
+      const handle = await open(
+        temp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
+      try {
+        await handle.writeFile(content, "utf8");
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // A directory swapped for a link between the check and the open: the file landed elsewhere.
+      const real = await realpath(dir);
+      if (real !== join(root, ...parts) || !(real === root || real.startsWith(`${root}${sep}`)))
+        throw unsafe(parts.join("/"), shownDir, "became a symbolic link while exporting", false);
+      await rename(temp, join(dir, file));
+    });
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     if (error instanceof NotiformError) throw error;

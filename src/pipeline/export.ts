@@ -107,12 +107,22 @@ export async function runExport(
     const header = exportHeader(schemaReference(dir));
     // Templates first: a YAML file is never written naming a text file that is not there yet.
     for (const [name, text] of textFiles) await writeExportFile(real, name, text, args.dir);
+    // The root last (below): an interrupted export never leaves a root naming files not written.
+    const rootDocument = layout?.rootText === undefined ? files.get("notiform.yaml") : undefined;
     for (const [name, document] of files) {
+      if (name === "notiform.yaml" && rootDocument !== undefined) continue;
       const path = join(dir, name);
       const own = dirname(path) === dir ? header : exportHeader(schemaReference(dirname(path)));
       await writeExportFile(real, name, `${own}${stringify(document, { lineWidth: 0 })}`, args.dir);
     }
-    // Last: the root names the environment's files only once they are there.
+    // Last: the root names the other files only once they are there.
+    if (rootDocument !== undefined)
+      await writeExportFile(
+        real,
+        "notiform.yaml",
+        `${header}${stringify(rootDocument, { lineWidth: 0 })}`,
+        args.dir,
+      );
     if (layout?.rootText !== undefined)
       await writeExportFile(real, "notiform.yaml", layout.rootText, args.dir);
     await withStateLock(statePath, { command: "notiform export" }, async () => {

@@ -8,6 +8,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import { sortKeysDeep } from "../canonical.js";
 import { NotiformError } from "../errors.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
+import { withTempFile } from "../temp-files.js";
 import { emptyState, STATE_FORMAT_VERSION, type StateFile, withNullPrototypes } from "./model.js";
 import { checkStateShape } from "./state-schema.js";
 
@@ -148,14 +149,16 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   const target = await realTarget(path);
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    const handle = await open(temp, "w", 0o644);
-    try {
-      await handle.writeFile(content, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
+    await withTempFile(temp, async () => {
+      const handle = await open(temp, "w", 0o644);
+      try {
+        await handle.writeFile(content, "utf8");
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, target);
+    });
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
