@@ -207,8 +207,21 @@ async function runAction(action: PlanAction, context: RunContext): Promise<Actio
     const detail = isNotiformError(error)
       ? { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }
       : { code: "INTERNAL" as const, message: error instanceof Error ? error.message : String(error) };
+    // A create whose request may have reached the server (its answer lost): it may exist now.
+    if (creates && mayHaveCreated(error))
+      Object.assign(detail, { code: "CREATE_UNCERTAIN", hint: uncertainCreateHint(action.id) });
     return { ...base, status: "failed", durationMs: elapsed(context, started), error: detail, warnings: [] };
   }
+}
+
+/** A request that may have been applied though its answer never came (a write, cut off). */
+function mayHaveCreated(error: unknown): boolean {
+  return (error instanceof ApiError || error instanceof NetworkError) && error.mayHaveBeenApplied;
+}
+
+/** What to do about a create that may have happened: the intent stays for the next plan to settle. */
+export function uncertainCreateHint(id: string): string {
+  return `Run \`notiform plan\`: it settles the create where it can see whether it happened, else shows ${id} as uncertain, for \`notiform resolve ${id} --id ID\` (it exists) or \`--not-created\` (it does not).`;
 }
 
 /** A refusal the server answered (4xx), or a request that never left: nothing was created. */

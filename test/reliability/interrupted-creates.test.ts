@@ -40,8 +40,15 @@ describe("an interrupted create", () => {
   it("on a server that cannot list groups: uncertain in the plan, refused by apply, resolved with --id", async () => {
     const { handle, workspace, cli } = await setup({ strictSpec: true, groups: 2 });
     handle.injectFault({ method: "POST", path: "/v1/notification-groups", kind: "lost-response" });
-    const first = await cli("apply", "--auto-approve", "--concurrency", "1");
-    expect(first.code).toBe(1); // g0's answer lost: it stops there
+    const first = await cli("apply", "--auto-approve", "--concurrency", "1", "--output", "json");
+    // g0's answer lost: it stops there, and says the server may have changed (exit 3).
+    expect(first.code).toBe(3);
+    const lost = JSON.parse(first.stdout).results.find(
+      (r: { id: string }) => r.id === "notificationGroup/g0",
+    );
+    expect(lost.error.code).toBe("CREATE_UNCERTAIN");
+    expect(lost.error.hint).toContain("notiform resolve notificationGroup/g0 --id ID");
+    expect(lost.error.hint).not.toContain("state file");
     expect(Object.keys(stateOf(workspace).intents ?? {})).toEqual(["notificationGroup/g0"]);
 
     const plan = await cli("plan", "--detailed-exitcode");
@@ -72,7 +79,7 @@ describe("an interrupted create", () => {
     // The connection drops before the server does anything: the create did not happen, but the
     // client cannot tell that from a lost answer.
     handle.injectFault({ method: "POST", path: "/v1/notification-groups", kind: "drop" });
-    expect((await cli("apply", "--auto-approve")).code).toBe(1);
+    expect((await cli("apply", "--auto-approve")).code).toBe(3);
     expect((await cli("plan")).stdout).toContain("uncertain");
     expect((await cli("resolve", "notificationGroup/g0", "--not-created")).code).toBe(0);
     expect((await cli("apply", "--auto-approve")).code).toBe(0);

@@ -339,7 +339,12 @@ async function runWithSignals(
 function exitCodeOf(report: ApplyReport, stateFailed: boolean): number {
   if (report.interrupted) return EXIT.interrupted;
   const unrecorded = report.results.filter((r) => r.error?.code === "STATE_WRITE_FAILED").length;
-  const changed = report.counts.applied + unrecorded > 0;
+  // A create sent whose answer was lost may have changed the server too (not one the plan held
+  // back as uncertain: that one was not sent).
+  const maybeCreated = report.results.filter(
+    (r) => r.error?.code === "CREATE_UNCERTAIN" && r.op !== "uncertain",
+  ).length;
+  const changed = report.counts.applied + unrecorded + maybeCreated > 0;
   if (report.counts.failed > 0 || stateFailed) return changed ? EXIT.partial : EXIT.error;
   return EXIT.ok;
 }

@@ -30,14 +30,21 @@ export async function executeNotificationGroup(
     const groups = await unlessUnsupported(client.listNotificationGroups());
     const candidates = (groups ?? []).filter((g) => g.name === op.name && !groupKeys.has(g._id));
     const newest = candidates.sort((a, b) => (a._id < b._id ? 1 : -1))[0];
-    if (newest === undefined || groups === undefined) {
+    if (groups === undefined) {
       throw new NotiformError(
-        "API_ERROR",
+        "CREATE_UNCERTAIN",
         `notification group ${action.key}: the create's response was lost and the server cannot list groups, so it is unknown whether "${op.name}" was created`,
         {
           cause: error,
-          hint: `Look for a group named "${op.name}" in the dashboard; if it exists, record its id under notificationGroups.${action.key} in the state file before re-running, or a second group will be created.`,
+          hint: `Look for a group named "${op.name}" in the dashboard, then run \`notiform resolve ${action.id} --id ID\` if it exists, or \`--not-created\` if it does not (never a second group meanwhile: apply refuses to create it again).`,
         },
+      );
+    }
+    if (newest === undefined) {
+      throw new NotiformError(
+        "API_ERROR",
+        `notification group ${action.key}: the create's response was lost, and the server lists no unbound group named "${op.name}": it was not created`,
+        { cause: error, hint: "Run apply again: the next plan creates it." },
       );
     }
     return recorded(newest, "response lost; read back: created");
