@@ -18,7 +18,7 @@ describe("apply --output json", () => {
     });
     // The create's answer is lost and a spec-only server cannot list groups: it stays uncertain.
     handle.injectFault({ method: "POST", path: "/v1/notification-groups", kind: "lost-response" });
-    expect((await cli("apply", "--auto-approve")).code).toBe(1);
+    expect((await cli("apply", "--auto-approve")).code).toBe(3);
 
     const refused = await json(["apply", "--auto-approve"], { schema: "apply-result" });
     expect(refused.code).toBe(1);
