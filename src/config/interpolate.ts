@@ -77,7 +77,18 @@ export function interpolateFile(
         return match;
       }
       const [, name = "", fallback] = parsed;
-      const value = vars[name];
+      if (fallback?.includes("${")) {
+        problems.push({
+          severity: "error",
+          rule: "interpolation",
+          message: `"${match}}" nests a reference in its default, which is not supported: give a plain default`,
+          pos: positionOfNode(file, node),
+        });
+        failed = true;
+        return match;
+      }
+      // Only the variables themselves: `constructor` or `toString` is no variable of any environment.
+      const value = Object.hasOwn(vars, name) ? vars[name] : undefined;
       if (value !== undefined) {
         // "true"/"false" hide nothing, and masking them would garble every JSON output.
         if (value !== "true" && value !== "false") sensitive.add(value);
