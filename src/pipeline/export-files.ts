@@ -10,8 +10,8 @@
 
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
-import { join, sep } from "node:path";
+import { lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+import { dirname, join, sep } from "node:path";
 import { NotiformError } from "../errors.js";
 import { withTempFile } from "../temp-files.js";
 
@@ -119,4 +119,51 @@ function failed(name: string, shownDir: string, error: NodeJS.ErrnoException): N
       cause: error,
     },
   );
+}
+
+/** Plain words for the file errors a user can fix. */
+const REASONS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ENOTDIR: "a part of the path is a file, not a directory",
+  EEXIST: "it exists and is not a directory",
+  EROFS: "the file system is read-only",
+  ENOSPC: "the disk is full",
+  // Its parent exists (checked first): the file system lets no directory be made there (/proc).
+  ENOENT: "the file system lets no directory be made there",
+};
+
+/**
+ * Create the export directory and any missing parents, one level at a time: a recursive mkdir
+ * loops forever under /proc on Node 20, and its errors named no path the user gave.
+ */
+export async function makeExportDir(dir: string, shownDir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    const info = await stat(at).catch((error: NodeJS.ErrnoException) => error);
+    if (!(info instanceof Error)) {
+      if (!info.isDirectory()) throw cannotCreate(shownDir, { code: "ENOTDIR" } as NodeJS.ErrnoException);
+      break;
+    }
+    if (info.code !== "ENOENT") throw cannotCreate(shownDir, info);
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const path of missing) {
+    await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw cannotCreate(shownDir, error);
+    });
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      throw cannotCreate(shownDir, error);
+    });
+    if (!info.isDirectory()) throw cannotCreate(shownDir, { code: "EEXIST" } as NodeJS.ErrnoException);
+  }
+}
+
+function cannotCreate(shownDir: string, error: NodeJS.ErrnoException): NotiformError {
+  const reason = REASONS[error.code ?? ""] ?? error.code ?? error.message;
+  return new NotiformError("FILE_WRITE_FAILED", `cannot create the export directory ${shownDir}: ${reason}`, {
+    cause: error,
+    hint: "Choose another --dir. Nothing was written.",
+  });
 }

@@ -4,7 +4,7 @@
 // (export-files.ts); values from the environment are written back as their ${VAR} references
 // and credentials never.
 import { existsSync } from "node:fs";
-import { mkdir, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
 import { StateRecorder } from "../apply/state-recorder.js";
@@ -20,7 +20,7 @@ import { emptyState } from "../state/model.js";
 import { defaultStatePath } from "../state/state-store.js";
 import type { RunArgs, RunContext } from "./context.js";
 import { definesEnvironment, isShared, layoutForEnvironment } from "./export-environment.js";
-import { inspectExportTargets, writeExportFile } from "./export-files.js";
+import { inspectExportTargets, makeExportDir, writeExportFile } from "./export-files.js";
 import { environmentOption } from "./prepare-plan.js";
 import {
   openSession,
@@ -102,7 +102,7 @@ export async function runExport(
         hint: "Choose another --dir, or pass --force to overwrite.",
       });
     }
-    await mkdir(dir, { recursive: true });
+    await makeExportDir(dir, args.dir);
     const real = root ?? (await realpath(dir));
     const header = exportHeader(schemaReference(dir));
     // Templates first: a YAML file is never written naming a text file that is not there yet.

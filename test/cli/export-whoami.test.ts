@@ -143,6 +143,21 @@ describe("notiform export safety and determinism", () => {
     expect(forced.code).toBe(0);
     expect(await readTree(target.path("config"))).toEqual(first);
   });
+
+  it.each([
+    ["under a file", "config/notiform.yaml/sub", "a part of the path is a file, not a directory"],
+    // Where the file system makes no directory (a recursive mkdir looped there forever).
+    ["under /proc", "/proc/notiform-export", "the file system lets no directory be made there"],
+  ])("says plainly that it cannot create its --dir %s; nothing is written", async (_, dir, reason) => {
+    const { target, cli } = await populated();
+    expect((await cli("export", "--dir", "config")).code).toBe(0);
+    const before = await readTree(target.path("config"));
+    const refused = await cli("export", "--dir", dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`cannot create the export directory ${dir}: ${reason}`);
+    expect(refused.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(await readTree(target.path("config"))).toEqual(before);
+  });
 });
 
 describe("notiform whoami", () => {
