@@ -7,13 +7,23 @@
 // are never recorded as sensitive. The same walk keeps an unquoted number in a field the schema
 // says is text (tenant: 650000000000000000000001) as the text written. Which fields those are is
 // decided by the field's path in the schema, never by its name alone: `data: {id: 42}` is free-form
-// and keeps its number.
+// and keeps its number. And it refuses what JSON cannot hold, which would reach the server changed:
+// a tag such as !!set or !!timestamp, a list or mapping as a key, NaN, infinities, an integer past
+// 2^53 (rule yaml-value).
 import { isCollection, isMap, isScalar, isSeq, type Pair, type Scalar } from "yaml";
 import type { Problem } from "../errors.js";
 import { fieldTypeAt } from "./field-types.js";
 import { positionOfNode, type YamlFile } from "./yaml-file.js";
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
+
+/** The rule of a YAML value JSON cannot hold: the file is not read further (tree.ts). */
+export const YAML_VALUE = "yaml-value";
+
+/** Explicit tags that keep a value JSON can hold. */
+const CORE_TAGS: ReadonlySet<string> = new Set(
+  ["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`),
+);
 const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
 
 export function interpolateFile(
@@ -26,26 +36,73 @@ export function interpolateFile(
   // One hand-written walk over the tree does both jobs, carrying the key path as it goes: it is
   // the hot path for large configs, and the library's generic visit cost several times more.
   const path: string[] = [];
+  // The same path with list indices, for a problem's field ("tenants[0].data.big").
+  const at: (string | number)[] = [];
   const walk = (node: unknown, pair: Pair | undefined): void => {
     if (isMap(node)) {
+      unsupportedTag(node);
       for (const item of node.items) {
-        // A complex key is walked like any value (its scalars are not keys of this map).
         if (!isScalar(item.key)) {
-          if (isCollection(item.key)) walk(item.key, undefined);
+          // JSON has text keys only: the library would make "[ a ]" of it, with a process warning.
+          if (isCollection(item.key))
+            refuse(item.key, "a mapping key must be a plain value, not a list or a mapping");
         } else keepNumberSource(item, item.key);
         const named = isScalar(item.key);
-        if (named) path.push(String((item.key as Scalar).value));
+        if (named) {
+          path.push(String((item.key as Scalar).value));
+          at.push(String((item.key as Scalar).value));
+        }
         walk(item.value, item);
-        if (named) path.pop();
+        if (named) {
+          path.pop();
+          at.pop();
+        }
       }
     } else if (isSeq(node)) {
+      unsupportedTag(node);
       path.push("*");
-      for (const item of node.items) walk(item, undefined);
+      node.items.forEach((item, index) => {
+        at.push(index);
+        walk(item, undefined);
+        at.pop();
+      });
       path.pop();
     } else if (isScalar(node)) {
+      if (!unsupportedTag(node)) unrepresentableNumber(node);
       interpolateScalar(node, pair);
     }
     // Aliases point at nodes walked where they are defined.
+  };
+
+  // What JSON cannot hold would reach the server changed (a set as {}, .nan as null, a 20-digit
+  // integer rounded): refused at the value instead (rule yaml-value, which stops the file's load).
+  const refuse = (node: unknown, message: string) => {
+    const field = at.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").slice(1);
+    problems.push({
+      severity: "error",
+      rule: YAML_VALUE,
+      message,
+      pos: positionOfNode(file, node),
+      ...(field === "" ? {} : { field }),
+    });
+  };
+  const unsupportedTag = (node: { tag?: string | undefined }): boolean => {
+    const tag = node.tag;
+    if (tag === undefined || CORE_TAGS.has(tag)) return false;
+    refuse(
+      node,
+      `YAML tag ${tag.replace("tag:yaml.org,2002:", "!!")} is not supported: write plain mappings, lists, text, numbers and true/false`,
+    );
+    return true;
+  };
+  const unrepresentableNumber = (node: Scalar) => {
+    const value = node.value;
+    if (typeof value !== "number" || Number.isSafeInteger(value)) return;
+    if (Number.isFinite(value) && !Number.isInteger(value)) return;
+    refuse(
+      node,
+      `${typeof node.source === "string" ? node.source : String(value)} cannot be sent as a number exactly (JSON numbers cannot hold it): quote it to send it as text`,
+    );
   };
 
   // YAML reads an unquoted 650000000000000000000001 as the number 6.5e+23. For fields that are

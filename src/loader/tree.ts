@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
 import { glob } from "tinyglobby";
-import { isMap, isScalar, isSeq, visit } from "yaml";
+import { type Alias, isMap, isScalar, isSeq, visit } from "yaml";
 import { resolveDataFileRefs } from "../config/data-file-ref.js";
 import { displayPath } from "../config/display-path.js";
 import { plainValue } from "../config/fast-yaml.js";
@@ -10,7 +10,7 @@ import {
   MAX_INCLUDE_PATTERN,
   shown,
 } from "../config/include-scope.js";
-import { interpolateFile } from "../config/interpolate.js";
+import { interpolateFile, YAML_VALUE } from "../config/interpolate.js";
 import type { LoadOptions } from "../config/model.js";
 import { STEPS_COUNT } from "../config/section-scan.js";
 import { resolveTextFileRefs, type TextBudget } from "../config/text-file-ref.js";
@@ -77,6 +77,11 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   if (loader.onParsed !== undefined) loader.onParsed(sectionCounts(file.doc.contents), path);
   const from = loader.problems.length;
   interpolateFile(file, loader.vars, loader.sensitive, loader.problems);
+  // A value JSON cannot hold (a tag, a collection key, NaN): its data would not be what was written.
+  if (loader.problems.slice(from).some((problem) => problem.rule === YAML_VALUE)) {
+    loader.incomplete = true;
+    return [entry];
+  }
   const contents = file.doc.contents;
   if (contents !== null && !isMap(contents)) {
     loader.problems.push({
@@ -93,14 +98,18 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     // A fast-path tree holds no aliases: nothing for the alias limit to guard.
     const js = file.fast ? plainValue(file.doc.contents) : file.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     data = (js as Record<string, unknown> | null) ?? {};
-  } catch {
-    // toJS throws only when the parser's alias limit trips: a few lines of anchors and aliases can expand into billions of
-    // values (an "alias bomb"); the limit holds and the file is refused.
+  } catch (error) {
+    // toJS throws when the parser's alias limit trips (a few lines of anchors and aliases can
+    // expand into billions of values, an "alias bomb": the limit holds and the file is refused),
+    // or at an alias naming no anchor defined before it.
+    const unresolved = /^Unresolved alias/.test(error instanceof Error ? error.message : "");
     loader.problems.push({
       severity: "error",
       rule: "yaml-syntax",
-      message: `YAML: the aliases in this file expand into too many values (more than ${MAX_ALIAS_COUNT} per alias); refusing to load it`,
-      pos: firstAliasPosition(file),
+      message: unresolved
+        ? `YAML: ${unresolvedAliasName(file) ?? "an alias"} refers to no anchor defined before it`
+        : `YAML: the aliases in this file expand into too many values (more than ${MAX_ALIAS_COUNT} per alias); refusing to load it`,
+      pos: unresolved ? (unresolvedAliasPosition(file) ?? firstAliasPosition(file)) : firstAliasPosition(file),
     });
     loader.incomplete = true;
     return [entry];
@@ -157,6 +166,34 @@ function sectionCounts(contents: unknown): Map<string, number> {
       counts.set(STEPS_COUNT, pair.value.items.filter((item) => isMap(item) && item.has("steps")).length);
   }
   return counts;
+}
+
+/** The first alias whose anchor is not defined before it, and where it is. */
+function unresolvedAlias(file: YamlFile): Alias | undefined {
+  let found: Alias | undefined;
+  if (file.doc !== undefined) {
+    const doc = file.doc;
+    visit(doc, {
+      Alias(_key, node) {
+        if (node.resolve(doc) === undefined) {
+          found = node;
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+  }
+  return found;
+}
+
+function unresolvedAliasName(file: YamlFile): string | undefined {
+  const alias = unresolvedAlias(file);
+  return alias === undefined ? undefined : `the alias *${alias.source}`;
+}
+
+function unresolvedAliasPosition(file: YamlFile): Problem["pos"] | undefined {
+  const alias = unresolvedAlias(file);
+  return alias === undefined ? undefined : positionOfNode(file, alias);
 }
 
 function firstAliasPosition(file: YamlFile): Problem["pos"] {
