@@ -83,6 +83,8 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
   }
   const doc = list[0];
   if (doc === undefined) return file;
+  // The parser may report one mistake many times (each unclosed bracket of a line): once is enough.
+  const said = new Set<string>();
   for (const error of [...doc.errors, ...doc.warnings]) {
     const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
     const problem: Problem = {
@@ -98,6 +100,9 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
       problem.pos = at(file, opening.offset);
       problem.message = `YAML: the quoted value that starts here has no closing ${opening.quote}`;
     }
+    const key = `${problem.pos.line}:${problem.pos.col}:${problem.severity}:${problem.message}`;
+    if (said.has(key)) continue;
+    said.add(key);
     problems.push(problem);
   }
   if (doc.errors.length > 0) return file;
