@@ -8,7 +8,7 @@
 // References inside a referenced file are not followed (its `{ file: }` stays a plain value).
 
 import { dirname, resolve } from "node:path";
-import { parseDocument } from "yaml";
+import { isScalar, parseDocument, visit } from "yaml";
 import type { Problem } from "../errors.js";
 import {
   chargeTextBudget,
@@ -74,6 +74,14 @@ function parseData(written: string, text: string): { value: Record<string, unkno
     const what = error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? error.code;
     return { reason: `file "${written}" is not valid JSON or YAML (line ${line}): ${what}` };
   }
+  // As in config files (yaml-file.ts): a key that copies would read as an object's prototype.
+  const reserved = prototypeKeyOffset(doc);
+  if (reserved !== undefined) {
+    const line = text.slice(0, reserved).split("\n").length;
+    return {
+      reason: `file "${written}" holds the key __proto__ (line ${line}), which is not allowed (it would be read as an object's prototype, not as data)`,
+    };
+  }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -83,6 +91,21 @@ function parseData(written: string, text: string): { value: Record<string, unkno
   if (value === null || typeof value !== "object" || Array.isArray(value))
     return { reason: `file "${written}" must hold a mapping (a JSON object), not ${describe(value)}` };
   return { value: value as Record<string, unknown> };
+}
+
+/** Where the first mapping key `__proto__` (however it is spelled) starts, or undefined. */
+function prototypeKeyOffset(doc: ReturnType<typeof parseDocument>): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && String(pair.key.value) === "__proto__") {
+        offset = pair.key.range?.[0] ?? 0;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return offset;
 }
 
 function describe(value: unknown): string {

@@ -77,15 +77,17 @@ describe("preview examples in the config", () => {
     ]);
   });
 
-  it("refuses a file outside the config's folder, a file that does not parse and one holding no mapping, at the reference", async () => {
+  it("refuses a file outside the config's folder, a file that does not parse, one holding no mapping and one holding __proto__, at the reference", async () => {
     const problems = await problemsOf(
       {
         "project/notiform.yaml": workflow(
-          "      - payload: { file: ../secret.json }\n      - payload: { file: broken.json }\n      - payload: { file: list.yaml }",
+          "      - payload: { file: ../secret.json }\n      - payload: { file: broken.json }\n      - payload: { file: list.yaml }\n      - payload: { file: proto.json }",
         ),
         "secret.json": '{"token": "x"}',
         "project/broken.json": '{"orderId": ',
         "project/list.yaml": "- a\n- b\n",
+        // JSON.parse and the YAML library make it an own key; a later copy would make it a prototype.
+        "project/proto.json": '{\n  "name": "p",\n  "__proto__": {"polluted": 1}\n}',
       },
       "project/notiform.yaml",
     );
@@ -97,6 +99,7 @@ describe("preview examples in the config", () => {
         /^project\/notiform.yaml:6:26 file "broken.json" is not valid JSON or YAML \(line 1\)/,
       ),
       'project/notiform.yaml:7:26 file "list.yaml" must hold a mapping (a JSON object), not a list',
+      'project/notiform.yaml:8:26 file "proto.json" holds the key __proto__ (line 3), which is not allowed (it would be read as an object\'s prototype, not as data)',
     ]);
   });
 
