@@ -2,7 +2,9 @@
 // so a slip (`--out notiform.yaml`, `--out notiform.state.json`) would replace the config, the
 // state or the lock without a word. The files notiform manages are refused outright; any other
 // existing file that is not a saved plan is refused unless --force. Checked before any request.
+import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { NotiformError } from "../errors.js";
 import { lockPathOf } from "../state/lock.js";
 import { realTarget } from "../state/state-store.js";
@@ -67,5 +69,19 @@ function isSavedPlan(text: string): boolean {
     );
   } catch {
     return false;
+  }
+}
+
+/** `--out` into a directory that does not exist fails before any request (plan, promote). */
+export function checkOutputDirectory(path: string, given: string, what: "plan" | "promotion"): void {
+  const dir = dirname(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new NotiformError(
+      "OUTPUT_DIR_MISSING",
+      `cannot save the ${what} to ${given}: the directory ${dir} does not exist`,
+      {
+        hint: `Create the directory first, or choose another --out path. Nothing was ${what === "plan" ? "planned" : "read"}.`,
+      },
+    );
   }
 }

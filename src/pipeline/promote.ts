@@ -79,14 +79,17 @@ export async function preparePromotion(
  */
 export async function refreshSavedPromotion(session: Session, saved: Promotion, masker: Masker) {
   const pending = await listPending(session.client);
+  const pendingIds = new Set(pending.map((c) => c._id));
   if (!saved.all) {
-    // The file's own "managed" flags are not trusted: an edited file could add any change.
+    // The file's own "managed" flags are not trusted: an edited file could add any change. Only
+    // what is still pending is checked (and sent): a change promoted since is reported, never
+    // sent, and what it required (a workflow's layout) is no longer required by anything pending.
     const state = await readState(session.statePath, session.stateTarget);
     await resolveSession(session, state);
     const named = await resolveManagedEntities(session.desired, state, session.client);
-    checkPromotionManaged(saved, await withRequired(named, pending, session.client));
+    const stillPending = { ...saved, entries: saved.entries.filter((e) => pendingIds.has(e.changeId)) };
+    checkPromotionManaged(stillPending, await withRequired(named, pending, session.client));
   }
-  const pendingIds = new Set(pending.map((c) => c._id));
   const gone = saved.entries.some((e) => !pendingIds.has(e.changeId));
   const promotedIds = gone
     ? new Set((await session.client.listAllChanges({ promoted: true })).map((c) => c._id))

@@ -42,6 +42,11 @@ export async function readSavedPromotion(path: string): Promise<Promotion> {
       `the promotion ${path} nests values more than ${MAX_DOCUMENT_NESTING} levels deep: no promotion notiform writes does`,
       { hint: "Run `notiform promote --out FILE` again.", pos: { file: path, line: 1, col: 1 } },
     );
+  const other = otherFile(parsed);
+  if (other !== undefined)
+    throw new NotiformError("PROMOTION_INVALID", `${path} is not a notiform promotion: ${other}`, {
+      hint: "Save a promotion with `notiform promote --out FILE`.",
+    });
   const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
   if (version !== PROMOTION_FORMAT_VERSION)
     throw new NotiformError(
@@ -60,6 +65,17 @@ export async function readSavedPromotion(path: string): Promise<Promotion> {
     );
   }
   return parsed as Promotion;
+}
+
+/** What a file notiform writes that is not a promotion is, by its shape; undefined when it may be one. */
+function otherFile(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return "it is not a JSON object";
+  const record = value as Record<string, unknown>;
+  if (Array.isArray(record.entries)) return undefined;
+  if (Array.isArray(record.actions)) return "it looks like a saved plan (`notiform apply FILE` takes it)";
+  if ("notificationGroups" in record && "workflows" in record) return "it looks like a state file";
+  if (Array.isArray(record.results)) return "it looks like an apply or promote result";
+  return undefined;
 }
 
 /** Refuse a promotion made for another server, organization or environment. */

@@ -26,6 +26,14 @@ describe("ordinary mistakes", () => {
     expect(session.emulator.requests).toEqual([]);
   });
 
+  it("promote --out into a missing directory names the directory, before any API call", async () => {
+    const session = await cliTest({ config: ACME_BASE });
+    const result = await session.cli("promote", "--out", "no-such-dir/promotion.json");
+    expectPlainError(result, "cannot save the promotion to no-such-dir/promotion.json", "does not exist");
+    expect(result.stderr).toContain("Create the directory first");
+    expect(session.emulator.requests).toEqual([]);
+  });
+
   it("emulator --port on a busy port says the port is in use", async () => {
     const { emulator, workspace } = await cliTest();
     const result = await runCli(["emulator", "--port", String(emulator.port)], { cwd: workspace.dir });

@@ -201,6 +201,17 @@ describe("notiform promote", () => {
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain("2 promoted");
     expect((await pending()).map((c) => c._entityId)).toEqual([WEEKLY_DIGEST]);
+
+    // Run again (a CI job retried): everything in it is already promoted, and nothing is sent.
+    const rerun = await cli("promote", "promotion.json", "--env", "development");
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout).toContain("0 promoted, 2 already promoted, 0 failed");
+
+    // A saved plan given by mistake is named as one, not as a promotion of another version.
+    expect((await cli("plan", "--env", "development", "--out", "plan.json")).code).toBe(0);
+    const plan = await cli("promote", "plan.json", "--env", "development");
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("plan.json is not a notiform promotion: it looks like a saved plan");
   });
 
   it("refuses an edited promotion that slips in an unmanaged change, however the file labels it", async () => {

@@ -1,8 +1,6 @@
 // `notiform plan`: show what apply would change. Thin: parse flags, prepare the plan, hand it
 // to a renderer, choose the exit code.
-import { existsSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { NotiformError } from "../../errors.js";
+import { resolve } from "node:path";
 import { preparePlan } from "../../pipeline/prepare-plan.js";
 import { sealPlanContent } from "../../plan/key-plan-digests.js";
 import { maskPlan } from "../../plan/mask-plan.js";
@@ -15,7 +13,7 @@ import { defaultStatePath, writeFileAtomic } from "../../state/state-store.js";
 import { defineCommand } from "../command.js";
 import { API_OPTIONS, CONFIG_OPTIONS, PLAN_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { EXIT } from "../exit-codes.js";
-import { checkPlanOut, managedFiles } from "../plan-out.js";
+import { checkOutputDirectory, checkPlanOut, managedFiles } from "../plan-out.js";
 import { runContext } from "../run-context.js";
 
 export const planCommand = defineCommand({
@@ -55,7 +53,7 @@ export const planCommand = defineCommand({
     // Before any API call: a typo in --out should not cost a whole plan.
     if (args.out !== undefined) {
       const out = resolve(context.cwd, args.out);
-      checkOutputDirectory(out, args.out);
+      checkOutputDirectory(out, args.out, "plan");
       const config = resolve(context.cwd, args.config);
       const state =
         args.state !== undefined ? resolve(context.cwd, args.state) : defaultStatePath(config, args.env);
@@ -94,16 +92,3 @@ export const planCommand = defineCommand({
     return args["detailed-exitcode"] && hasChanges(plan) ? EXIT.changes : EXIT.ok;
   },
 });
-
-function checkOutputDirectory(path: string, given: string): void {
-  const dir = dirname(path);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new NotiformError(
-      "OUTPUT_DIR_MISSING",
-      `cannot save the plan to ${given}: the directory ${dir} does not exist`,
-      {
-        hint: "Create the directory first, or choose another --out path. Nothing was planned.",
-      },
-    );
-  }
-}

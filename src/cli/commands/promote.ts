@@ -33,6 +33,7 @@ import { API_OPTIONS, CONFIG_OPTIONS, VERBOSE_OPTIONS } from "../common.js";
 import { confirmOrRefuse } from "../confirm.js";
 import { EXIT } from "../exit-codes.js";
 import { withStopSignals } from "../interrupts.js";
+import { checkOutputDirectory } from "../plan-out.js";
 import { runContext } from "../run-context.js";
 
 const builder = (yargs: Argv) =>
@@ -103,6 +104,7 @@ export const promoteCommand = defineCommand({
   describe: "Promote Development's pending changes of what the config manages to Production (real servers)",
   builder,
   run: async (args, context) => {
+    if (args.out !== undefined) checkOutputDirectory(resolve(context.cwd, args.out), args.out, "promotion");
     const session = await openSession(args, runContext(context, args));
     try {
       const target = await promotionTarget(session);
