@@ -58,7 +58,7 @@ export function findBrowser(env: Readonly<Record<string, string | undefined>>): 
     "BROWSER_NOT_FOUND",
     `--screenshots needs Chrome or Chromium, and none was found (NOTIFORM_CHROME is not set; none of ${BROWSER_NAMES.join(", ")} is on PATH)`,
     {
-      hint: "Install one (Debian/Ubuntu: apt-get install chromium) or set NOTIFORM_CHROME to its binary. notiform downloads no browser. The site itself was written.",
+      hint: "Install one (Debian/Ubuntu: apt-get install chromium) or set NOTIFORM_CHROME to its binary. notiform downloads no browser. Nothing was written: run without --screenshots for the site alone.",
     },
   );
 }

@@ -95,6 +95,8 @@ describe("the preview in headless Chromium", () => {
     const result = await runCli(["preview", "--screenshots"], { cwd: ws.dir, env: { PATH: "/nonexistent" } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("--screenshots needs Chrome or Chromium, and none was found");
+    // The hint says what happened: nothing was written (it said the site was).
+    expect(result.stderr).toContain("Nothing was written: run without --screenshots for the site alone.");
     expect(existsSync(join(ws.dir, "notiform-preview"))).toBe(false);
     const wrong = await runCli(["preview", "--screenshots"], {
       cwd: ws.dir,
