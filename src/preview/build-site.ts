@@ -43,7 +43,10 @@ export function buildSite(
       payload: previewPayloadOf(example),
     }));
     if (examples.length === 0) {
-      const names = templateTexts(item.step).flatMap((text) => renderer.templateVariables(text));
+      const names = [
+        ...templateTexts(item.step).flatMap((text) => renderer.templateVariables(text)),
+        ...layoutPlaceholders(renderer, template, inputs),
+      ];
       examples = [{ name: "placeholders", placeholder: true, payload: placeholderPayload(names) }];
       notes.add(
         "The workflow has no preview example: each variable shows as [its name]. Add `preview: { payload: ..., subscriber: ... }` to the workflow for real values.",
@@ -101,4 +104,19 @@ export function configInputs(desired: DesiredState): RenderInputs {
             ...(branding.color !== undefined ? { color: branding.color } : {}),
           },
   };
+}
+
+/**
+ * The variables of the layout an email step names, for its placeholders: each shows as [its
+ * name] like the step's own, except one the layout gives a default (the default shows).
+ */
+function layoutPlaceholders(renderer: Renderer, template: StepTemplateSpec, inputs: RenderInputs): string[] {
+  const layout = typeof template.layout === "string" ? inputs.layouts.get(template.layout) : undefined;
+  if (layout === undefined) return [];
+  const defaulted = new Set(
+    (layout.variables ?? [])
+      .filter((v) => v.defaultValue !== undefined && v.defaultValue !== "")
+      .map((v) => v.name),
+  );
+  return renderer.templateVariables(layout.content).filter((name) => !defaulted.has(name));
 }

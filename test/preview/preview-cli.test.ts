@@ -251,6 +251,28 @@ describe("notiform preview, offline", () => {
     );
   });
 
+  it("without examples, shows the layout's variables as placeholders too, and a layout default as itself", async () => {
+    const ws = await createWorkspace({
+      "notiform.yaml": `version: 1
+layouts:
+  - identifier: frame
+    name: Frame
+    content: "<body>{{footer}}|{{legal}}|{{{body}}}</body>"
+    variables: [{ name: legal, defaultValue: "All rights reserved" }]
+workflows:
+  - identifier: wf
+    name: WF
+    steps:
+      - { name: mail, type: email, template: { subject: s, content: "<p>{{x}}</p>", contentType: customHtml, layout: frame } }
+`,
+    });
+    const result = await runCli(["preview"], { cwd: ws.dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(join(ws.dir, "notiform-preview/wf/mail.html"), "utf8")).toBe(
+      "<body>[footer]|All rights reserved|<p>[x]</p></body>",
+    );
+  });
+
   it("refuses an unknown --workflow with a suggestion, and a folder of someone else's files", async () => {
     const ws = await offlineWorkspace();
     const unknown = await runCli(["preview", "--workflow", "order-shiped"], { cwd: ws.dir });
