@@ -67,10 +67,11 @@ const HELP: Record<string, CommandHelp> = {
   },
   resolve: {
     examples: [
-      ["$0 resolve topic/order-updates --not-created", "the interrupted create did not happen"],
+      ["$0 resolve notificationGroup/billing --not-created", "the interrupted create did not happen"],
       ["$0 resolve workflow/welcome --id 64f1c0ffee0000000000abcd", "it was created, with this id"],
     ],
-    environment: [...API],
+    // Offline: the key only keeps a secret-bearing name as its keyed digest.
+    environment: ["NOTIFORM_API_KEY"],
   },
   "force-unlock": {
     examples: [["$0 force-unlock", "remove the lock an apply left after a crash"]],

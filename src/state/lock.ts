@@ -172,7 +172,7 @@ async function acquireLoop(
       continue;
     }
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw lockedError(path, holder, options.timeoutMs ?? 0);
+    if (remaining <= 0) throw lockedError(path, holder, options.timeoutMs ?? 0, options.command);
     if (!told) {
       options.onWait?.(`waiting for the lock at ${path}, held by ${describeHolder(holder)}`);
       told = true;
@@ -181,13 +181,20 @@ async function acquireLoop(
   }
 }
 
-function lockedError(path: string, holder: LockInfo | undefined, timeoutMs: number): NotiformError {
+function lockedError(
+  path: string,
+  holder: LockInfo | undefined,
+  timeoutMs: number,
+  command: string,
+): NotiformError {
   const waited = timeoutMs > 0 ? ` (waited ${Math.round(timeoutMs / 1000)} s)` : "";
+  // Only apply waits for a lock (--lock-timeout); export and resolve say what they did not do.
+  const applies = command === "notiform apply";
   return new NotiformError(
     "STATE_LOCKED",
-    `the state file is locked by ${describeHolder(holder)}${waited}; nothing was applied`,
+    `the state file is locked by ${describeHolder(holder)}${waited}; ${applies ? "nothing was applied" : "nothing was written"}`,
     {
-      hint: `Wait for that run to finish (or pass --lock-timeout 5m). If it crashed, remove the lock with: notiform force-unlock --state ${path.slice(0, -".lock".length)}`,
+      hint: `Wait for that run to finish${applies ? " (or pass --lock-timeout 5m)" : ", then run this again"}. If it crashed, remove the lock with: notiform force-unlock --state ${path.slice(0, -".lock".length)}`,
     },
   );
 }

@@ -115,6 +115,19 @@ describe("the state lock on disk", () => {
     await lock.release();
   });
 
+  it.each([
+    ["notiform apply", "nothing was applied", "(or pass --lock-timeout 5m)"],
+    // Only apply takes --lock-timeout; resolve and export write, not apply.
+    ["notiform resolve", "nothing was written", "then run this again"],
+  ])("says what %s did not do, and a way out it takes", async (command, what, hint) => {
+    await writeFile(`${state}.lock`, serializeLockInfo({ ...info, host: "elsewhere", pid: 999_999 }));
+    const refused = await acquireStateLock(state, { command }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "STATE_LOCKED", message: expect.stringContaining(what) });
+    expect((refused as { hint?: string }).hint).toContain(hint);
+    if (command !== "notiform apply")
+      expect((refused as { hint?: string }).hint).not.toContain("--lock-timeout");
+  });
+
   it("never takes over a lock from another host", async () => {
     await writeFile(`${state}.lock`, serializeLockInfo({ ...info, host: "elsewhere", pid: 999_999 }));
     await expect(acquireStateLock(state, { command: "notiform apply" })).rejects.toMatchObject({
