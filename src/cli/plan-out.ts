@@ -3,9 +3,10 @@
 // state or the lock without a word. The files notiform manages are refused outright; any other
 // existing file that is not a saved plan is refused unless --force. Checked before any request.
 import { existsSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { NotiformError } from "../errors.js";
+import { fileErrorReason } from "../file-errors.js";
 import { lockPathOf } from "../state/lock.js";
 import { realTarget } from "../state/state-store.js";
 
@@ -37,15 +38,21 @@ export async function checkPlanOut(
         hint: "Choose another --out path, e.g. plan.json. Nothing was planned.",
       });
   }
+  const info = await stat(target).catch(() => undefined);
+  if (info !== undefined && !info.isFile())
+    throw new NotiformError(
+      "FILE_EXISTS",
+      `cannot save the plan to ${given}: ${info.isDirectory() ? "it is a directory" : "it is not a regular file (a device or a pipe)"}`,
+      { hint: "Choose another --out path, e.g. plan.json. Nothing was planned." },
+    );
   let text: string;
   try {
     text = await readFile(target, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw new NotiformError(
-      "FILE_EXISTS",
-      `cannot save the plan to ${given}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
-    );
+    throw new NotiformError("FILE_EXISTS", `cannot save the plan to ${given}: ${fileErrorReason(error)}`, {
+      hint: "Choose another --out path, e.g. plan.json. Nothing was planned.",
+    });
   }
   if (force || isSavedPlan(text)) return;
   throw new NotiformError(

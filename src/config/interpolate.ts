@@ -77,7 +77,10 @@ export function interpolateFile(
   // What JSON cannot hold would reach the server changed (a set as {}, .nan as null, a 20-digit
   // integer rounded): refused at the value instead (rule yaml-value, which stops the file's load).
   const refuse = (node: unknown, message: string) => {
-    const field = at.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").slice(1);
+    const field = at
+      .map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`))
+      .join("")
+      .slice(1);
     problems.push({
       severity: "error",
       rule: YAML_VALUE,

@@ -109,7 +109,9 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
       message: unresolved
         ? `YAML: ${unresolvedAliasName(file) ?? "an alias"} refers to no anchor defined before it`
         : `YAML: the aliases in this file expand into too many values (more than ${MAX_ALIAS_COUNT} per alias); refusing to load it`,
-      pos: unresolved ? (unresolvedAliasPosition(file) ?? firstAliasPosition(file)) : firstAliasPosition(file),
+      pos: unresolved
+        ? (unresolvedAliasPosition(file) ?? firstAliasPosition(file))
+        : firstAliasPosition(file),
     });
     loader.incomplete = true;
     return [entry];

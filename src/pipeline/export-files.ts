@@ -13,6 +13,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { NotiformError } from "../errors.js";
+import { fileErrorReason } from "../file-errors.js";
 import { withTempFile } from "../temp-files.js";
 
 /** What a name inside --dir is now. */
@@ -114,24 +115,12 @@ function unsafe(name: string, shownDir: string, why: string, beforeWriting = tru
 function failed(name: string, shownDir: string, error: NodeJS.ErrnoException): NotiformError {
   return new NotiformError(
     "FILE_WRITE_FAILED",
-    `could not write ${join(shownDir, name)}: ${error.code ?? error.message}`,
+    `could not write ${join(shownDir, name)}: ${fileErrorReason(error)}`,
     {
       cause: error,
     },
   );
 }
-
-/** Plain words for the file errors a user can fix. */
-const REASONS: Readonly<Record<string, string>> = {
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  ENOTDIR: "a part of the path is a file, not a directory",
-  EEXIST: "it exists and is not a directory",
-  EROFS: "the file system is read-only",
-  ENOSPC: "the disk is full",
-  // Its parent exists (checked first): the file system lets no directory be made there (/proc).
-  ENOENT: "the file system lets no directory be made there",
-};
 
 /**
  * Create the export directory and any missing parents, one level at a time: a recursive mkdir
@@ -161,7 +150,9 @@ export async function makeExportDir(dir: string, shownDir: string): Promise<void
 }
 
 function cannotCreate(shownDir: string, error: NodeJS.ErrnoException): NotiformError {
-  const reason = REASONS[error.code ?? ""] ?? error.code ?? error.message;
+  // Its parent exists (checked first): ENOENT then means no directory can be made there (/proc).
+  const reason =
+    error.code === "ENOENT" ? "the file system lets no directory be made there" : fileErrorReason(error);
   return new NotiformError("FILE_WRITE_FAILED", `cannot create the export directory ${shownDir}: ${reason}`, {
     cause: error,
     hint: "Choose another --dir. Nothing was written.",

@@ -7,6 +7,7 @@ import { open, readFile, readlink, realpath, rename, unlink } from "node:fs/prom
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { sortKeysDeep } from "../canonical.js";
 import { NotiformError } from "../errors.js";
+import { fileErrorReason } from "../file-errors.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { withTempFile } from "../temp-files.js";
 import { emptyState, STATE_FORMAT_VERSION, type StateFile, withNullPrototypes } from "./model.js";
@@ -161,10 +162,13 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
     });
   } catch (error) {
     await unlink(temp).catch(() => undefined);
-    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new NotiformError("FILE_WRITE_FAILED", `could not write ${path}: ${cause}`, {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new NotiformError("FILE_WRITE_FAILED", `could not write ${path}: ${fileErrorReason(error)}`, {
       cause: error,
-      ...(cause === "ENOSPC" ? { hint: "The disk is full; the previous file, if any, is unchanged." } : {}),
+      hint:
+        code === "ENOSPC"
+          ? "The disk is full; the previous file, if any, is unchanged."
+          : "Choose a path this run can write to; the previous file, if any, is unchanged.",
     });
   }
 }

@@ -26,6 +26,16 @@ describe("ordinary mistakes", () => {
     expect(session.emulator.requests).toEqual([]);
   });
 
+  it.each([
+    ["a directory", ".", "it is a directory"],
+    ["a device", "/dev/full", "it is not a regular file (a device or a pipe)"],
+  ])("plan --out naming %s says so in words, before any API call", async (_, out, words) => {
+    const session = await cliTest({ config: ACME_BASE });
+    const result = await session.cli("plan", "--out", out);
+    expectPlainError(result, `cannot save the plan to ${out}: ${words}`, "Nothing was planned");
+    expect(session.emulator.requests).toEqual([]);
+  });
+
   it("promote --out into a missing directory names the directory, before any API call", async () => {
     const session = await cliTest({ config: ACME_BASE });
     const result = await session.cli("promote", "--out", "no-such-dir/promotion.json");

@@ -25,7 +25,6 @@ describe("writeFileAtomic", () => {
   });
 });
 
-
 /**
  * A child process whose atomic write never finishes (the built module's `open` answers a handle
  * whose write hangs), so its temporary file exists until a signal; with `ownListener` it also
