@@ -76,7 +76,7 @@ function count(seen: Map<string, number>, name: string, shown: string, negated =
   if (times > 1)
     throw new NotiformError(
       "USAGE",
-      `--${negated ? name : shown.replace(/^-+/, "")} is given more than once`,
+      `${negated || shown.length === 2 ? `--${name}` : shown} is given more than once`,
       {
         hint: "give each option once",
       },

@@ -63,7 +63,9 @@ export async function readState(path: string, target: StateFile["target"] | unde
     const version = (parsed as { formatVersion?: unknown } | null)?.formatVersion;
     const detail =
       version !== undefined && version !== STATE_FORMAT_VERSION
-        ? `format version ${String(version)} is not supported (this notiform reads ${STATE_FORMAT_VERSION})`
+        ? typeof version === "number"
+          ? `format version ${String(version)} is not supported (this notiform reads ${STATE_FORMAT_VERSION})`
+          : `formatVersion must be the number ${STATE_FORMAT_VERSION}, not ${JSON.stringify(version)}`
         : problems.slice(0, 3).join("; ");
     throw new NotiformError(
       "STATE_INVALID",

@@ -56,7 +56,7 @@ const CHOICES: [string[], RegExp][] = [
   [["plan", "--output"], /--output needs a value/],
   [["validate", "-o"], /-o needs a value/],
   [["show", "plan.json", "--output="], /--output needs a value/],
-  [["plan", "-o", "markdown", "-o", "markdown"], /is given more than once/],
+  [["plan", "-o", "markdown", "-o", "markdown"], /--output is given more than once/],
   [["plan", "--output", "json", "--output", "markdown"], /--output is given more than once/],
   [["emulator", "--flavor"], /--flavor needs a value/],
   [["emulator", "--flavor", "real", "--flavor", "spec"], /--flavor is given more than once/],

@@ -41,6 +41,9 @@ describe("state file", () => {
     const path = join(dir, "notiform.state.json");
     await writeFile(path, JSON.stringify({ ...emptyState(target), formatVersion: 7 }));
     await expect(readState(path, target)).rejects.toThrow(/format version 7 is not supported/);
+    // The version as text: said as such, not as "version 1 is not supported (this notiform reads 1)".
+    await writeFile(path, JSON.stringify({ ...emptyState(target), formatVersion: "1" }));
+    await expect(readState(path, target)).rejects.toThrow(/formatVersion must be the number 1, not "1"/);
     await writeFile(path, JSON.stringify({ hello: "world" }));
     await expect(readState(path, target)).rejects.toMatchObject({ code: "STATE_INVALID" });
   });
