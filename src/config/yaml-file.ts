@@ -106,6 +106,16 @@ export async function readYamlFile(path: string, cwd: string, problems: Problem[
     problems.push(problem);
   }
   if (doc.errors.length > 0) return file;
+  // YAML 1.1 reads `NO` as false, `0777` as 511 and `1:20` as 80: a config means what it says.
+  if (doc.directives?.yaml.version !== undefined && doc.directives.yaml.version !== "1.2") {
+    problems.push({
+      severity: "error",
+      rule: "yaml-syntax",
+      message: `YAML: %YAML ${doc.directives.yaml.version} is not supported (it reads NO as false and 0777 as 511): remove the directive; config files are YAML 1.2`,
+      pos: { file: rel, line: 1, col: 1 },
+    });
+    return file;
+  }
   const deep = tooDeep(doc);
   if (deep !== undefined) {
     problems.push({
