@@ -10,7 +10,7 @@ organization: Acme Inc
 workflows:
   - key: order-shipped
     id: ${WORKFLOW_SHIPPED}
-    data: { id: 42, name: 7, key: 3.5, tenant: 650000000000000000000001, nested: { workflow: 9 } }
+    data: { id: 42, name: 7, key: 3.5, tenant: 650000000001, nested: { workflow: 9 } }
 overrides:
   - workflow: order-shipped
     tenant: ${TENANT_1}
@@ -23,7 +23,7 @@ describe("free-form data", () => {
     expect(planned.code, planned.stderr).toBe(0);
     const plan = JSON.parse(planned.stdout);
     const update = plan.actions.find((a: { id: string }) => a.id === "workflow/order-shipped");
-    const expected = { id: 42, name: 7, key: 3.5, tenant: 6.5e23, nested: { workflow: 9 } };
+    const expected = { id: 42, name: 7, key: 3.5, tenant: 650000000001, nested: { workflow: 9 } };
     expect(update.requests[0].body.data).toEqual(expected);
     expect(update.operations[0]).toMatchObject({ type: "workflow.update", fields: { data: expected } });
     // ...while the override's unquoted tenant id, a text field, stays the digits written.
@@ -39,5 +39,17 @@ describe("free-form data", () => {
 
     const again = await session.cli("plan", "--detailed-exitcode");
     expect(again.code, again.stdout).toBe(0);
+  });
+
+  it("refuses a number JSON cannot hold exactly there, rather than send it rounded", async () => {
+    const session = await cliTest({
+      config: CONFIG.replace("tenant: 650000000001", "tenant: 650000000000000000000001"),
+    });
+    const planned = await session.cli("plan");
+    expect(planned.code).toBe(1);
+    expect(planned.stderr).toContain(
+      "notiform.yaml:6:48  error  650000000000000000000001 cannot be sent as a number exactly (JSON numbers cannot hold it): quote it to send it as text",
+    );
+    expect(session.emulator.requests).toEqual([]);
   });
 });

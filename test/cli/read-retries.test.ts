@@ -59,7 +59,7 @@ describe("a 5xx on a read", () => {
 });
 
 describe("a 500 on a write", () => {
-  it("a POST is not retried: apply reports it failed and says the create may have happened", async () => {
+  it("a POST is not retried: apply reports it failed, and reads the groups back to say it was not created", async () => {
     const session = await cliTest({ config: ACME_BASE });
     session.emulator.injectFault({
       method: "POST",
@@ -75,7 +75,9 @@ describe("a 500 on a write", () => {
     };
     const group = report.results.find((r) => r.id === "notificationGroup/billing");
     expect(group?.status).toBe("failed");
-    expect(group?.error?.message).toContain('unknown whether "Billing" was created');
+    expect(group?.error?.message).toContain(
+      'the server lists no unbound group named "Billing": it was not created',
+    );
     // Sent once: a retry could have created a second group.
     const posts = session.emulator.requests.filter(
       (r) => r.method === "POST" && r.path === "/v1/notification-groups",
