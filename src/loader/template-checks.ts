@@ -126,11 +126,12 @@ export async function checkTemplates(
           })
         : yamlPosition(file, nodeAt(file, site.path), inside, read);
     const field = keyOf(site.path);
+    // The field leads the message, as a schema problem's does (`layouts[0].content: ...`).
     for (const found of renderer.checkTemplate(text))
       problems.push({
         severity: "error",
         rule: found.rule,
-        message: found.message,
+        message: `${field}: ${found.message}`,
         pos: await place(found.pos),
         field,
       });
@@ -139,7 +140,7 @@ export async function checkTemplates(
       problems.push({
         severity: "warning",
         rule: "template-variables",
-        message: `no preview example supplies ${missing.length === 1 ? "this variable" : "these variables"}: ${missing.join(", ")}`,
+        message: `${field}: no preview example supplies ${missing.length === 1 ? "this variable" : "these variables"}: ${missing.join(", ")}`,
         pos: await place(undefined),
         field,
       });

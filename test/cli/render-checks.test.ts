@@ -35,7 +35,7 @@ describe("render checks through the CLI", () => {
     const validate = await runCli(["validate"], { cwd: workspace.dir });
     expect(validate.code).toBe(1);
     expect(validate.stderr).toContain(
-      'layouts/brand.html:4:13  error  Missing helper: "upercase" (did you mean "uppercase"?)',
+      'layouts/brand.html:4:13  error  layouts[0].content: Missing helper: "upercase" (did you mean "uppercase"?)',
     );
     expect(validate.stderr).not.toContain("    at ");
 
@@ -74,7 +74,9 @@ workflows:
     });
     const validate = await runCli(["validate"], { cwd: workspace.dir });
     expect(validate.code, validate.stderr).toBe(0);
-    expect(validate.stderr).toContain("warning  no preview example supplies this variable: name");
+    expect(validate.stderr).toContain(
+      "warning  workflows[0].steps[0].template.content: no preview example supplies this variable: name",
+    );
 
     // The variable no example supplies renders empty; the rest of the text stays.
     const preview = await runCli(["preview", "--out", "site"], { cwd: workspace.dir });

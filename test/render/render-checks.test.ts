@@ -39,7 +39,7 @@ describe("render checks", () => {
     });
     expect(result.valid).toBe(false);
     expect(shown(result.problems)).toEqual([
-      'templates/order-shipped/email.html:4:8 error template-helper Missing helper: "upercase" (did you mean "uppercase"?)',
+      'templates/order-shipped/email.html:4:8 error template-helper workflows[0].steps[0].template.content: Missing helper: "upercase" (did you mean "uppercase"?)',
     ]);
     expect(result.problems[0]?.field).toBe("workflows[0].steps[0].template.content");
   });
@@ -58,7 +58,7 @@ describe("render checks", () => {
     const [problem] = result.problems;
     expect(problem?.rule).toBe("template-parse");
     expect(problem?.message).toBe(
-      "Parse error on line 1:\nHi {{#if vip}}VIP\n-----------------^\nExpecting 'OPEN_INVERSE_CHAIN', 'INVERSE', 'OPEN_ENDBLOCK', got 'EOF'",
+      "workflows[0].steps[0].template.subject: Parse error on line 1:\nHi {{#if vip}}VIP\n-----------------^\nExpecting 'OPEN_INVERSE_CHAIN', 'INVERSE', 'OPEN_ENDBLOCK', got 'EOF'",
     );
     // Line 10 holds the subject; its quote opens at column 20, so the text's column 18 is column 38.
     expect(problem?.pos).toEqual({ file: "notiform.yaml", line: 10, col: 38 });
@@ -76,7 +76,7 @@ describe("render checks", () => {
     });
     expect(shown(result.problems)).toEqual([
       expect.stringMatching(
-        /^notiform\.yaml:12:26 error template-partial The partial code could not be found/,
+        /^notiform\.yaml:12:26 error template-partial workflows\[0\]\.steps\[0\]\.template\.content: The partial code could not be found/,
       ),
     ]);
   });
@@ -112,12 +112,18 @@ describe("render checks", () => {
       ["template-helper", "workflows[0].steps[1].template.cta.action.buttons[0].content"],
       ["template-parse", "layouts[0].content"],
     ]);
-    expect(result.problems[0]?.message).toBe("each doesn't match if - 1:3");
-    expect(result.problems[1]?.message).toBe('Missing helper: "ifCond"');
-    expect(result.problems[3]?.message).toBe(
-      '"titlecase" is a helper, called here with no arguments, which fails every render: value.split is not a function',
+    expect(result.problems[0]?.message).toBe(
+      "workflows[0].steps[0].template.subject: each doesn't match if - 1:3",
     );
-    expect(result.problems[5]?.message).toBe('Missing helper: "uppercse" (did you mean "uppercase"?)');
+    expect(result.problems[1]?.message).toBe(
+      'workflows[0].steps[0].template.content[0].content: Missing helper: "ifCond"',
+    );
+    expect(result.problems[3]?.message).toBe(
+      'workflows[0].steps[1].template.content: "titlecase" is a helper, called here with no arguments, which fails every render: value.split is not a function',
+    );
+    expect(result.problems[5]?.message).toBe(
+      'workflows[0].steps[1].template.cta.action.buttons[0].content: Missing helper: "uppercse" (did you mean "uppercase"?)',
+    );
   });
 
   it("accepts lookups without arguments, partial blocks with a fallback and the server's helpers", async () => {
@@ -144,11 +150,11 @@ describe("render checks", () => {
     });
     expect(result.valid).toBe(false);
     expect(shown(result.problems)).toEqual([
-      'notiform.yaml:10:24 error template-helper "if" is a helper, called here with no arguments, which fails every render: #if requires exactly one argument',
-      'notiform.yaml:10:41 error template-helper "uppercase" is a helper, called here with no arguments, which fails every render: value.toUpperCase is not a function',
-      'notiform.yaml:10:56 error template-helper "each" is a helper, called here with no arguments, which fails every render: Must pass iterator to #each',
-      "notiform.yaml:10:75 error template-helper \"helperMissing\" is Handlebars' own hook, not a helper a template can call, which fails every render: Cannot read properties of undefined (reading 'call')",
-      'notiform.yaml:10:104 error template-helper "lowercase" is a helper, called here with no arguments, which fails every render: value.toLowerCase is not a function',
+      'notiform.yaml:10:24 error template-helper workflows[0].steps[0].template.content: "if" is a helper, called here with no arguments, which fails every render: #if requires exactly one argument',
+      'notiform.yaml:10:41 error template-helper workflows[0].steps[0].template.content: "uppercase" is a helper, called here with no arguments, which fails every render: value.toUpperCase is not a function',
+      'notiform.yaml:10:56 error template-helper workflows[0].steps[0].template.content: "each" is a helper, called here with no arguments, which fails every render: Must pass iterator to #each',
+      "notiform.yaml:10:75 error template-helper workflows[0].steps[0].template.content: \"helperMissing\" is Handlebars' own hook, not a helper a template can call, which fails every render: Cannot read properties of undefined (reading 'call')",
+      'notiform.yaml:10:104 error template-helper workflows[0].steps[0].template.content: "lowercase" is a helper, called here with no arguments, which fails every render: value.toLowerCase is not a function',
     ]);
   });
 
@@ -188,7 +194,7 @@ describe("render checks", () => {
     });
     expect(result.valid).toBe(true);
     expect(shown(result.problems)).toEqual([
-      "notiform.yaml:18:20 warning template-variables no preview example supplies this variable: total",
+      "notiform.yaml:18:20 warning template-variables workflows[0].steps[0].template.content: no preview example supplies this variable: total",
     ]);
   });
 
