@@ -144,11 +144,17 @@ export class StandIns {
     return kept.length === 0 ? undefined : new StandIns(kept);
   }
 
-  /** A copy of `value` (plain data, arrays, maps) with every variable's value swapped for its stand-in. */
+  /**
+   * `value` (the live state, read for this export alone) with every variable's value swapped for
+   * its stand-in, in place: its maps and objects keep their classes and extra properties (the
+   * workflows' layout identifiers ride on their map), which a copy would lose.
+   */
   hide<T>(value: T): T {
     const byValue = new Map([...this.#byStandIn].map(([standIn, v]) => [v.value, standIn]));
-    return mapStrings(value, (text) =>
-      text.replace(this.#values, (found) => byValue.get(found) ?? found),
+    return replaceStringsInPlace(
+      value,
+      (text) => text.replace(this.#values, (found) => byValue.get(found) ?? found),
+      new WeakSet(),
     ) as T;
   }
 
@@ -206,6 +212,42 @@ export class StandIns {
       return variable === undefined ? found : to(variable);
     });
   }
+}
+
+/**
+ * `map` applied to every string in `value`, keys included, changing its arrays, maps and objects
+ * in place (each once, however often it is referenced); a string is returned mapped.
+ */
+function replaceStringsInPlace(
+  value: unknown,
+  map: (text: string) => string,
+  seen: WeakSet<object>,
+): unknown {
+  if (typeof value === "string") return map(value);
+  if (value === null || typeof value !== "object" || seen.has(value)) return value;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1)
+      value[index] = replaceStringsInPlace(value[index], map, seen);
+    return value;
+  }
+  if (value instanceof Map) {
+    const entries = [...value];
+    value.clear();
+    for (const [key, item] of entries)
+      value.set(replaceStringsInPlace(key, map, seen), replaceStringsInPlace(item, map, seen));
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = replaceStringsInPlace(record[key], map, seen);
+    const renamed = map(key);
+    if (renamed === key) record[key] = item;
+    else {
+      delete record[key];
+      setDataKey(record, renamed, item);
+    }
+  }
+  return value;
 }
 
 /** A copy of plain data (objects, arrays, maps) with `map` applied to every string, keys included. */

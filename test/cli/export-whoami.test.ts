@@ -160,6 +160,47 @@ describe("notiform export safety and determinism", () => {
   });
 });
 
+describe("notiform export of values from the environment", () => {
+  it("names keys after the variable, and keeps what the live state carries (steps name layouts by identifier)", async () => {
+    const { cli, workspace } = await cliTest({
+      flavor: "real",
+      config: `version: 1
+organization: Acme Inc
+notificationGroups:
+  - key: ops
+    name: "Ops \${TEAM_NAME}"
+layouts:
+  - identifier: brand
+    name: Brand
+    content: "<html><body>{{{body}}}</body></html>"
+workflows:
+  - identifier: receipt
+    name: Receipt
+    notificationGroup: ops
+    steps:
+      - name: email
+        type: email
+        template: { subject: Hi, content: "<p>Thanks</p>", contentType: customHtml, layout: brand }
+`,
+      env: (keys) => ({ NOTIFORM_API_KEY: keys.development, TEAM_NAME: "Night Shift Zq9" }),
+    });
+    expect((await cli("apply", "--auto-approve")).code).toBe(0);
+    const exported = await cli("export", "--dir", "out");
+    expect(exported.code, exported.stderr).toBe(0);
+    const groups = await workspace.read("out/notification-groups.yaml");
+    expect(groups).toContain("key: ops-team-name");
+    expect(groups).toContain("name: Ops ${TEAM_NAME}");
+    const workflows = await workspace.read("out/workflows.yaml");
+    expect(workflows).toContain("notificationGroup: ops-team-name");
+    expect(workflows).toContain("layout: brand");
+    for (const text of [groups, workflows, await workspace.read("out/notiform.state.json")])
+      expect(text.toLowerCase()).not.toContain("night");
+    // And it plans back to zero with the variable set.
+    const again = await cli("plan", "--config", "out/notiform.yaml", "--detailed-exitcode");
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+});
+
 describe("notiform whoami", () => {
   it("prints the API URL, the organization and the environment", async () => {
     const { cli, url } = await populated();
