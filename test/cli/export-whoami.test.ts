@@ -189,7 +189,7 @@ workflows:
     expect(exported.code, exported.stderr).toBe(0);
     const groups = await workspace.read("out/notification-groups.yaml");
     expect(groups).toContain("key: ops-team-name");
-    expect(groups).toContain("name: Ops ${TEAM_NAME}");
+    expect(groups).toContain(`name: Ops \${TEAM_NAME}`);
     const workflows = await workspace.read("out/workflows.yaml");
     expect(workflows).toContain("notificationGroup: ops-team-name");
     expect(workflows).toContain("layout: brand");
