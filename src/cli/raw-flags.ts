@@ -43,6 +43,13 @@ export function checkRawFlags(argv: readonly string[], options: DeclaredOptions)
       if (value === undefined) {
         const next = argv[i + 1];
         if (next !== undefined && next !== "--" && !isFlagLike(next)) {
+          // yargs reads `-5s` as the short flags -5 and -s ("Unknown arguments: 5, s"); only a
+          // number may follow as it is.
+          if (/^-./.test(next) && !/^-\d+(\.\d+)?$/.test(next))
+            throw new NotiformError(
+              "USAGE",
+              `${shown} ${next}: a value that starts with "-" is written ${shown}=${next}`,
+            );
           value = next;
           i += 1;
         }

@@ -59,6 +59,11 @@ const CHOICES: [string[], RegExp][] = [
   [["plan", "-o", "markdown", "-o", "markdown"], /--output is given more than once/],
   [["plan", "--output", "json", "--output", "markdown"], /--output is given more than once/],
   [["emulator", "--flavor"], /--flavor needs a value/],
+  // yargs would read -5s as the flags -5 and -s ("Unknown arguments: 5, s").
+  [
+    ["apply", "--lock-timeout", "-5s"],
+    /--lock-timeout -5s: a value that starts with "-" is written --lock-timeout=-5s/,
+  ],
   [["emulator", "--flavor", "real", "--flavor", "spec"], /--flavor is given more than once/],
 ];
 
