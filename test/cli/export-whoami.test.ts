@@ -2,6 +2,7 @@
 // validates and plans back to zero changes, is deterministic, and never overwrites unasked.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
@@ -157,6 +158,34 @@ describe("notiform export safety and determinism", () => {
     expect(refused.stderr).toContain(`cannot create the export directory ${dir}: ${reason}`);
     expect(refused.stderr).not.toMatch(/internal error|\n\s+at /);
     expect(await readTree(target.path("config"))).toEqual(before);
+  });
+});
+
+describe("notiform export interrupted", () => {
+  it("writes the root file last: an export stopped between two files never leaves a root naming a missing one", async () => {
+    const { workspace, run } = await populated();
+    // A preload that logs the name of each file renamed into place, in order (every write is atomic).
+    const log = workspace.path("renames.log");
+    await workspace.write(
+      "log-renames.mjs",
+      `import { appendFileSync } from "node:fs";
+import { createRequire, syncBuiltinESMExports } from "node:module";
+const fsp = createRequire(import.meta.url)("node:fs/promises");
+const rename = fsp.rename;
+fsp.rename = async (from, to) => { await rename(from, to); appendFileSync(${JSON.stringify(log)}, to + "\\n"); };
+syncBuiltinESMExports();
+`,
+    );
+    const exported = await run(["export", "--dir", "config"], {
+      env: { NODE_OPTIONS: `--import ${pathToFileURL(workspace.path("log-renames.mjs")).href}` },
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    const written = (await readFile(log, "utf8"))
+      .trim()
+      .split("\n")
+      .filter((path) => path.includes("/config/") && !path.endsWith(".json"));
+    expect(written.length).toBeGreaterThan(3);
+    expect(written.at(-1)).toBe(join(workspace.path("config"), "notiform.yaml"));
   });
 });
 
