@@ -132,7 +132,8 @@ describe("promotion", () => {
     expect(applied.map((c) => c._id)).toEqual([workflowChange?._id]);
     expect((await prod.getWorkflow("invoice"))._parentId).toBe(workflow._id);
     const rest = changes.filter((c) => c !== workflowChange).map((c) => c._id);
-    expect((await dev.bulkApplyChanges(rest)).map((c) => c._id)).toEqual(rest);
+    // Answered in the order the changes were made (the list is newest first), not the order sent.
+    expect((await dev.bulkApplyChanges(rest)).map((c) => c._id)).toEqual([...rest].reverse());
     expect(await dev.countChanges()).toBe(0);
     expect(await dev.listAllChanges({ promoted: true })).toHaveLength(4);
     expect(await failureOf(dev.applyChange("ffffffffffffffffffffffff"))).toMatchObject({

@@ -116,7 +116,7 @@ describe("recording changes", () => {
     expect(await pending(call)).toEqual([]);
     await call("PUT", `/v1/workflows/${W1}`, { name: "Dev" });
     expect((await call("GET", "/v1/changes/count", undefined, key)).body.data).toBe(0);
-    expect((await call("GET", "/v1/changes", undefined, key)).body).toMatchObject({
+    expect((await call("GET", "/v1/changes?promoted=false", undefined, key)).body).toMatchObject({
       data: [],
       totalCount: 0,
     });
@@ -129,8 +129,13 @@ describe("recording changes", () => {
     // C, B | A and the fresh organization's DefaultLayout change.
     expect(page).toMatchObject({ totalCount: 4, page: 1, pageSize: 2 });
     expect(page.data.map((c: ChangeView) => c.templateName)).toEqual(["A", "Default Layout"]);
-    for (const query of ["limit=101", "page=-1", "promoted=maybe"])
+    for (const query of ["promoted=false&limit=101", "promoted=false&page=-1", "promoted=maybe"])
       expect((await call("GET", `/v1/changes?${query}`)).status).toBe(400);
+    // Without promoted at all: refused, as real servers refuse it (r3-q1-01).
+    expect(await call("GET", "/v1/changes")).toMatchObject({
+      status: 400,
+      body: { message: ["promoted should not be null or undefined", "promoted must be a string"] },
+    });
   });
 });
 
@@ -195,9 +200,10 @@ describe("applying changes", () => {
     const bulk = await call("POST", "/v1/changes/bulk/apply", { changeIds: ids });
     expect(bulk.status).toBe(201);
     const devIds = (name: string) => handle.store().notificationGroups.find((g) => g.name === name)?._id;
+    // Answered in the order the changes were made, not the order sent (r3-q2-04, r3-q3-22).
     expect(bulk.body.data.map((applied: ChangeView[]) => applied.map((c) => c._entityId))).toEqual([
-      [devIds("B")],
       [devIds("A")],
+      [devIds("B")],
     ]);
     const names = () => handle.store("production").notificationGroups.map((g) => g.name);
     // Sent newest first, applied in the order they were made.

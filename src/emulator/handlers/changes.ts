@@ -8,7 +8,10 @@ import { type Handler, isObject, ok } from "./context.js";
 export const listPendingChanges: Handler = (ctx) => {
   const page = Number(ctx.query.get("page") || 0);
   const limit = Number(ctx.query.get("limit") || 10);
-  const promoted = ctx.query.get("promoted") ?? "false";
+  // Required, as on real servers (r3-q1-01): a client that leaves it out must not pass here.
+  const promoted = ctx.query.get("promoted");
+  if (promoted === null)
+    throw badRequest(["promoted should not be null or undefined", "promoted must be a string"]);
   const problems: string[] = [];
   if (!Number.isInteger(page) || page < 0) problems.push("page must not be less than 0");
   if (!Number.isInteger(limit) || limit < 1) problems.push("limit must not be less than 1");
@@ -29,7 +32,7 @@ export const applyOneChange: Handler = (ctx) =>
 /**
  * Applies the changes in the order they were made, whatever the order sent (as a real server
  * does: a workflow sent before the layout it uses still finds that layout promoted), and answers
- * one array of applied changes per id, in the order given. Every id is looked up first: an
+ * one array of applied changes per id, in that same order, not the order sent (r3-q2-04, r3-q3-22). Every id is looked up first: an
  * unknown one is 404 "Parent Change not found" with nothing applied (a choice: the data file is
  * saved only after a successful write).
  */
@@ -48,7 +51,7 @@ export const applyChangesInBulk: Handler = (ctx) => {
     order.map((id) => [id, applyChange(ctx.data, ctx.store.environmentId, id, ctx.now)]),
   );
   return ok(
-    (ids as string[]).map((id) => answers.get(id)),
+    order.map((id) => answers.get(id)),
     201,
     true,
   );
