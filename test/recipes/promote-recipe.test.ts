@@ -5,7 +5,8 @@
 // key, and records each environment's state through its own branch and pull request. After each
 // run both environments plan to nothing from their state branches. The second change edits a
 // layout (its content in a file): the recipe's saved promotion (`promote --out`, then `promote
-// FILE`) must carry it (issue 33: it was refused as a change the config does not manage).
+// FILE`) must carry it (issue 33: it was refused as a change the config does not manage). A third
+// change renames only a topic: nothing to promote, and the Production job still runs and applies it.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -47,6 +48,12 @@ const SECOND: Change = {
   layout: "<html>\n<body>\n<header>Acme</header>\n<main>{{{body}}}</main>\n</body>\n</html>\n",
   topics: `${FIRST.topics}  - key: returns\n    name: Returns\n`,
   tenants: `${FIRST.tenants}  - identifier: acme-us\n    name: Acme US\n    data: { plan: pro }\n`,
+};
+
+/** Only a topic renamed: nothing to promote, and Production must still apply it. */
+const THIRD: Change = {
+  ...SECOND,
+  topics: SECOND.topics.replace("name: Returns", "name: Returns and refunds"),
 };
 
 let emulator: EmulatorHandle | undefined;
@@ -104,7 +111,7 @@ async function expectSettled(world: World, handle: EmulatorHandle, run: Workflow
 }
 
 describe("notiform-promote.yml on a protected main", () => {
-  it("applies Development, promotes after the approval, and Production then plans to nothing, twice", async () => {
+  it("applies Development, promotes after the approval, and Production then plans to nothing, twice; then applies a topic-only change to Production", async () => {
     emulator = await startEmulator({ seedFile: SEED, port: 0 });
     const handle = emulator;
     const world = await createWorld(await userRepository(["notiform-promote.yml"]), {
@@ -165,7 +172,27 @@ describe("notiform-promote.yml on a protected main", () => {
       }
     }
     expect(approvals).toHaveLength(2);
-    // Two full runs of the recipe (each dozens of processes): more than the default bound on a
+
+    // A change to a kind promotion never carries (a topic renamed): Development has nothing to
+    // promote, yet Production's job runs (after the approval) and applies it there.
+    const push = await world.remote.mergeChange(
+      "change-2",
+      { "notiform/notiform.yaml": config(handle.url, THIRD), "notiform/layouts/brand.html": THIRD.layout },
+      "Change 2",
+    );
+    const run = await runPush(world, WORKFLOW, push, { approve });
+    expectSucceeded(run);
+    expect(approvals).toHaveLength(3);
+    const promote = run.jobs["promote-production"]?.steps.find((step) =>
+      step.name?.startsWith("notiform promote"),
+    );
+    expect(promote?.outcome).toBe("skipped");
+    for (const environment of ["development", "production"] as const)
+      expect(handle.store(environment).topics.find((t) => t.key === "returns")?.name).toBe(
+        "Returns and refunds",
+      );
+    await expectSettled(world, handle, run, 2);
+    // Three full runs of the recipe (each dozens of processes): more than the default bound on a
     // loaded machine. A bound, not a speed assertion.
-  }, 180_000);
+  }, 300_000);
 });
