@@ -41,8 +41,9 @@ export interface ServerEnvironment {
   name: string;
 }
 
-/** Development-only writes (workflow status, overrides) with a key of another environment. */
-export const DEVELOPMENT_ONLY = "Development-only: reaches Production by promotion";
+/** Overrides with a key of another environment: the server refuses them there, and promotion does not carry them. */
+export const DEVELOPMENT_ONLY =
+  "Development-only: overrides are written with a Development key and never promoted";
 
 /** Whether the key reaches an environment where Development-only writes are refused. */
 export function isDevelopmentOnlyBlocked(environment: ServerEnvironment | undefined): boolean {

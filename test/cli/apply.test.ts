@@ -239,7 +239,9 @@ describe("notiform apply", () => {
       env: { NOTIFORM_API_KEY: emulator.productionApiKey },
     });
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toContain("Development-only: reaches Production by promotion");
+    expect(result.stdout).toContain(
+      "Development-only: overrides are written with a Development key and never promoted",
+    );
     expect(writes(emulator).filter((r) => r.path.includes("status") || r.path.includes("overrides"))).toEqual(
       [],
     );

@@ -10,7 +10,7 @@ import { validatorOf } from "../../src/schemas.js";
 import { checkStateShape } from "../../src/state/state-schema.js";
 import { cliTests, type Workspace } from "../support/cli.js";
 
-const DEVELOPMENT_ONLY = "Development-only: reaches Production by promotion";
+const DEVELOPMENT_ONLY = "Development-only: overrides are written with a Development key and never promoted";
 
 /** Identifiers only: no workflow or tenant id anywhere. */
 const CONFIG = `version: 1
