@@ -103,15 +103,14 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     // expand into billions of values, an "alias bomb": the limit holds and the file is refused),
     // or at an alias naming no anchor defined before it.
     const unresolved = /^Unresolved alias/.test(error instanceof Error ? error.message : "");
+    const alias = unresolved ? unresolvedAlias(file) : undefined;
     loader.problems.push({
       severity: "error",
       rule: "yaml-syntax",
       message: unresolved
-        ? `YAML: ${unresolvedAliasName(file) ?? "an alias"} refers to no anchor defined before it`
+        ? `YAML: ${alias === undefined ? "an alias" : `the alias *${alias.source}`} refers to no anchor defined before it`
         : `YAML: the aliases in this file expand into too many values (more than ${MAX_ALIAS_COUNT} per alias); refusing to load it`,
-      pos: unresolved
-        ? (unresolvedAliasPosition(file) ?? firstAliasPosition(file))
-        : firstAliasPosition(file),
+      pos: alias !== undefined ? positionOfNode(file, alias) : firstAliasPosition(file),
     });
     loader.incomplete = true;
     return [entry];
@@ -170,7 +169,7 @@ function sectionCounts(contents: unknown): Map<string, number> {
   return counts;
 }
 
-/** The first alias whose anchor is not defined before it, and where it is. */
+/** The first alias whose anchor is not defined before it. */
 function unresolvedAlias(file: YamlFile): Alias | undefined {
   let found: Alias | undefined;
   if (file.doc !== undefined) {
@@ -186,16 +185,6 @@ function unresolvedAlias(file: YamlFile): Alias | undefined {
     });
   }
   return found;
-}
-
-function unresolvedAliasName(file: YamlFile): string | undefined {
-  const alias = unresolvedAlias(file);
-  return alias === undefined ? undefined : `the alias *${alias.source}`;
-}
-
-function unresolvedAliasPosition(file: YamlFile): Problem["pos"] | undefined {
-  const alias = unresolvedAlias(file);
-  return alias === undefined ? undefined : positionOfNode(file, alias);
 }
 
 function firstAliasPosition(file: YamlFile): Problem["pos"] {
