@@ -3,12 +3,11 @@
 // limiter at 100 requests/s. Wall time against the ideal, 429s received, failures; without the
 // limiter, also against the floor: the same requests from a bare undici script.
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../src/emulator/index.js";
-import { mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
+import { benchDir, mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
 import { seedFor, tenantId, workflowId } from "./fixtures.js";
 import { CONCURRENCY, LATENCY_MS, medianRound, ROUNDS } from "./plan-scale.js";
 
@@ -66,7 +65,7 @@ type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 async function setUp(): Promise<{ emulator: Emulator; dir: string; args: (...rest: string[]) => string[] }> {
   const emulator = await startEmulator({ seed: seedFor({ workflows: 1, tenants: OVERRIDES }), port: 0 });
   try {
-    const dir = await mkdtemp(join(tmpdir(), "notiform-bench-apply-"));
+    const dir = await benchDir("apply");
     const args = (...rest: string[]) => [
       ...rest,
       "--api-url",

@@ -1,8 +1,28 @@
 // Runs the built CLI (bin/notiform.js -> dist/) in a child process, as users do, and times it.
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../bin/notiform.js", import.meta.url));
+
+const made: string[] = [];
+
+/**
+ * A scenario's working directory under the system's temporary one, removed when the bench exits
+ * (a preview's site alone is about 50 MB, and runs left them behind by the hundred).
+ */
+export async function benchDir(scenario: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `notiform-bench-${scenario}-`));
+  if (made.length === 0)
+    process.on("exit", () => {
+      for (const each of made) rmSync(each, { recursive: true, force: true });
+    });
+  made.push(dir);
+  return dir;
+}
 
 export interface Timed {
   code: number | null;

@@ -4,13 +4,12 @@
 // the environment, every page of the workflow list and one GET per workflow; the floor is the
 // same requests from a bare undici script (bench/floor-child.ts). Target: within 1.1x of it.
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
 import { startEmulator } from "../src/emulator/index.js";
-import { mustSucceed, requestTimeline, runCliTimed, type Timed } from "./cli.js";
+import { benchDir, mustSucceed, requestTimeline, runCliTimed, type Timed } from "./cli.js";
 import { seedFor, workflowId } from "./fixtures.js";
 import { CONCURRENCY, LATENCY_MS, medianRound, ROUNDS } from "./plan-scale.js";
 
@@ -117,7 +116,7 @@ export async function benchContentScale(count = CONTENT_WORKFLOWS): Promise<Cont
       }),
     );
     await pool.close();
-    const dir = await mkdtemp(join(tmpdir(), "notiform-bench-content-"));
+    const dir = await benchDir("content");
     await writeFile(join(dir, "notiform.yaml"), configFor(count));
     const { mkdir } = await import("node:fs/promises");
     await mkdir(join(dir, "templates"));

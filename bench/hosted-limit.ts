@@ -2,12 +2,11 @@
 // (topics) requests: 20 per second, bursts +10 % (a token bucket of 22). The emulator's bucket
 // answers RateLimit-* headers as the hosted service does; notiform should pace itself from them:
 // wall time within 1.1x of requests / limit, and no 429 at all.
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startEmulator } from "../src/emulator/index.js";
 import { generatedTopicKey, type Seed } from "../src/emulator/seed.js";
-import { mustSucceed, runCliTimed } from "./cli.js";
+import { benchDir, mustSucceed, runCliTimed } from "./cli.js";
 import { CONCURRENCY } from "./plan-scale.js";
 
 export const FREE_PLAN = { perSecond: 20, burst: 22 };
@@ -31,7 +30,7 @@ export async function benchHostedLimit(topics = 10_000): Promise<HostedLimitResu
   } as Seed;
   const emulator = await startEmulator({ seed, port: 0 });
   try {
-    const dir = await mkdtemp(join(tmpdir(), "notiform-bench-hosted-"));
+    const dir = await benchDir("hosted");
     const lines = ["version: 1", "organization: Bench Inc", "topics:"];
     for (let n = 1; n <= topics; n += 1)
       lines.push(`  - key: ${generatedTopicKey(n)}`, `    name: Topic ${n}`);

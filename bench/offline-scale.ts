@@ -1,9 +1,7 @@
 // Offline validate + plan of 50,000 resources: runs bench/offline-child in its own process.
 import { spawn } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchDir } from "./cli.js";
 
 export interface OfflineResult {
   resources: number;
@@ -16,7 +14,7 @@ export interface OfflineResult {
 }
 
 export async function benchOffline(): Promise<OfflineResult> {
-  const dir = await mkdtemp(join(tmpdir(), "notiform-bench-offline-"));
+  const dir = await benchDir("offline");
   const child = fileURLToPath(new URL("./offline-child.js", import.meta.url));
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [child, dir], { stdio: ["ignore", "pipe", "inherit"] });

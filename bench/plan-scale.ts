@@ -5,13 +5,12 @@
 // (minimal requests x latency / concurrency), and a naive baseline (sequential, one GET per
 // resource, as a hand-written script would) for a side-by-side ratio.
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
 import { startEmulator } from "../src/emulator/index.js";
-import { mustSucceed, requestTimeline, runCliTimed, type Timed } from "./cli.js";
+import { benchDir, mustSucceed, requestTimeline, runCliTimed, type Timed } from "./cli.js";
 import { configFor, seedFor, tenantId, tenantIdentifier, workflowId } from "./fixtures.js";
 
 export const LATENCY_MS = 20;
@@ -68,7 +67,7 @@ export async function benchPlanScale(): Promise<PlanScaleResult> {
     port: 0,
   });
   try {
-    const dir = await mkdtemp(join(tmpdir(), "notiform-bench-plan-"));
+    const dir = await benchDir("plan");
     await writeFile(join(dir, "notiform.yaml"), configFor(size));
     const env = { NOTIFORM_API_KEY: emulator.apiKey };
     const args = (...rest: string[]) => [

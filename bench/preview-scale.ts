@@ -3,10 +3,9 @@
 // example, rendered by `notiform preview` (spawned, as users run it) into a site of about 13,000
 // files. Offline: no server. Target: under 2 s wall. Beside it, `notiform validate` of the same
 // config (its render checks compile every template): under 2 s too.
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { mustSucceed, runCliTimed } from "./cli.js";
+import { benchDir, mustSucceed, runCliTimed } from "./cli.js";
 
 export const PREVIEW_WORKFLOWS = 1_000;
 export const PREVIEW_STEPS = 4;
@@ -87,7 +86,7 @@ function configFor(count: number): string {
 }
 
 export async function benchPreviewScale(count = PREVIEW_WORKFLOWS): Promise<PreviewScaleResult> {
-  const dir = await mkdtemp(join(tmpdir(), "notiform-bench-preview-"));
+  const dir = await benchDir("preview");
   await mkdir(join(dir, "templates"), { recursive: true });
   await writeFile(join(dir, "templates", "layout.html"), LAYOUT);
   await Promise.all(
