@@ -8,7 +8,6 @@
 // and the naming of failures (the proxy's as the proxy's, a certificate's with its hint).
 // undici is loaded in a chunk of its own (undici-pool.ts): creating the pool starts the load and
 // the first exchange waits for it, so it overlaps whatever the run does meanwhile.
-import { EventEmitter } from "node:events";
 import type { Dispatcher } from "undici";
 import type { ProxyRoute } from "./proxy-route.js";
 
@@ -48,14 +47,9 @@ export interface Timeouts {
   idleMs: number;
 }
 
-interface Loaded {
-  dispatcher: Dispatcher;
-  send: typeof import("./undici-pool.js")["sendRequest"];
-}
-
 let undici: Promise<typeof import("./undici-pool.js")> | undefined;
 
-/** Load undici's pool and request API (once): started by the first pool, or earlier by the caller. */
+/** Load undici's pool (once): started by the first pool, or earlier by the caller. */
 export function loadUndici(): Promise<typeof import("./undici-pool.js")> {
   undici ??= import("./undici-pool.js");
   return undici;
@@ -69,8 +63,8 @@ export class ConnectionPool {
   readonly origin: string;
   /** The proxy the requests go through, if any. */
   readonly proxy: ProxyRoute | undefined;
-  private readonly loading: Promise<Loaded>;
-  private loaded: Loaded | undefined;
+  private readonly loading: Promise<Dispatcher>;
+  private dispatcher: Dispatcher | undefined;
 
   constructor(origin: string, concurrency: number, timeouts: Timeouts, proxy: ProxyRoute | undefined) {
     this.origin = origin;
@@ -84,13 +78,12 @@ export class ConnectionPool {
       keepAliveMaxTimeout: timeouts.idleMs,
     };
     this.loading = (async () => {
-      const { Pool, sendRequest } = await loadUndici();
-      const dispatcher =
+      const { Pool } = await loadUndici();
+      this.dispatcher =
         proxy === undefined
           ? new Pool(origin, options)
           : (await import("./undici-proxy.js")).openProxyAgent(proxy.url, options);
-      this.loaded = { dispatcher, send: sendRequest };
-      return this.loaded;
+      return this.dispatcher;
     })();
     // Awaited by the first exchange (or close), which reports a failure; never unhandled meanwhile.
     this.loading.catch(() => undefined);
@@ -98,38 +91,20 @@ export class ConnectionPool {
 
   /** Send one request; settles once, with the answer or the failure. */
   async exchange(request: ExchangeRequest, maxBodyBytes: number): Promise<ExchangeResult> {
-    const { dispatcher, send } = this.loaded ?? (await this.loading);
-    const signal = new ExchangeSignal();
-    // One deadline for the whole exchange: the body timeout is per chunk, so a body trickling
-    // one byte every few seconds would otherwise never time out.
-    const deadline = setTimeout(() => signal.fire(timeoutError("TOTAL_TIMEOUT")), request.totalMs);
-    const outer = request.signal;
-    const onAbort = () => signal.fire(outer?.reason);
-    if (outer?.aborted) signal.fire(outer.reason);
-    else outer?.addEventListener("abort", onAbort, { once: true });
-    try {
-      const response = await send(dispatcher, {
-        origin: this.origin,
-        path: request.path,
-        method: request.method as Dispatcher.HttpMethod,
-        headers: request.headers,
-        ...(request.body !== undefined ? { body: request.body } : {}),
-        signal,
-      });
-      const header = (name: string): string | undefined => {
-        const value = response.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      };
-      const declared = Number(header("content-length"));
-      const text =
-        Number.isFinite(declared) && declared > maxBodyBytes
-          ? discard(response.body)
-          : await readLimited(response.body, maxBodyBytes);
-      return { status: response.statusCode, header, text };
-    } finally {
-      clearTimeout(deadline);
-      outer?.removeEventListener("abort", onAbort);
-    }
+    const dispatcher = this.dispatcher ?? (await this.loading);
+    return new Promise((resolve, reject) => {
+      const handler = new ExchangeHandler(request, maxBodyBytes, resolve, reject);
+      dispatcher.dispatch(
+        {
+          origin: this.origin,
+          path: request.path,
+          method: request.method as Dispatcher.HttpMethod,
+          headers: request.headers,
+          ...(request.body !== undefined ? { body: request.body } : {}),
+        },
+        handler,
+      );
+    });
   }
 
   /**
@@ -138,48 +113,123 @@ export class ConnectionPool {
    * holding the process until the server answers or a timeout passes.
    */
   async close(): Promise<void> {
-    const loaded = await this.loading.catch(() => undefined);
-    await loaded?.dispatcher.destroy();
+    const dispatcher = await this.loading.catch(() => undefined);
+    await dispatcher?.destroy();
   }
 }
 
 /**
- * The signal undici is given for one exchange: fired by the exchange's deadline or by the
- * call's own signal. An EventEmitter (which undici's request API takes, as it takes an
- * AbortSignal) rather than an AbortController: a few thousand exchanges a run, and an
- * AbortSignal's listeners cost ten times as much.
+ * One exchange as undici's dispatch handler: the answer's status and headers, then its body
+ * gathered as it arrives, up to the cap. undici's request API would wrap the same calls in a
+ * Readable stream, an async resource and an abort listener per answer: a few thousand answers a
+ * run, for a body read whole at once. Settles once: with the answer (its text undefined past
+ * the cap, the connection then dropped), or with the failure undici reports, the exchange's
+ * deadline, or the caller's abort. An abort before undici started the request takes effect as
+ * it starts (undici's request API does the same), so a queued request is never sent.
  */
-class ExchangeSignal extends EventEmitter {
-  aborted = false;
-  reason: unknown;
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private abortReason: Error | undefined;
+  private settled = false;
+  private status = 0;
+  private headers: Record<string, string | string[] | undefined> = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly deadline: ReturnType<typeof setTimeout>;
+  private readonly onAbort: () => void;
 
-  fire(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.emit("abort");
+  constructor(
+    private readonly request: ExchangeRequest,
+    private readonly maxBodyBytes: number,
+    private readonly resolve: (result: ExchangeResult) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    // One deadline for the whole exchange: undici's body timeout is per chunk, so a body
+    // trickling one byte every few seconds would otherwise never time out.
+    this.deadline = setTimeout(() => this.abort(timeoutError("TOTAL_TIMEOUT")), request.totalMs);
+    this.onAbort = () => this.abort(abortReason(request.signal?.reason));
+    if (request.signal?.aborted) this.onAbort();
+    else request.signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.abortReason !== undefined) controller.abort(this.abortReason);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (statusCode < 200) return; // 1xx: informational, the answer follows.
+    this.status = statusCode;
+    this.headers = headers;
+    const declared = Number(this.header("content-length"));
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) this.overCap(controller);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.size > this.maxBodyBytes) this.overCap(controller);
+    else this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.settle(Buffer.concat(this.chunks, this.size).toString("utf8"));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.settled) return; // Our own abort of an answer past the cap: already settled.
+    this.finish();
+    this.reject(error);
+  }
+
+  private header(name: string): string | undefined {
+    const value = this.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  }
+
+  /** Past the cap: settle without the body, and drop the connection rather than read the rest. */
+  private overCap(controller: Dispatcher.DispatchController): void {
+    this.settle(undefined);
+    this.chunks.length = 0;
+    controller.abort(
+      Object.assign(new Error("notiform: the answer is larger than its cap"), { code: "OVER_CAP" }),
+    );
+  }
+
+  private settle(text: string | undefined): void {
+    if (this.settled) return;
+    this.finish();
+    const headers = this.headers;
+    this.resolve({
+      status: this.status,
+      header: (name) => {
+        const value = headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      },
+      text,
+    });
+  }
+
+  private finish(): void {
+    this.settled = true;
+    clearTimeout(this.deadline);
+    this.request.signal?.removeEventListener("abort", this.onAbort);
+  }
+
+  private abort(reason: Error): void {
+    if (this.settled || this.abortReason !== undefined) return;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
   }
 }
 
-function discard(body: Dispatcher.ResponseData["body"]): undefined {
-  // Destroyed before its end, undici's body emits an error: expected here, and not an answer.
-  body.on("error", () => undefined).destroy();
-  return undefined;
-}
-
-/** Read a body, giving up (undefined) past `limit` bytes rather than holding it all. */
-function readLimited(body: Dispatcher.ResponseData["body"], limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) resolve(discard(body));
-      else chunks.push(chunk);
-    });
-    body.on("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
-    body.on("error", reject);
-  });
+/** What the caller's abort fails the exchange with (the transport then reports it as interrupted). */
+function abortReason(reason: unknown): Error {
+  return reason instanceof Error ? reason : Object.assign(new Error("aborted"), { name: "AbortError" });
 }
 
 type TimeoutCode = "TOTAL_TIMEOUT";

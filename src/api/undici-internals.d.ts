@@ -14,13 +14,6 @@ declare module "undici/lib/dispatcher/proxy-agent.js" {
   export default ProxyAgentClass;
 }
 
-declare module "undici/lib/api/api-request.js" {
-  import type { Dispatcher } from "undici";
-
-  function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-  export default request;
-}
-
 declare module "undici/lib/api/api-connect.js" {
   import type { Dispatcher } from "undici";
 

@@ -1,14 +1,12 @@
-// The parts of undici the transport always uses, and nothing more: the connection pool and its
-// request API. Imported from undici's own modules, not its index, which also loads fetch,
-// WebSocket, caches, mocks and interceptors (bundled, 965 KB and about 58 ms to load, against
-// about 425 KB here, without undici's HTTP/2 client: see scripts/bundle.mjs). These are the
+// The part of undici the transport always uses, and nothing more: the connection pool, whose
+// dispatch API http-exchange.ts drives. Imported from undici's own modules, not its index, which
+// also loads fetch, WebSocket, caches, mocks and interceptors (bundled, 965 KB and about 58 ms to
+// load, against about 410 KB here, without undici's HTTP/2 client: see scripts/bundle.mjs). These are the
 // files undici 7 keeps them in; the bundle pins the version, and test/api/undici-parts.test.ts
 // fails if they stop being the classes undici exports. Loaded by http-exchange.ts on first use,
 // in a chunk of its own.
 
 import { setFlagsFromString } from "node:v8";
-import type { Dispatcher } from "undici";
-import request from "undici/lib/api/api-request.js";
 import Pool from "undici/lib/dispatcher/pool.js";
 
 export { Pool };
@@ -23,11 +21,3 @@ export { Pool };
  */
 export const BASELINE_WASM_FLAG = "--liftoff-only";
 setFlagsFromString(BASELINE_WASM_FLAG);
-
-/** Dispatcher.request without undici's index (which adds it to every dispatcher's prototype). */
-export function sendRequest(
-  dispatcher: Dispatcher,
-  options: Dispatcher.RequestOptions,
-): Promise<Dispatcher.ResponseData> {
-  return request.call(dispatcher, options);
-}

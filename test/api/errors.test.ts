@@ -195,6 +195,24 @@ describe("bad responses", () => {
     },
   );
 
+  it("refuses a body whose declared length is over the cap before any of it arrives", async () => {
+    // The server declares 10 MB and sends 2 bytes: read on, the client would wait for the rest
+    // until a timeout (here 5 s, a failure of another code); the declared length settles it now.
+    const { client } = await harness(
+      [
+        { status: 200, raw: "{}", headers: { "content-length": "10000000" } },
+        fixture("organizations-me-200"),
+      ],
+      { maxBodyBytes: 100_000, timeouts: { bodyMs: 5_000, totalMs: 5_000 } },
+    );
+    const started = performance.now();
+    const error = await failure(client.getCurrentOrganization());
+    expect(error).toMatchObject({ code: "API_BAD_RESPONSE" });
+    expect(error.message).toMatch(/body larger than 100000 bytes$/);
+    expect(performance.now() - started).toBeLessThan(4_000);
+    expect((await client.getCurrentOrganization()).name).toBeTypeOf("string");
+  });
+
   it("accepts a body just under the cap", async () => {
     const raw = JSON.stringify({ data: { name: "x".repeat(90_000) } });
     const { client } = await harness([{ status: 200, raw, chunked: true }], { maxBodyBytes: 100_000 });

@@ -1,5 +1,5 @@
 // What the bundle carries of undici (scripts/bundle.mjs; global-setup builds dist/): the pool
-// and its request API in a chunk of their own, which a run loads when its client is created, and
+// in a chunk of its own, which a run loads when its client is created, and
 // without undici's HTTP/2 client, whose node:http2 cost start-up time and is never used (the
 // transport never sets allowH2, so no connection agrees on h2).
 import { spawnSync } from "node:child_process";
