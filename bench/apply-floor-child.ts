@@ -4,7 +4,11 @@
 // the bodies notiform sends), from a bare undici script with the same number of connections, in
 // its own process, timed from its spawn like the CLI. No config, no plan, no state file: what this
 // machine and the emulator allow for those requests. Run by apply-scale.ts.
+// BENCH_FLOOR_CLIENT=node-http sends them through node:http's keep-alive Agent instead: the
+// same script on Node's own client, to tell what undici costs on this machine from what the
+// machine allows (the apply's target against ideal was set when notiform ran on node:http).
 import { randomUUID } from "node:crypto";
+import { Agent, request as httpRequest } from "node:http";
 import { Pool } from "undici";
 import { tenantId, workflowId } from "./fixtures.js";
 
@@ -16,8 +20,10 @@ const concurrency = Number(concurrencyArg);
 const renamed = Number(renamedArg);
 const created = Number(createdArg);
 const overrides = Number(overridesArg);
-const pool = new Pool(url, { connections: concurrency });
 const headers = { authorization: `ApiKey ${apiKey}`, "content-type": "application/json" };
+const viaNodeHttp = process.env.BENCH_FLOOR_CLIENT === "node-http";
+const pool = viaNodeHttp ? undefined : new Pool(url, { connections: concurrency });
+const agent = viaNodeHttp ? new Agent({ keepAlive: true, maxSockets: concurrency }) : undefined;
 
 interface Send {
   method: "GET" | "POST" | "PATCH";
@@ -26,15 +32,59 @@ interface Send {
 }
 
 async function send({ method, path, body }: Send): Promise<void> {
+  // One Idempotency-Key per POST, as notiform sends (the emulator looks each one up).
+  const sent = method === "POST" ? { ...headers, "idempotency-key": randomUUID() } : headers;
+  const text = body !== undefined ? JSON.stringify(body) : undefined;
+  const status =
+    pool !== undefined
+      ? await viaUndici(pool, method, path, sent, text)
+      : await viaHttp(method, path, sent, text);
+  if (status >= 300) throw new Error(`apply floor: ${method} ${path} -> ${status}`);
+}
+
+async function viaUndici(
+  pool: Pool,
+  method: Send["method"],
+  path: string,
+  sent: Record<string, string>,
+  text: string | undefined,
+): Promise<number> {
   const response = await pool.request({
     method,
     path,
-    // One Idempotency-Key per POST, as notiform sends (the emulator looks each one up).
-    headers: method === "POST" ? { ...headers, "idempotency-key": randomUUID() } : headers,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    headers: sent,
+    ...(text !== undefined ? { body: text } : {}),
   });
   await response.body.text();
-  if (response.statusCode >= 300) throw new Error(`apply floor: ${method} ${path} -> ${response.statusCode}`);
+  return response.statusCode;
+}
+
+function viaHttp(
+  method: Send["method"],
+  path: string,
+  sent: Record<string, string>,
+  text: string | undefined,
+): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        agent,
+        headers: text !== undefined ? { ...sent, "content-length": String(Buffer.byteLength(text)) } : sent,
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(text);
+  });
 }
 
 /** Runs `sends` on `concurrency` lanes, each taking the next one as it is free. */
@@ -84,4 +134,5 @@ await lanes([
     },
   })),
 ]);
-await pool.close();
+await pool?.close();
+agent?.destroy();

@@ -11,6 +11,13 @@ import { benchDir, mustSucceed, requestTimeline, runCliTimed } from "./cli.js";
 import { seedFor, tenantId, workflowId } from "./fixtures.js";
 import { CONCURRENCY, LATENCY_MS, medianRound, ROUNDS } from "./plan-scale.js";
 
+interface FloorResult {
+  wallMs: number;
+  ratioToIdeal: number;
+  firstRequestMs: number;
+  meanInFlight: number;
+}
+
 export interface ApplyScaleResult {
   changes: number;
   wallMs: number;
@@ -33,7 +40,13 @@ export interface ApplyScaleResult {
    * The same minimal requests from a bare undici script (bench/apply-floor-child.ts), against an
    * emulator set up the same way: what this machine allows. Measured without a rate limit only.
    */
-  floor?: { wallMs: number; ratioToIdeal: number; firstRequestMs: number; meanInFlight: number };
+  floor?: FloorResult;
+  /**
+   * The same script on node:http's keep-alive Agent instead of undici (measured without a rate
+   * limit only): what this machine allows on Node's own client, for reading the apply's ratio
+   * to ideal, whose target was set when notiform's transport was node:http.
+   */
+  nodeHttpFloor?: FloorResult;
   ratioToFloor?: number;
   /** Every round's apply/floor ratio, in order (the figures above are the median round's). */
   ratiosToFloor?: number[];
@@ -122,7 +135,8 @@ async function applyRound(rateLimit?: { perSecond: number }): Promise<ApplyScale
     const idealMs = rateLimit
       ? (minimalRequests / rateLimit.perSecond) * 1000
       : (minimalRequests * LATENCY_MS) / CONCURRENCY;
-    const floor = rateLimit ? undefined : await floorRun(minimalRequests, idealMs);
+    const floor = rateLimit ? undefined : await floorRun(minimalRequests, idealMs, "undici");
+    const nodeHttpFloor = rateLimit ? undefined : await floorRun(minimalRequests, idealMs, "node-http");
     return {
       changes,
       wallMs: applied.wallMs,
@@ -137,6 +151,7 @@ async function applyRound(rateLimit?: { perSecond: number }): Promise<ApplyScale
       share429: rateLimited429 / requests,
       failures: report.counts.failed + report.counts.skipped,
       ...(floor ? { floor, ratioToFloor: applied.wallMs / floor.wallMs } : {}),
+      ...(nodeHttpFloor ? { nodeHttpFloor } : {}),
     };
   } finally {
     await emulator.close();
@@ -147,7 +162,8 @@ async function applyRound(rateLimit?: { perSecond: number }): Promise<ApplyScale
 async function floorRun(
   minimalRequests: number,
   idealMs: number,
-): Promise<NonNullable<ApplyScaleResult["floor"]>> {
+  client: "undici" | "node-http",
+): Promise<FloorResult> {
   const { emulator } = await setUp();
   try {
     emulator.setFaults({ latencyMs: LATENCY_MS });
@@ -160,14 +176,18 @@ async function floorRun(
         [script, emulator.url, String(CONCURRENCY), String(RENAMED), String(CREATED), String(OVERRIDES)],
         {
           stdio: ["ignore", "ignore", "inherit"],
-          env: { PATH: process.env.PATH ?? "", NOTIFORM_API_KEY: emulator.apiKey },
+          env: {
+            PATH: process.env.PATH ?? "",
+            NOTIFORM_API_KEY: emulator.apiKey,
+            BENCH_FLOOR_CLIENT: client,
+          },
         },
       );
       child.on("error", reject);
       child.on("close", resolve);
     });
     const wallMs = performance.now() - started;
-    if (code !== 0) throw new Error(`the apply floor script exited ${code}`);
+    if (code !== 0) throw new Error(`the apply floor script (${client}) exited ${code}`);
     if (emulator.requests.length !== minimalRequests)
       throw new Error(
         `the apply floor script sent ${emulator.requests.length} requests, not the minimal ${minimalRequests}`,
