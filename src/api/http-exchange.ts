@@ -203,15 +203,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private settle(text: string | undefined): void {
     if (this.settled) return;
     this.finish();
-    const headers = this.headers;
-    this.resolve({
-      status: this.status,
-      header: (name) => {
-        const value = headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      },
-      text,
-    });
+    this.resolve({ status: this.status, header: (name) => this.header(name), text });
   }
 
   private finish(): void {
