@@ -303,6 +303,20 @@ describe("workflow content, held to the real server's captures", () => {
     expect(Object.keys(listed.body.data[0].steps[0].template).sort()).toEqual(["_id", "type"]);
   });
 
+  it("lists newest first: the last page holds the oldest (r3-q1-30, r3-q2-07)", async () => {
+    const { handle, call, group } = await emulator();
+    const names = (answer: { body: Json }) => (answer.body.data as { name: string }[]).map((w) => w.name);
+    // Like the capture's organization, the seed has three workflows: page 1 of 2 is the oldest.
+    const oldest = handle.store("development").workflows[0]?.name;
+    const lastPage = await call("GET", "/v1/workflows?page=1&limit=2");
+    const { data: _real, ...envelope } = capture("r3-q1-30-get-workflows-dev-page1-limit2").response.body;
+    expect(lastPage.body).toMatchObject(envelope);
+    expect(names(lastPage)).toEqual([oldest]);
+    for (const name of ["First", "Second"])
+      await call("POST", "/v1/workflows", { name, notificationGroupId: group, steps: [] });
+    expect(names(await call("GET", "/v1/workflows?page=0&limit=2"))).toEqual(["Second", "First"]);
+  });
+
   it("Production: a Development id is unknown there, and POST is Development only (r3-q1-11, -12)", async () => {
     const { call, prod, group } = await emulator();
     const created = (await createWelcome(call, group)).body.data;

@@ -146,10 +146,9 @@ export const listWorkflows: Handler = (ctx) => {
   if (limit > 100) problems.push("limit must not be greater than 100");
   if (problems.length > 0) throw badRequest(problems);
   const text = (ctx.query.get("query") ?? "").toLowerCase();
-  const all =
-    text === ""
-      ? ctx.store.workflows
-      : ctx.store.workflows.filter((w) => w.name.toLowerCase().includes(text));
+  // Newest first, as real servers list them (r3-q1-30, r3-q2-07): the store keeps creation order.
+  const newestFirst = [...ctx.store.workflows].reverse();
+  const all = text === "" ? newestFirst : newestFirst.filter((w) => w.name.toLowerCase().includes(text));
   // The real list adds each workflow's integration status (the emulator has no integrations).
   // The real list holds each step's template as {_id, type} only: content needs a read by id.
   const data = all.slice(page * limit, page * limit + limit).map((w) => ({
