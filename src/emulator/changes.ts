@@ -1,9 +1,11 @@
-// Promotion as a real server models it: a Development write records a change of the written
-// entity (one pending change per entity: a later write before promotion rewrites that change's
-// diff instead of adding another), and applying a change copies the entity's current Development
-// state into Production (a new record with `_parentId` = the Development id the first time, an
-// update of that record afterwards). Changes live in the Development environment only, so a
-// Production key sees none. Never touches the network or the clock: `now` comes in.
+// Promotion as a real server models it: a write records a change of the written entity in the
+// environment written (one pending change per entity: a later write before promotion rewrites
+// that change's diff instead of adding another), and applying a Development change copies the
+// entity's current Development state into Production (a new record with `_parentId` = the
+// Development id the first time, an update of that record afterwards). Production's own writes
+// are recorded too and listed to a Production key (r3-q1-17, r3-q3-21), but Production has no
+// environment to promote into: applying one is 404 (r3-q2-16). Never touches the network or the
+// clock: `now` comes in.
 import type { NotificationGroup } from "../kinds/notification-group/wire.js";
 import type { Step, Workflow } from "../kinds/workflow/wire.js";
 import { notFound } from "./http-error.js";
@@ -14,6 +16,8 @@ import {
   type ChangeType,
   CREATOR_ID,
   type EmulatorData,
+  type EmulatorStore,
+  type EnvironmentName,
   nextId,
 } from "./store.js";
 
@@ -52,18 +56,22 @@ function promotedState(data: EmulatorData, type: ChangeType, entityId: string): 
 }
 
 /**
- * Record a Development write of `entity`. The pending change of the entity, when there is one,
- * is rewritten (diff from the promoted state to now) and keeps its id; else a new one is added.
+ * Record a write of `entity` in `environment`. The pending change of the entity, when there is
+ * one, is rewritten (diff from the promoted state to now) and keeps its id; else a new one is added.
  */
 export function recordChange(
   data: EmulatorData,
+  environment: EnvironmentName,
   type: ChangeType,
   entity: { _id: string },
   now: string,
   parentChangeId?: string,
 ): Change {
+  const environmentId = data.environments[environment].environmentId;
   const ops = diffOps(promotedState(data, type, entity._id), snapshot(entity));
-  const pending = data.changes.find((c) => !c.enabled && c.type === type && c._entityId === entity._id);
+  const pending = data.changes.find(
+    (c) => !c.enabled && c.type === type && c._entityId === entity._id && c._environmentId === environmentId,
+  );
   if (pending !== undefined) {
     pending.change = ops;
     pending.updatedAt = now;
@@ -76,7 +84,7 @@ export function recordChange(
     ...(parentChangeId !== undefined ? { _parentId: parentChangeId } : {}),
     enabled: false,
     change: ops,
-    _environmentId: data.environments.development.environmentId,
+    _environmentId: environmentId,
     _organizationId: data.organization._id,
     _creatorId: CREATOR_ID,
     createdAt: now,
@@ -87,31 +95,41 @@ export function recordChange(
 }
 
 /** A workflow write: its change, plus a MessageTemplate child per step template not yet recorded. */
-export function recordWorkflowChange(data: EmulatorData, workflow: Workflow, now: string): Change {
-  const parent = recordChange(data, "NotificationTemplate", workflow, now);
+export function recordWorkflowChange(
+  data: EmulatorData,
+  environment: EnvironmentName,
+  workflow: Workflow,
+  now: string,
+): Change {
+  const parent = recordChange(data, environment, "NotificationTemplate", workflow, now);
   for (const step of workflow.steps) {
     const template = step.template;
     if (template === undefined || typeof template._id !== "string") continue;
     if (data.changes.some((c) => c._parentId === parent._id && c._entityId === template._id)) continue;
-    recordChange(data, "MessageTemplate", template as { _id: string }, now, parent._id);
+    recordChange(data, environment, "MessageTemplate", template as { _id: string }, now, parent._id);
   }
   return parent;
 }
 
 /** A change as the list answers it: who made it and the name of what it changes. */
 export function describeChange(data: EmulatorData, change: Change): Json {
-  const development = data.environments.development;
+  const store = storeOf(data, change._environmentId);
   const user = { _id: CREATOR_ID, firstName: "Emulated", lastName: "User" };
   if (change.type === "NotificationTemplate") {
-    const workflow = development.workflows.find((w) => w._id === change._entityId);
+    const workflow = store.workflows.find((w) => w._id === change._entityId);
     return { ...change, user, templateId: change._entityId, templateName: workflow?.name ?? "" };
   }
   if (change.type === "Layout" || change.type === "DefaultLayout") {
-    const layout = development.layouts?.find((l) => l._id === change._entityId);
+    const layout = store.layouts?.find((l) => l._id === change._entityId);
     return { ...change, user, templateName: layout?.name ?? "" };
   }
-  const group = development.notificationGroups.find((g) => g._id === change._entityId);
+  const group = store.notificationGroups.find((g) => g._id === change._entityId);
   return { ...change, user, templateName: group?.name ?? "" };
+}
+
+function storeOf(data: EmulatorData, environmentId: string): EmulatorStore {
+  const production = data.environments.production;
+  return production.environmentId === environmentId ? production : data.environments.development;
 }
 
 /** Top-level changes of an environment (children travel with their parent), newest first. */
@@ -136,6 +154,9 @@ export function applyChange(
     (c) => c._id === changeId && c._parentId === undefined && c._environmentId === environmentId,
   );
   if (parent === undefined) throw notFound("Parent Change not found");
+  // Production's own changes have nowhere to go: a real server looks for an environment below it.
+  if (environmentId !== data.environments.development.environmentId)
+    throw notFound(`Environment ${environmentId} not found`);
   const family = [...data.changes.filter((c) => c._parentId === parent._id), parent];
   const answer = family.map((c) => structuredClone(c));
   if (parent.type === "NotificationGroup") promoteGroup(data, parent._entityId, now);

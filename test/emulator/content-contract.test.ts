@@ -428,6 +428,51 @@ describe("changes and promotion of workflow content", () => {
     );
   });
 
+  it("a Production key's PUT of its own copy is a Production change, listed to that key, never applied (r3-q1-15 .. -17, r3-q2-16, -17)", async () => {
+    const { handle, call, prod, group } = await emulator();
+    const created = (await createWelcome(call, group)).body.data;
+    await promote(call, created._id);
+    const copy = await productionCopy(prod, created._id);
+    const put = await prod(
+      "PUT",
+      `/v1/workflows/${copy._id}`,
+      bodyOf("r3-q1-15-put-workflow-prod-key-prod-id-description-only", {}),
+    );
+    expectLikeCapture("r3-q1-15-put-workflow-prod-key-prod-id-description-only", put, false);
+    const listed = await prod("GET", "/v1/changes?promoted=false");
+    const real = capture("r3-q1-17-get-changes-prod-key").response.body as unknown as {
+      data: Json[];
+      totalCount: number;
+    };
+    expect(listed.status).toBe(200);
+    expect(listed.body.totalCount).toBe(real.totalCount);
+    const [change] = listed.body.data as Json[];
+    const productionId = handle.store("production").environmentId;
+    expect(change).toMatchObject({
+      type: "NotificationTemplate",
+      _entityId: copy._id,
+      _environmentId: productionId,
+      templateId: copy._id,
+      templateName: copy.name,
+      enabled: false,
+    });
+    expect(Object.keys(change ?? {}).sort()).toEqual(
+      expect.arrayContaining(Object.keys(real.data[0] ?? {}).filter((k) => k !== "__v" && k !== "id")),
+    );
+    expect((await prod("GET", "/v1/changes/count")).body).toEqual({ data: 1 });
+    // Development lists its own only.
+    expect((await pendingChanges(call)).some((c) => c._entityId === copy._id)).toBe(false);
+    // Production has no environment to promote into; Development's ids are not its own.
+    const own = await prod("POST", `/v1/changes/${change?._id}/apply`);
+    expectLikeCapture("r3-q2-16-apply-change-with-prod-key", own);
+    expect(own.body.message).toBe(`Environment ${productionId} not found`);
+    const devChange = (await call("GET", "/v1/changes?promoted=true")).body.data[0]._id;
+    const theirs = await prod("POST", `/v1/changes/${devChange}/apply`);
+    expectLikeCapture("r3-q2-17-apply-dev-change-id-with-prod-key", theirs);
+    expect(theirs.body.message).toBe("Parent Change not found");
+    expect((await prod("POST", "/v1/changes/bulk/apply", { changeIds: [change?._id] })).status).toBe(404);
+  });
+
   it("a replaced Development template reaches Production as a new step (r3-q2-11)", async () => {
     const { call, prod, group } = await emulator();
     const created = (

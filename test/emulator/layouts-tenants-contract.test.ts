@@ -215,8 +215,16 @@ describe("layouts, as a real server serves them", () => {
     await call("POST", "/v1/changes/bulk/apply", { changeIds: next.map((c: { _id: string }) => c._id) });
     const after = (await call("GET", `/v1/layouts/${copy._id}`, undefined, keys.production)).body.data;
     expect(after.name).toBe("Renamed");
-    // Production's own writes are not changes.
-    await call("POST", "/v1/layouts", { ...LAYOUT, identifier: "prod-only" }, keys.production);
+    // Production's own writes are Production's changes: listed to its key, not to Development's.
+    const prodOnly = await replay(call, keys, "r3-q3-05-post-layout-prod-key");
     expect((await call("GET", "/v1/changes?promoted=false")).body.totalCount).toBe(0);
+    const own = (await call("GET", "/v1/changes?promoted=false", undefined, keys.production)).body;
+    const real = capture("r3-q3-21-get-changes-prod-key-after-prod-layout").response.body as {
+      data: { type: string; templateName: string }[];
+    };
+    expect(own.data.map((c: { type: string; templateName: string }) => [c.type, c.templateName])).toEqual(
+      real.data.filter((c) => c.type === "Layout").map((c) => [c.type, c.templateName]),
+    );
+    expect(own.data[0]._entityId).toBe(prodOnly.body.data._id);
   });
 });

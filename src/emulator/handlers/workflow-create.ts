@@ -97,6 +97,6 @@ export const createWorkflow: Handler = (ctx) => {
   const trigger = workflow.triggers[0];
   if (trigger !== undefined) Object.assign(trigger, triggerVariables(ctx, workflow.steps));
   ctx.store.workflows.push(workflow);
-  recordWorkflowChange(ctx.data, workflow, ctx.now);
+  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now);
   return ok({ ...workflow, notificationGroup: group }, 201, true);
 };

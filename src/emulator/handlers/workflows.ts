@@ -98,7 +98,7 @@ export const updateWorkflow: Handler = (ctx) => {
   if (typeof b.identifier === "string" && workflow.triggers[0])
     workflow.triggers[0].identifier = b.identifier;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
-  recordDevelopmentWrite(ctx, workflow);
+  recordWrite(ctx, workflow);
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -112,7 +112,7 @@ export const updateWorkflowStatus: Handler = (ctx) => {
   workflow.active = b.active;
   workflow.draft = !b.active;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
-  recordDevelopmentWrite(ctx, workflow);
+  recordWrite(ctx, workflow);
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -171,7 +171,7 @@ export const deleteWorkflow: Handler = (ctx) => {
   ctx.store.workflows.splice(ctx.store.workflows.indexOf(workflow), 1);
   workflow.deleted = true;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
-  recordDevelopmentWrite(ctx, workflow);
+  recordWrite(ctx, workflow);
   return ok(true, 200, true);
 };
 
@@ -188,7 +188,7 @@ export const createGroup: Handler = (ctx) => {
     updatedAt: ctx.now,
   };
   ctx.store.notificationGroups.push(group);
-  if (ctx.environment === "development") recordChange(ctx.data, "NotificationGroup", group, ctx.now);
+  recordGroupWrite(ctx, group);
   return ok(group, ctx.flavor === "real" ? 201 : 200, true);
 };
 
@@ -199,7 +199,7 @@ export const renameGroup: Handler = (ctx) => {
   const name = requireName(ctx.body);
   group.name = name;
   (group as { updatedAt?: string }).updatedAt = ctx.now;
-  if (ctx.environment === "development") recordChange(ctx.data, "NotificationGroup", group, ctx.now);
+  recordGroupWrite(ctx, group);
   return ok(group, 200, true);
 };
 
@@ -211,9 +211,21 @@ export const getGroup: Handler = (ctx) => {
   return ok(group);
 };
 
-/** Development writes are recorded for promotion; Production ones are not (real servers). */
-function recordDevelopmentWrite(ctx: HandlerContext, workflow: Workflow): void {
-  if (ctx.environment === "development") recordWorkflowChange(ctx.data, workflow, ctx.now);
+/**
+ * Every workflow write is a change of the environment written: a Production key's PUT makes a
+ * Production change, listed to that key (r3-q1-15, -16, -17), which can never be promoted.
+ */
+function recordWrite(ctx: HandlerContext, workflow: Workflow): void {
+  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now);
+}
+
+/**
+ * A Development group write is recorded for promotion. A Production one is not: no capture shows
+ * what a real server records there (workflows and layouts are recorded in Production).
+ */
+function recordGroupWrite(ctx: HandlerContext, group: { _id: string }): void {
+  if (ctx.environment === "development")
+    recordChange(ctx.data, "development", "NotificationGroup", group, ctx.now);
 }
 
 export function developmentOnly(ctx: HandlerContext): void {
