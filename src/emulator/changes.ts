@@ -8,11 +8,11 @@
 // clock: `now` comes in.
 import type { NotificationGroup } from "../kinds/notification-group/wire.js";
 import type { Step, Workflow } from "../kinds/workflow/wire.js";
+import { applyOps, diffOps } from "./change-diff.js";
 import { notFound } from "./http-error.js";
 import { promoteLayout } from "./promote-layout.js";
 import {
   type Change,
-  type ChangeOp,
   type ChangeType,
   CREATOR_ID,
   type EmulatorData,
@@ -29,29 +29,12 @@ function snapshot(entity: object): Json {
   return JSON.parse(JSON.stringify(rest)) as Json;
 }
 
-/** Top-level json-diff ops from `before` to `after`, in `after`'s key order, removals last. */
-export function diffOps(before: Json, after: Json): ChangeOp[] {
-  const ops: ChangeOp[] = [];
-  for (const [key, val] of Object.entries(after)) {
-    if (!(key in before)) ops.push({ op: "add", path: [key], val });
-    else if (JSON.stringify(before[key]) !== JSON.stringify(val))
-      ops.push({ op: "replace", path: [key], val });
-  }
-  for (const key of Object.keys(before)) if (!(key in after)) ops.push({ op: "remove", path: [key] });
-  return ops;
-}
-
 /** What the entity looked like when last promoted: the ops of its promoted changes, in order. */
 function promotedState(data: EmulatorData, type: ChangeType, entityId: string): Json {
   const state: Json = {};
-  for (const change of data.changes) {
-    if (!change.enabled || change.type !== type || change._entityId !== entityId) continue;
-    for (const op of change.change) {
-      const key = op.path[0] ?? "";
-      if (op.op === "remove") delete state[key];
-      else state[key] = op.val;
-    }
-  }
+  for (const change of data.changes)
+    if (change.enabled && change.type === type && change._entityId === entityId)
+      applyOps(state, change.change);
   return state;
 }
 

@@ -374,6 +374,59 @@ describe("changes and promotion of workflow content", () => {
     expect(after[0]?._id).not.toBe(before[0]?._id);
   });
 
+  it("records diffs in the real vocabulary: adds first, then deep updates with oldVal (r3-q1-05, -13, -14)", async () => {
+    const { call, group } = await emulator();
+    const created = (await createWelcome(call, group)).body.data;
+    const [email, , sms] = created.steps as Step[];
+    const ids: Record<string, string> = {
+      "6b063bded2bc4bd543f5b327": email?._templateId ?? "",
+      "6b063bded2bc4bd543f5b33b": sms?._templateId ?? "",
+    };
+    const put = await call(
+      "PUT",
+      `/v1/workflows/${created._id}`,
+      bodyOf("r3-q1-06-put-workflow-modified-steps-dev", ids),
+    );
+    ids["6b063befd2bc4bd543f5b3da"] = put.body.data.steps[2]._templateId;
+    type Op = { op: string; path: (string | number)[]; val?: unknown; oldVal?: unknown };
+    const opsOf = async () =>
+      ((await pendingChanges(call)) as unknown as { _entityId: string; change: Op[] }[]).find(
+        (c) => c._entityId === created._id,
+      )?.change ?? [];
+    const realOps = (name: string) =>
+      (
+        (capture(name).response.body.data as unknown as { templateName: string; change: Op[] }[]).find(
+          (c) => c.templateName === "Notiform Welcome",
+        )?.change ?? []
+      ).filter((op) => op.path.at(-1) !== "id" && op.path[0] !== "__v");
+    // Before the first promotion: every field of the record added, at the top level.
+    const first = await opsOf();
+    expect(new Set(first.map((op) => op.op))).toEqual(new Set(["add"]));
+    expect(first.map((op) => op.path.join("/")).sort()).toEqual(
+      realOps("r3-q1-05-get-changes-after-create")
+        .map((op) => op.path.join("/"))
+        .sort(),
+    );
+    await promote(call, created._id);
+    // An identical PUT after promotion: the trigger variables' new sub-ids, as deep updates.
+    await call(
+      "PUT",
+      `/v1/workflows/${created._id}`,
+      bodyOf("r3-q1-13-put-workflow-identical-after-promotion-dev", ids),
+    );
+    const second = await opsOf();
+    const shape = (op: Op) => ({
+      op: op.op,
+      path: op.path,
+      ...(op.op !== "delete" ? { val: expect.any(String) } : {}),
+      ...(op.op !== "add" ? { oldVal: expect.any(String) } : {}),
+    });
+    const real = realOps("r3-q1-14-get-changes-after-identical-put-promoted");
+    expect(real.length).toBeGreaterThan(0);
+    expect(second).toEqual(expect.arrayContaining(real.map(shape)));
+    expect(second.every((op) => ["add", "update", "delete"].includes(op.op))).toBe(true);
+  });
+
   it("promotion copies content: same step ids, new template ids pointing back, same content (r3-q2-01 .. -03)", async () => {
     const { call, prod, group } = await emulator();
     const created = (await createWelcome(call, group)).body.data;

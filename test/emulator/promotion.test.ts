@@ -180,8 +180,8 @@ describe("applying changes", () => {
     expect(update?._id).not.toBe(change?._id);
     expect(update?.change).toEqual(
       expect.arrayContaining([
-        { op: "replace", path: ["name"], val: "Invoice sent" },
-        { op: "replace", path: ["active"], val: false },
+        { op: "update", path: ["name"], val: "Invoice sent", oldVal: "Invoice ready" },
+        { op: "update", path: ["active"], val: false, oldVal: true },
       ]),
     );
     await call("POST", `/v1/changes/${update?._id}/apply`);
