@@ -77,12 +77,19 @@ export function recordChange(
   return change;
 }
 
-/** A workflow write: its change, plus a MessageTemplate child per step template not yet recorded. */
+/**
+ * A workflow write: its change, plus a MessageTemplate child per step template not yet recorded.
+ * The pending Layout change of each layout in `startsUsing` becomes a child of the workflow's
+ * change too, as a real server re-parents the change of a layout a workflow starts using
+ * (r3-q3-15, -20, -22): it leaves the list and is applied with the workflow. A DefaultLayout
+ * change is not moved (r3-q1-05).
+ */
 export function recordWorkflowChange(
   data: EmulatorData,
   environment: EnvironmentName,
   workflow: Workflow,
   now: string,
+  startsUsing: ReadonlySet<string> = new Set(),
 ): Change {
   const parent = recordChange(data, environment, "NotificationTemplate", workflow, now);
   for (const step of workflow.steps) {
@@ -91,7 +98,25 @@ export function recordWorkflowChange(
     if (data.changes.some((c) => c._parentId === parent._id && c._entityId === template._id)) continue;
     recordChange(data, environment, "MessageTemplate", template as { _id: string }, now, parent._id);
   }
+  for (const change of data.changes) {
+    if (change.enabled || change.type !== "Layout" || !startsUsing.has(change._entityId)) continue;
+    if (change._environmentId === parent._environmentId) change._parentId = parent._id;
+  }
   return parent;
+}
+
+type StepLike = { template?: Record<string, unknown>; variants?: StepLike[] };
+
+/** The layouts steps (and their variants) name under `field`: `layoutId` sent, `_layoutId` stored. */
+export function layoutsNamed(steps: readonly unknown[], field: "layoutId" | "_layoutId"): Set<string> {
+  const named = new Set<string>();
+  const visit = (step: StepLike) => {
+    const id = step.template?.[field];
+    if (typeof id === "string") named.add(id);
+    for (const variant of step.variants ?? []) visit(variant);
+  };
+  for (const step of steps) if (step !== null && typeof step === "object") visit(step as StepLike);
+  return named;
 }
 
 /** A change as the list answers it: who made it and the name of what it changes. */
@@ -142,6 +167,9 @@ export function applyChange(
     throw notFound(`Environment ${environmentId} not found`);
   const family = [...data.changes.filter((c) => c._parentId === parent._id), parent];
   const answer = family.map((c) => structuredClone(c));
+  // A layout's change nested under a workflow's is promoted with it, before it (r3-q3-22).
+  for (const child of family)
+    if (child !== parent && child.type === "Layout") promoteLayout(data, child._entityId, now);
   if (parent.type === "NotificationGroup") promoteGroup(data, parent._entityId, now);
   else if (parent.type === "Layout" || parent.type === "DefaultLayout")
     promoteLayout(data, parent._entityId, now);

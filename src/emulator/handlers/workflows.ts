@@ -3,7 +3,7 @@
 // optional, tags/preferenceSettings/steps/data replaced, an empty body refused, `active`
 // ignored; the status call refuses an unchanged status; the same group name twice makes two.
 import type { Workflow } from "../../kinds/workflow/wire.js";
-import { recordChange, recordWorkflowChange } from "../changes.js";
+import { layoutsNamed, recordChange, recordWorkflowChange } from "../changes.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import { buildSteps, checkSteps, triggerVariables } from "../steps.js";
 import { nextId } from "../store.js";
@@ -88,7 +88,11 @@ export const updateWorkflow: Handler = (ctx) => {
       ...(b.preferenceSettings as object),
     };
   }
+  // The layouts this PUT makes the workflow start using (their pending changes move under its own).
+  const startsUsing = new Set<string>();
   if (Array.isArray(b.steps)) {
+    const used = layoutsNamed(workflow.steps, "_layoutId");
+    for (const id of layoutsNamed(b.steps, "layoutId")) if (!used.has(id)) startsUsing.add(id);
     // The list sent replaces the stored one, each step matched by its _templateId (steps.ts).
     workflow.steps = buildSteps(ctx, b.steps as Record<string, unknown>[], workflow);
     const trigger = workflow.triggers[0];
@@ -98,7 +102,7 @@ export const updateWorkflow: Handler = (ctx) => {
   if (typeof b.identifier === "string" && workflow.triggers[0])
     workflow.triggers[0].identifier = b.identifier;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
-  recordWrite(ctx, workflow);
+  recordWrite(ctx, workflow, startsUsing);
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -215,8 +219,8 @@ export const getGroup: Handler = (ctx) => {
  * Every workflow write is a change of the environment written: a Production key's PUT makes a
  * Production change, listed to that key (r3-q1-15, -16, -17), which can never be promoted.
  */
-function recordWrite(ctx: HandlerContext, workflow: Workflow): void {
-  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now);
+function recordWrite(ctx: HandlerContext, workflow: Workflow, startsUsing?: ReadonlySet<string>): void {
+  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now, startsUsing);
 }
 
 /**
