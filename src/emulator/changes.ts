@@ -1,19 +1,23 @@
-// Promotion as a real server models it: a Development write records a change of the written
-// entity (one pending change per entity: a later write before promotion rewrites that change's
-// diff instead of adding another), and applying a change copies the entity's current Development
-// state into Production (a new record with `_parentId` = the Development id the first time, an
-// update of that record afterwards). Changes live in the Development environment only, so a
-// Production key sees none. Never touches the network or the clock: `now` comes in.
+// Promotion as a real server models it: a write records a change of the written entity in the
+// environment written (one pending change per entity: a later write before promotion rewrites
+// that change's diff instead of adding another), and applying a Development change copies the
+// entity's current Development state into Production (a new record with `_parentId` = the
+// Development id the first time, an update of that record afterwards). Production's own writes
+// are recorded too and listed to a Production key (r3-q1-17, r3-q3-21), but Production has no
+// environment to promote into: applying one is 404 (r3-q2-16). Never touches the network or the
+// clock: `now` comes in.
 import type { NotificationGroup } from "../kinds/notification-group/wire.js";
 import type { Step, Workflow } from "../kinds/workflow/wire.js";
+import { applyOps, diffOps } from "./change-diff.js";
 import { notFound } from "./http-error.js";
 import { promoteLayout } from "./promote-layout.js";
 import {
   type Change,
-  type ChangeOp,
   type ChangeType,
   CREATOR_ID,
   type EmulatorData,
+  type EmulatorStore,
+  type EnvironmentName,
   nextId,
 } from "./store.js";
 
@@ -25,45 +29,32 @@ function snapshot(entity: object): Json {
   return JSON.parse(JSON.stringify(rest)) as Json;
 }
 
-/** Top-level json-diff ops from `before` to `after`, in `after`'s key order, removals last. */
-export function diffOps(before: Json, after: Json): ChangeOp[] {
-  const ops: ChangeOp[] = [];
-  for (const [key, val] of Object.entries(after)) {
-    if (!(key in before)) ops.push({ op: "add", path: [key], val });
-    else if (JSON.stringify(before[key]) !== JSON.stringify(val))
-      ops.push({ op: "replace", path: [key], val });
-  }
-  for (const key of Object.keys(before)) if (!(key in after)) ops.push({ op: "remove", path: [key] });
-  return ops;
-}
-
 /** What the entity looked like when last promoted: the ops of its promoted changes, in order. */
 function promotedState(data: EmulatorData, type: ChangeType, entityId: string): Json {
   const state: Json = {};
-  for (const change of data.changes) {
-    if (!change.enabled || change.type !== type || change._entityId !== entityId) continue;
-    for (const op of change.change) {
-      const key = op.path[0] ?? "";
-      if (op.op === "remove") delete state[key];
-      else state[key] = op.val;
-    }
-  }
+  for (const change of data.changes)
+    if (change.enabled && change.type === type && change._entityId === entityId)
+      applyOps(state, change.change);
   return state;
 }
 
 /**
- * Record a Development write of `entity`. The pending change of the entity, when there is one,
- * is rewritten (diff from the promoted state to now) and keeps its id; else a new one is added.
+ * Record a write of `entity` in `environment`. The pending change of the entity, when there is
+ * one, is rewritten (diff from the promoted state to now) and keeps its id; else a new one is added.
  */
 export function recordChange(
   data: EmulatorData,
+  environment: EnvironmentName,
   type: ChangeType,
   entity: { _id: string },
   now: string,
   parentChangeId?: string,
 ): Change {
+  const environmentId = data.environments[environment].environmentId;
   const ops = diffOps(promotedState(data, type, entity._id), snapshot(entity));
-  const pending = data.changes.find((c) => !c.enabled && c.type === type && c._entityId === entity._id);
+  const pending = data.changes.find(
+    (c) => !c.enabled && c.type === type && c._entityId === entity._id && c._environmentId === environmentId,
+  );
   if (pending !== undefined) {
     pending.change = ops;
     pending.updatedAt = now;
@@ -76,7 +67,7 @@ export function recordChange(
     ...(parentChangeId !== undefined ? { _parentId: parentChangeId } : {}),
     enabled: false,
     change: ops,
-    _environmentId: data.environments.development.environmentId,
+    _environmentId: environmentId,
     _organizationId: data.organization._id,
     _creatorId: CREATOR_ID,
     createdAt: now,
@@ -86,32 +77,67 @@ export function recordChange(
   return change;
 }
 
-/** A workflow write: its change, plus a MessageTemplate child per step template not yet recorded. */
-export function recordWorkflowChange(data: EmulatorData, workflow: Workflow, now: string): Change {
-  const parent = recordChange(data, "NotificationTemplate", workflow, now);
+/**
+ * A workflow write: its change, plus a MessageTemplate child per step template not yet recorded.
+ * The pending Layout change of each layout in `startsUsing` becomes a child of the workflow's
+ * change too, as a real server re-parents the change of a layout a workflow starts using
+ * (r3-q3-15, -20, -22): it leaves the list and is applied with the workflow. A DefaultLayout
+ * change is not moved (r3-q1-05).
+ */
+export function recordWorkflowChange(
+  data: EmulatorData,
+  environment: EnvironmentName,
+  workflow: Workflow,
+  now: string,
+  startsUsing: ReadonlySet<string> = new Set(),
+): Change {
+  const parent = recordChange(data, environment, "NotificationTemplate", workflow, now);
   for (const step of workflow.steps) {
     const template = step.template;
     if (template === undefined || typeof template._id !== "string") continue;
     if (data.changes.some((c) => c._parentId === parent._id && c._entityId === template._id)) continue;
-    recordChange(data, "MessageTemplate", template as { _id: string }, now, parent._id);
+    recordChange(data, environment, "MessageTemplate", template as { _id: string }, now, parent._id);
+  }
+  for (const change of data.changes) {
+    if (change.enabled || change.type !== "Layout" || !startsUsing.has(change._entityId)) continue;
+    if (change._environmentId === parent._environmentId) change._parentId = parent._id;
   }
   return parent;
 }
 
+type StepLike = { template?: Record<string, unknown>; variants?: StepLike[] };
+
+/** The layouts steps (and their variants) name under `field`: `layoutId` sent, `_layoutId` stored. */
+export function layoutsNamed(steps: readonly unknown[], field: "layoutId" | "_layoutId"): Set<string> {
+  const named = new Set<string>();
+  const visit = (step: StepLike) => {
+    const id = step.template?.[field];
+    if (typeof id === "string") named.add(id);
+    for (const variant of step.variants ?? []) visit(variant);
+  };
+  for (const step of steps) if (step !== null && typeof step === "object") visit(step as StepLike);
+  return named;
+}
+
 /** A change as the list answers it: who made it and the name of what it changes. */
 export function describeChange(data: EmulatorData, change: Change): Json {
-  const development = data.environments.development;
+  const store = storeOf(data, change._environmentId);
   const user = { _id: CREATOR_ID, firstName: "Emulated", lastName: "User" };
   if (change.type === "NotificationTemplate") {
-    const workflow = development.workflows.find((w) => w._id === change._entityId);
+    const workflow = store.workflows.find((w) => w._id === change._entityId);
     return { ...change, user, templateId: change._entityId, templateName: workflow?.name ?? "" };
   }
   if (change.type === "Layout" || change.type === "DefaultLayout") {
-    const layout = development.layouts?.find((l) => l._id === change._entityId);
+    const layout = store.layouts?.find((l) => l._id === change._entityId);
     return { ...change, user, templateName: layout?.name ?? "" };
   }
-  const group = development.notificationGroups.find((g) => g._id === change._entityId);
+  const group = store.notificationGroups.find((g) => g._id === change._entityId);
   return { ...change, user, templateName: group?.name ?? "" };
+}
+
+function storeOf(data: EmulatorData, environmentId: string): EmulatorStore {
+  const production = data.environments.production;
+  return production.environmentId === environmentId ? production : data.environments.development;
 }
 
 /** Top-level changes of an environment (children travel with their parent), newest first. */
@@ -136,8 +162,14 @@ export function applyChange(
     (c) => c._id === changeId && c._parentId === undefined && c._environmentId === environmentId,
   );
   if (parent === undefined) throw notFound("Parent Change not found");
+  // Production's own changes have nowhere to go: a real server looks for an environment below it.
+  if (environmentId !== data.environments.development.environmentId)
+    throw notFound(`Environment ${environmentId} not found`);
   const family = [...data.changes.filter((c) => c._parentId === parent._id), parent];
   const answer = family.map((c) => structuredClone(c));
+  // A layout's change nested under a workflow's is promoted with it, before it (r3-q3-22).
+  for (const child of family)
+    if (child !== parent && child.type === "Layout") promoteLayout(data, child._entityId, now);
   if (parent.type === "NotificationGroup") promoteGroup(data, parent._entityId, now);
   else if (parent.type === "Layout" || parent.type === "DefaultLayout")
     promoteLayout(data, parent._entityId, now);

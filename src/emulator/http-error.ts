@@ -34,12 +34,19 @@ const REASON: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
+/** Every 500 carries an errorId, as a real server's does; a fixed one keeps answers reproducible. */
+export const EMULATOR_ERROR_ID = "00000000-0000-4000-8000-000000000000";
+
 export function errorBody(error: HttpError, path: string, timestamp: string): Record<string, unknown> {
   const body: Record<string, unknown> = { statusCode: error.status, timestamp, path, message: error.body };
   if (error.error !== undefined) body.error = error.error;
-  if (error.status === 500) body.errorId = "00000000-0000-4000-8000-000000000000";
+  if (error.status === 500) body.errorId = EMULATOR_ERROR_ID;
   return body;
 }
 
 export const badRequest = (message: string | string[]) => new HttpError(400, message);
+
+/** A real server's 500: this message, an `errorId` (added by errorBody) and no `error` field. */
+export const INTERNAL_ERROR = "Internal server error, contact support and provide them with the errorId";
+export const internalError = () => new HttpError(500, INTERNAL_ERROR, null);
 export const notFound = (message: string, error?: string) => new HttpError(404, message, error);

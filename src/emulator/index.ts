@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { answerAdmin } from "./admin.js";
 import { type FaultSettings, Faults, type ScriptedFault } from "./faults.js";
 import type { Flavor } from "./handlers/context.js";
+import { EMULATOR_ERROR_ID } from "./http-error.js";
 import { sendJson } from "./http-io.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { DataSaver, loadDataFile } from "./persistence.js";
@@ -154,12 +155,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     answer.catch((error: unknown) => {
       // A bug in the emulator: answer like a real server's unexpected failure, never hang.
       if (res.headersSent) res.destroy();
+      // The real 500 shape (with an errorId), the message saying what failed in the emulator.
       else
         sendJson(res, 500, {
           statusCode: 500,
           timestamp: now().toISOString(),
           path: req.url ?? "/",
           message: `Emulator failure: ${error instanceof Error ? error.message : String(error)}`,
+          errorId: EMULATOR_ERROR_ID,
         });
     });
   });

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Faults } from "./faults.js";
 import type { Flavor, HandlerContext } from "./handlers/context.js";
-import { errorBody, HttpError } from "./http-error.js";
+import { errorBody, HttpError, internalError } from "./http-error.js";
 import { header, JSON_TYPE, readBody, sendJson, sendText } from "./http-io.js";
 import type { IdempotencyStore } from "./idempotency.js";
 import { matchRoute } from "./routes.js";
@@ -173,7 +173,15 @@ async function answerFresh(
   }
   if (raw === undefined) return fail(new HttpError(413, "request entity too large"));
 
-  const matched = matchRoute(method, path, state.strictSpec);
+  let matched: ReturnType<typeof matchRoute>;
+  try {
+    matched = matchRoute(method, path, state.strictSpec);
+  } catch (error) {
+    // A path segment that is no valid percent-escape (/v1/topics/%E0%A4%A) cannot be decoded:
+    // answered as a real server's crash, in its 500 shape, not as a failure of the emulator.
+    if (error instanceof URIError) return fail(internalError());
+    throw error;
+  }
   if (matched === undefined) return fail(new HttpError(404, `Cannot ${method} ${path}`));
 
   const data = state.data();

@@ -8,6 +8,6 @@ import type { EmulatorData } from "./store.js";
 export function seedLayouts(data: EmulatorData, now: string): void {
   const development = data.environments.development;
   development.layouts = [defaultLayout(data, development, now)];
-  for (const layout of development.layouts) recordChange(data, "DefaultLayout", layout, now);
+  for (const layout of development.layouts) recordChange(data, "development", "DefaultLayout", layout, now);
   data.environments.production.layouts = [];
 }

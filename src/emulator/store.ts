@@ -58,10 +58,15 @@ export interface Layout {
 }
 
 /** One json-diff operation of a change, as a real server lists them (`val` absent on remove). */
+/**
+ * One op of a change's diff, as a real server records it (change-diff.ts). Data files written
+ * before held `replace` and `remove` with top-level paths; they still load and apply.
+ */
 export interface ChangeOp {
-  op: "add" | "replace" | "remove";
-  path: string[];
+  op: "add" | "update" | "delete" | "replace" | "remove";
+  path: (string | number)[];
   val?: unknown;
+  oldVal?: unknown;
 }
 
 export type ChangeType =

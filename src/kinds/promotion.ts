@@ -72,8 +72,13 @@ export function topField(op: ChangeOp): string {
   return String(op.path[0] ?? "");
 }
 
+/** Whether the op takes its path away: `delete` on real servers, `remove` in JSON-patch terms. */
+export function removes(op: ChangeOp): boolean {
+  return op.op === "delete" || op.op === "remove";
+}
+
 /** A nested op (path ["preferenceSettings", "sms"]) names its full path. */
 export function promotedField(top: string, op: ChangeOp): PromotedField {
   const field = [top, ...op.path.slice(1).map(String)].join(".");
-  return op.op === "remove" ? { field, op: "remove" } : { field, op: "set", value: op.val };
+  return removes(op) ? { field, op: "remove" } : { field, op: "set", value: op.val };
 }

@@ -24,7 +24,7 @@ export async function promotionTarget(session: Session): Promise<PromotionTarget
   if (environment.name.toLowerCase() === "production") {
     throw new NotiformError(
       "WRONG_ENVIRONMENT",
-      "promote needs the Development environment's key: this key reaches Production, which receives promotions and has none pending",
+      "promote needs the Development environment's key: this key reaches Production, which receives promotions (its own pending changes cannot be applied)",
       {
         hint: "Run promote with the Development key (e.g. --env development); check Production afterwards with `plan --env production`.",
       },

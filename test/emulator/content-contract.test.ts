@@ -303,6 +303,20 @@ describe("workflow content, held to the real server's captures", () => {
     expect(Object.keys(listed.body.data[0].steps[0].template).sort()).toEqual(["_id", "type"]);
   });
 
+  it("lists newest first: the last page holds the oldest (r3-q1-30, r3-q2-07)", async () => {
+    const { handle, call, group } = await emulator();
+    const names = (answer: { body: Json }) => (answer.body.data as { name: string }[]).map((w) => w.name);
+    // Like the capture's organization, the seed has three workflows: page 1 of 2 is the oldest.
+    const oldest = handle.store("development").workflows[0]?.name;
+    const lastPage = await call("GET", "/v1/workflows?page=1&limit=2");
+    const { data: _real, ...envelope } = capture("r3-q1-30-get-workflows-dev-page1-limit2").response.body;
+    expect(lastPage.body).toMatchObject(envelope);
+    expect(names(lastPage)).toEqual([oldest]);
+    for (const name of ["First", "Second"])
+      await call("POST", "/v1/workflows", { name, notificationGroupId: group, steps: [] });
+    expect(names(await call("GET", "/v1/workflows?page=0&limit=2"))).toEqual(["Second", "First"]);
+  });
+
   it("Production: a Development id is unknown there, and POST is Development only (r3-q1-11, -12)", async () => {
     const { call, prod, group } = await emulator();
     const created = (await createWelcome(call, group)).body.data;
@@ -360,6 +374,59 @@ describe("changes and promotion of workflow content", () => {
     expect(after[0]?._id).not.toBe(before[0]?._id);
   });
 
+  it("records diffs in the real vocabulary: adds first, then deep updates with oldVal (r3-q1-05, -13, -14)", async () => {
+    const { call, group } = await emulator();
+    const created = (await createWelcome(call, group)).body.data;
+    const [email, , sms] = created.steps as Step[];
+    const ids: Record<string, string> = {
+      "6b063bded2bc4bd543f5b327": email?._templateId ?? "",
+      "6b063bded2bc4bd543f5b33b": sms?._templateId ?? "",
+    };
+    const put = await call(
+      "PUT",
+      `/v1/workflows/${created._id}`,
+      bodyOf("r3-q1-06-put-workflow-modified-steps-dev", ids),
+    );
+    ids["6b063befd2bc4bd543f5b3da"] = put.body.data.steps[2]._templateId;
+    type Op = { op: string; path: (string | number)[]; val?: unknown; oldVal?: unknown };
+    const opsOf = async () =>
+      ((await pendingChanges(call)) as unknown as { _entityId: string; change: Op[] }[]).find(
+        (c) => c._entityId === created._id,
+      )?.change ?? [];
+    const realOps = (name: string) =>
+      (
+        (capture(name).response.body.data as unknown as { templateName: string; change: Op[] }[]).find(
+          (c) => c.templateName === "Notiform Welcome",
+        )?.change ?? []
+      ).filter((op) => op.path.at(-1) !== "id" && op.path[0] !== "__v");
+    // Before the first promotion: every field of the record added, at the top level.
+    const first = await opsOf();
+    expect(new Set(first.map((op) => op.op))).toEqual(new Set(["add"]));
+    expect(first.map((op) => op.path.join("/")).sort()).toEqual(
+      realOps("r3-q1-05-get-changes-after-create")
+        .map((op) => op.path.join("/"))
+        .sort(),
+    );
+    await promote(call, created._id);
+    // An identical PUT after promotion: the trigger variables' new sub-ids, as deep updates.
+    await call(
+      "PUT",
+      `/v1/workflows/${created._id}`,
+      bodyOf("r3-q1-13-put-workflow-identical-after-promotion-dev", ids),
+    );
+    const second = await opsOf();
+    const shape = (op: Op) => ({
+      op: op.op,
+      path: op.path,
+      ...(op.op !== "delete" ? { val: expect.any(String) } : {}),
+      ...(op.op !== "add" ? { oldVal: expect.any(String) } : {}),
+    });
+    const real = realOps("r3-q1-14-get-changes-after-identical-put-promoted");
+    expect(real.length).toBeGreaterThan(0);
+    expect(second).toEqual(expect.arrayContaining(real.map(shape)));
+    expect(second.every((op) => ["add", "update", "delete"].includes(op.op))).toBe(true);
+  });
+
   it("promotion copies content: same step ids, new template ids pointing back, same content (r3-q2-01 .. -03)", async () => {
     const { call, prod, group } = await emulator();
     const created = (await createWelcome(call, group)).body.data;
@@ -412,6 +479,51 @@ describe("changes and promotion of workflow content", () => {
     expect(second.steps.map((s) => s.template.content)).toEqual(
       devSteps.map((s) => `${String(s.template.content)} v2`),
     );
+  });
+
+  it("a Production key's PUT of its own copy is a Production change, listed to that key, never applied (r3-q1-15 .. -17, r3-q2-16, -17)", async () => {
+    const { handle, call, prod, group } = await emulator();
+    const created = (await createWelcome(call, group)).body.data;
+    await promote(call, created._id);
+    const copy = await productionCopy(prod, created._id);
+    const put = await prod(
+      "PUT",
+      `/v1/workflows/${copy._id}`,
+      bodyOf("r3-q1-15-put-workflow-prod-key-prod-id-description-only", {}),
+    );
+    expectLikeCapture("r3-q1-15-put-workflow-prod-key-prod-id-description-only", put, false);
+    const listed = await prod("GET", "/v1/changes?promoted=false");
+    const real = capture("r3-q1-17-get-changes-prod-key").response.body as unknown as {
+      data: Json[];
+      totalCount: number;
+    };
+    expect(listed.status).toBe(200);
+    expect(listed.body.totalCount).toBe(real.totalCount);
+    const [change] = listed.body.data as Json[];
+    const productionId = handle.store("production").environmentId;
+    expect(change).toMatchObject({
+      type: "NotificationTemplate",
+      _entityId: copy._id,
+      _environmentId: productionId,
+      templateId: copy._id,
+      templateName: copy.name,
+      enabled: false,
+    });
+    expect(Object.keys(change ?? {}).sort()).toEqual(
+      expect.arrayContaining(Object.keys(real.data[0] ?? {}).filter((k) => k !== "__v" && k !== "id")),
+    );
+    expect((await prod("GET", "/v1/changes/count")).body).toEqual({ data: 1 });
+    // Development lists its own only.
+    expect((await pendingChanges(call)).some((c) => c._entityId === copy._id)).toBe(false);
+    // Production has no environment to promote into; Development's ids are not its own.
+    const own = await prod("POST", `/v1/changes/${change?._id}/apply`);
+    expectLikeCapture("r3-q2-16-apply-change-with-prod-key", own);
+    expect(own.body.message).toBe(`Environment ${productionId} not found`);
+    const devChange = (await call("GET", "/v1/changes?promoted=true")).body.data[0]._id;
+    const theirs = await prod("POST", `/v1/changes/${devChange}/apply`);
+    expectLikeCapture("r3-q2-17-apply-dev-change-id-with-prod-key", theirs);
+    expect(theirs.body.message).toBe("Parent Change not found");
+    expect((await prod("POST", "/v1/changes/bulk/apply", { changeIds: [change?._id] })).status).toBe(404);
   });
 
   it("a replaced Development template reaches Production as a new step (r3-q2-11)", async () => {

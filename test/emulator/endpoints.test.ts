@@ -1,5 +1,7 @@
 // Every endpoint of the spec and every observed extension over real HTTP, with its envelope, its
 // status codes and the real server's rules where the spec is silent.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BLUEPRINT, NOTIFICATION, start, T1, T2, W1, W2, W3 } from "./harness.js";
 
@@ -31,6 +33,23 @@ describe("authentication and unknown routes", () => {
     expect((await call("DELETE", "/v1/topics/existing-announcements")).body.message).toBe(
       "Cannot DELETE /v1/topics/existing-announcements",
     );
+  });
+
+  it("answers a path that is no valid percent-escape 500 in a real server's 500 shape, errorId included", async () => {
+    const { call, handle } = await start({ flavor: "real" });
+    const real = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, "..", "fixtures", "real-responses", "blueprints-get-unknown-500.json"),
+        "utf8",
+      ),
+    ).response.body;
+    const answer = await call("GET", "/v1/topics/%E0%A4%A");
+    expect(answer.status).toBe(500);
+    expect(Object.keys(answer.body).sort()).toEqual(Object.keys(real).sort());
+    expect(answer.body).toMatchObject({ message: real.message, path: "/v1/topics/%E0%A4%A" });
+    expect(answer.body.errorId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    // The log holds the answer it sent (it said null, as for a dropped connection).
+    expect(handle.requests.at(-1)).toMatchObject({ path: "/v1/topics/%E0%A4%A", status: 500 });
   });
 
   it("refuses a body over 100 kB, but takes up to 20 MB under /v1/workflows", async () => {

@@ -215,8 +215,106 @@ describe("layouts, as a real server serves them", () => {
     await call("POST", "/v1/changes/bulk/apply", { changeIds: next.map((c: { _id: string }) => c._id) });
     const after = (await call("GET", `/v1/layouts/${copy._id}`, undefined, keys.production)).body.data;
     expect(after.name).toBe("Renamed");
-    // Production's own writes are not changes.
-    await call("POST", "/v1/layouts", { ...LAYOUT, identifier: "prod-only" }, keys.production);
+    // Production's own writes are Production's changes: listed to its key, not to Development's.
+    const prodOnly = await replay(call, keys, "r3-q3-05-post-layout-prod-key");
     expect((await call("GET", "/v1/changes?promoted=false")).body.totalCount).toBe(0);
+    const own = (await call("GET", "/v1/changes?promoted=false", undefined, keys.production)).body;
+    const real = capture("r3-q3-21-get-changes-prod-key-after-prod-layout").response.body as {
+      data: { type: string; templateName: string }[];
+    };
+    expect(own.data.map((c: { type: string; templateName: string }) => [c.type, c.templateName])).toEqual(
+      real.data.filter((c) => c.type === "Layout").map((c) => [c.type, c.templateName]),
+    );
+    expect(own.data[0]._entityId).toBe(prodOnly.body.data._id);
+  });
+
+  it("a pending Layout change moves under the change of a workflow that uses it, and is promoted with it (r3-q3-15, -20, -22)", async () => {
+    const { handle, call, keys } = await emulator();
+    const layoutId = (await replay(call, keys, "r3-q3-01-post-layout-dev")).body.data._id;
+    const listed = async () =>
+      (await call("GET", "/v1/changes?promoted=false")).body.data as {
+        _id: string;
+        type: string;
+        _entityId: string;
+      }[];
+    expect((await listed()).find((c) => c._entityId === layoutId)?.type).toBe("Layout");
+    const group = handle.store("development").notificationGroups[0]?._id ?? "";
+    let body = JSON.stringify(capture("r3-q3-15-post-workflow-with-layoutId-dev").request.body);
+    body = body
+      .split("6b063baad2bc4bd543f5b242")
+      .join(group)
+      .split("6b063c3cd2bc4bd543f5b688")
+      .join(layoutId);
+    const workflow = (
+      await replay(call, keys, "r3-q3-15-post-workflow-with-layoutId-dev", undefined, JSON.parse(body))
+    ).body.data;
+    // Listed like r3-q3-20: the workflow's change, and no Layout change of the layout it uses.
+    const after = await listed();
+    expect(after.some((c) => c._entityId === layoutId)).toBe(false);
+    const real = capture("r3-q3-20-get-changes-after-layout-ops").response.body as {
+      data: { type: string; templateName: string }[];
+    };
+    expect(real.data.some((c) => c.templateName === "Notiform Brand")).toBe(false);
+    const change = after.find((c) => c._entityId === workflow._id);
+    expect(change?.type).toBe("NotificationTemplate");
+    // Applied, it brings the layout along, first, as r3-q3-22's answer for the workflow shows.
+    const applied = await call("POST", `/v1/changes/${change?._id}/apply`);
+    const realApplied = (
+      capture("r3-q3-22-bulk-apply-layout-changes-dev").response.body as {
+        data: { type: string; _parentId?: string }[][];
+      }
+    ).data.find((family) => family.some((c) => c.type === "NotificationTemplate"));
+    const types = (family: { type: string }[]) => family.map((c) => c.type);
+    expect(types(applied.body.data)).toEqual(types(realApplied ?? []));
+    expect(applied.body.data[0]).toMatchObject({
+      type: "Layout",
+      _entityId: layoutId,
+      _parentId: change?._id,
+    });
+    const copy = (await call("GET", "/v1/layouts", undefined, keys.production)).body.data.find(
+      (l: { _parentId?: string }) => l._parentId === layoutId,
+    );
+    expect(copy).toBeDefined();
+    const prodWorkflow = handle.store("production").workflows.find((w) => w._parentId === workflow._id);
+    expect(prodWorkflow?.steps[0]?.template?._layoutId).toBe(copy._id);
+    expect((await listed()).some((c) => c._entityId === layoutId)).toBe(false);
+  });
+
+  it("a PUT whose steps start using a layout moves its pending change too; one already in use stays listed", async () => {
+    const { handle, call } = await emulator();
+    const group = handle.store("development").notificationGroups[0]?._id ?? "";
+    const workflow = (
+      await call("POST", "/v1/workflows", {
+        name: "Late layout",
+        notificationGroupId: group,
+        steps: [{ name: "Email", template: { type: "email", subject: "s", content: "c" } }],
+      })
+    ).body.data;
+    const layoutId = (await call("POST", "/v1/layouts", LAYOUT)).body.data._id;
+    const step = (layout: string) => ({
+      steps: [
+        {
+          _templateId: workflow.steps[0]._templateId,
+          name: "Email",
+          template: { type: "email", subject: "s", content: "c", layoutId: layout },
+        },
+      ],
+    });
+    const listedIds = async () =>
+      ((await call("GET", "/v1/changes?promoted=false")).body.data as { _entityId: string }[]).map(
+        (c) => c._entityId,
+      );
+    expect(await listedIds()).toContain(layoutId);
+    await call("PUT", `/v1/workflows/${workflow._id}`, step(layoutId));
+    expect(await listedIds()).not.toContain(layoutId);
+    // Promoted with the workflow; a later edit of the layout is its own change again, and a PUT of
+    // a workflow that already uses it leaves that change listed (the captures show no more).
+    const change = (await call("GET", "/v1/changes?promoted=false")).body.data.find(
+      (c: { _entityId: string }) => c._entityId === workflow._id,
+    );
+    await call("POST", `/v1/changes/${change._id}/apply`);
+    await call("PATCH", `/v1/layouts/${layoutId}`, { description: "edited" });
+    await call("PUT", `/v1/workflows/${workflow._id}`, step(layoutId));
+    expect(await listedIds()).toContain(layoutId);
   });
 });

@@ -1,5 +1,5 @@
-// Promotion over HTTP: which Development writes record a pending change (and that Production
-// writes record none), one pending change per entity rewritten by later writes, listing and
+// Promotion over HTTP: which writes record a pending change (Production's workflow writes too,
+// listed to a Production key only), one pending change per entity rewritten by later writes, listing and
 // counting, applying one change or several, unknown ids, and the Production copy created by the
 // first promotion and updated by the next.
 import { mkdtemp } from "node:fs/promises";
@@ -107,19 +107,23 @@ describe("recording changes", () => {
     expect((await pending(call)).length).toBe(2);
   });
 
-  it("records nothing for Production writes, and a Production key lists none", async () => {
+  it("records Production's workflow writes as Production changes, listed to a Production key only", async () => {
     const { call, handle } = await start();
     const key = handle.productionApiKey;
-    await call("PUT", `/v1/workflows/${W1}`, { name: "Prod only" }, key);
+    const prodWorkflow = handle.store("production").workflows[0];
+    await call("PUT", `/v1/workflows/${prodWorkflow?._id}`, { name: "Prod only" }, key);
+    // No capture shows a Production group write recorded: none is.
     await call("POST", "/v1/notification-groups", { name: "Prod group" }, key);
     await call("POST", "/v1/topics", { key: "t", name: "T" });
     expect(await pending(call)).toEqual([]);
     await call("PUT", `/v1/workflows/${W1}`, { name: "Dev" });
-    expect((await call("GET", "/v1/changes/count", undefined, key)).body.data).toBe(0);
-    expect((await call("GET", "/v1/changes?promoted=false", undefined, key)).body).toMatchObject({
-      data: [],
-      totalCount: 0,
-    });
+    expect((await call("GET", "/v1/changes/count", undefined, key)).body.data).toBe(1);
+    const listed = (await call("GET", "/v1/changes?promoted=false", undefined, key)).body;
+    expect(listed.totalCount).toBe(1);
+    expect(listed.data.map((c: ChangeView) => [c.type, c._entityId, c.templateName])).toEqual([
+      ["NotificationTemplate", prodWorkflow?._id, "Prod only"],
+    ]);
+    expect((await pending(call)).map((c) => c.templateName)).toEqual(["Dev"]);
   });
 
   it("pages the list with totalCount, and refuses a bad page, limit or promoted", async () => {
@@ -176,8 +180,8 @@ describe("applying changes", () => {
     expect(update?._id).not.toBe(change?._id);
     expect(update?.change).toEqual(
       expect.arrayContaining([
-        { op: "replace", path: ["name"], val: "Invoice sent" },
-        { op: "replace", path: ["active"], val: false },
+        { op: "update", path: ["name"], val: "Invoice sent", oldVal: "Invoice ready" },
+        { op: "update", path: ["active"], val: false, oldVal: true },
       ]),
     );
     await call("POST", `/v1/changes/${update?._id}/apply`);

@@ -106,6 +106,51 @@ describe("buildPromotion", () => {
     ]);
   });
 
+  it("reads a real server's later changes: update and delete at deep paths (r3-q1-29)", () => {
+    const deleted = (
+      JSON.parse(
+        readFileSync(
+          join(
+            import.meta.dirname,
+            "..",
+            "fixtures",
+            "real-responses",
+            "workflow-content",
+            "r3-q1-29-get-changes-after-delete.json",
+          ),
+          "utf8",
+        ),
+      ).response.body.data as Change[]
+    )[0] as Change;
+    // delete steps/0/template, add steps/0/replyCallback, update deleted and updatedAt, add deletedAt.
+    const [entry] = build(
+      { workflow: new Map([[deleted._entityId, { key: "layout-user" }]]) },
+      {
+        changes: [deleted],
+      },
+    ).entries;
+    expect(entry).toMatchObject({ stepsChanged: 1, fields: [] });
+    const change: Change = {
+      ...workflowChange,
+      change: [
+        { op: "update", path: ["preferenceSettings", "sms"], val: false, oldVal: true },
+        { op: "delete", path: ["description"], oldVal: "was here" },
+        { op: "update", path: ["steps", 0, "template", "content"], val: "new", oldVal: "old" },
+        { op: "update", path: ["steps", 2, "name"], val: "Chat", oldVal: "Ping" },
+        { op: "update", path: ["triggers", 0, "identifier"], val: "renamed", oldVal: "capture-flow" },
+      ],
+    };
+    const [described] = build({}, { changes: [change], all: true }).entries;
+    expect(described).toMatchObject({
+      fields: [
+        { field: "description", op: "remove" },
+        { field: "preferenceSettings.sms", op: "set", value: false },
+      ],
+      stepsChanged: 2,
+      identifier: "renamed",
+    });
+  });
+
   it("is deterministic, and a rewritten change gets another digest", () => {
     expect(JSON.stringify(build(BOTH))).toBe(JSON.stringify(build(BOTH, { changes: [...listed].reverse() })));
     const rewritten = { ...workflowChange, updatedAt: "2030-01-01T00:00:00.000Z" };

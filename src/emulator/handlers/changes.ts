@@ -1,6 +1,7 @@
 // Promotion (extension): GET /v1/changes, GET /v1/changes/count, POST /v1/changes/{id}/apply and
-// POST /v1/changes/bulk/apply. Changes belong to the Development environment: a Production key
-// lists none and applies none (404 "Parent Change not found"). The rules are in ../changes.ts.
+// POST /v1/changes/bulk/apply. Each key lists and counts its own environment's changes; only
+// Development's can be applied (a Production key: 404 "Environment ... not found" for its own,
+// "Parent Change not found" for Development's). The rules are in ../changes.ts.
 import { applyChange, describeChange, listChanges } from "../changes.js";
 import { badRequest, notFound } from "../http-error.js";
 import { type Handler, isObject, ok } from "./context.js";

@@ -7,7 +7,7 @@
 
 import type { Branding } from "../../kinds/branding/wire.js";
 import { loadRenderer, type RenderContext, RenderError, type Renderer } from "../../render/index.js";
-import { badRequest, HttpError, notFound } from "../http-error.js";
+import { badRequest, internalError, notFound } from "../http-error.js";
 import { layoutsOf } from "../layout-records.js";
 import { type Answer, type Handler, type HandlerContext, isObject, ok } from "./context.js";
 
@@ -61,12 +61,7 @@ function renderChannel(renderer: Renderer, channel: string, body: Body, context:
     case "email": {
       const editor = body.contentType === "editor";
       // A real server crashes on editor content that is not a block list (r4-66).
-      if (editor && !Array.isArray(body.content))
-        throw new HttpError(
-          500,
-          "Internal server error, contact support and provide them with the errorId",
-          null,
-        );
+      if (editor && !Array.isArray(body.content)) throw internalError();
       const template = {
         subject: text(body.subject),
         content: editor ? (body.content as never) : text(body.content),

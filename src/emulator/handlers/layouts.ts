@@ -3,7 +3,8 @@
 // newest first, `orderBy=1` oldest first, past the end `[]`); PATCH 200 with the full layout
 // (`variables` replaced whole, `isDefault: true` moves the default); POST .../default 204; DELETE
 // 204, or 409 for the default layout and for one a workflow step uses. Both keys may write their
-// own environment's layouts; a Development write records a "Layout" change that promotion applies.
+// own environment's layouts; each write records a "Layout" change there, which promotion applies
+// from Development.
 import { recordChange } from "../changes.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import {
@@ -33,11 +34,13 @@ function find(ctx: HandlerContext): Layout {
   return layout;
 }
 
-/** Development writes are recorded for promotion; Production's own layouts are not. */
+/**
+ * Every layout write is a change of the environment written: Development's are promoted, and a
+ * Production key's own are listed to it (r3-q3-21, r3-q3-34) but never promoted.
+ */
 function recorded(ctx: HandlerContext, layouts: Layout[]): void {
-  if (ctx.environment !== "development") return;
   for (const layout of layouts)
-    recordChange(ctx.data, layoutChangeType(ctx.data, layout._id), layout, ctx.now);
+    recordChange(ctx.data, ctx.environment, layoutChangeType(ctx.data, layout._id), layout, ctx.now);
 }
 
 function optionalString(body: Record<string, unknown>, field: string): string | undefined {

@@ -4,7 +4,7 @@
 // `_templateId`; the creation is recorded as a pending change (with a MessageTemplate child per
 // step) for promotion.
 import type { Workflow } from "../../kinds/workflow/wire.js";
-import { recordWorkflowChange } from "../changes.js";
+import { layoutsNamed, recordWorkflowChange } from "../changes.js";
 import { badRequest, notFound } from "../http-error.js";
 import { CREATOR_ID, slug } from "../seed-data.js";
 import { buildSteps, checkSteps, triggerVariables } from "../steps.js";
@@ -97,6 +97,7 @@ export const createWorkflow: Handler = (ctx) => {
   const trigger = workflow.triggers[0];
   if (trigger !== undefined) Object.assign(trigger, triggerVariables(ctx, workflow.steps));
   ctx.store.workflows.push(workflow);
-  recordWorkflowChange(ctx.data, workflow, ctx.now);
+  const sent = Array.isArray(b.steps) ? (b.steps as unknown[]) : [];
+  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now, layoutsNamed(sent, "layoutId"));
   return ok({ ...workflow, notificationGroup: group }, 201, true);
 };

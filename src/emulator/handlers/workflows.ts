@@ -3,7 +3,7 @@
 // optional, tags/preferenceSettings/steps/data replaced, an empty body refused, `active`
 // ignored; the status call refuses an unchanged status; the same group name twice makes two.
 import type { Workflow } from "../../kinds/workflow/wire.js";
-import { recordChange, recordWorkflowChange } from "../changes.js";
+import { layoutsNamed, recordChange, recordWorkflowChange } from "../changes.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
 import { buildSteps, checkSteps, triggerVariables } from "../steps.js";
 import { nextId } from "../store.js";
@@ -88,7 +88,11 @@ export const updateWorkflow: Handler = (ctx) => {
       ...(b.preferenceSettings as object),
     };
   }
+  // The layouts this PUT makes the workflow start using (their pending changes move under its own).
+  const startsUsing = new Set<string>();
   if (Array.isArray(b.steps)) {
+    const used = layoutsNamed(workflow.steps, "_layoutId");
+    for (const id of layoutsNamed(b.steps, "layoutId")) if (!used.has(id)) startsUsing.add(id);
     // The list sent replaces the stored one, each step matched by its _templateId (steps.ts).
     workflow.steps = buildSteps(ctx, b.steps as Record<string, unknown>[], workflow);
     const trigger = workflow.triggers[0];
@@ -98,7 +102,7 @@ export const updateWorkflow: Handler = (ctx) => {
   if (typeof b.identifier === "string" && workflow.triggers[0])
     workflow.triggers[0].identifier = b.identifier;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
-  recordDevelopmentWrite(ctx, workflow);
+  recordWrite(ctx, workflow, startsUsing);
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -112,7 +116,7 @@ export const updateWorkflowStatus: Handler = (ctx) => {
   workflow.active = b.active;
   workflow.draft = !b.active;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
-  recordDevelopmentWrite(ctx, workflow);
+  recordWrite(ctx, workflow);
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -146,10 +150,9 @@ export const listWorkflows: Handler = (ctx) => {
   if (limit > 100) problems.push("limit must not be greater than 100");
   if (problems.length > 0) throw badRequest(problems);
   const text = (ctx.query.get("query") ?? "").toLowerCase();
-  const all =
-    text === ""
-      ? ctx.store.workflows
-      : ctx.store.workflows.filter((w) => w.name.toLowerCase().includes(text));
+  // Newest first, as real servers list them (r3-q1-30, r3-q2-07): the store keeps creation order.
+  const newestFirst = [...ctx.store.workflows].reverse();
+  const all = text === "" ? newestFirst : newestFirst.filter((w) => w.name.toLowerCase().includes(text));
   // The real list adds each workflow's integration status (the emulator has no integrations).
   // The real list holds each step's template as {_id, type} only: content needs a read by id.
   const data = all.slice(page * limit, page * limit + limit).map((w) => ({
@@ -172,7 +175,7 @@ export const deleteWorkflow: Handler = (ctx) => {
   ctx.store.workflows.splice(ctx.store.workflows.indexOf(workflow), 1);
   workflow.deleted = true;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
-  recordDevelopmentWrite(ctx, workflow);
+  recordWrite(ctx, workflow);
   return ok(true, 200, true);
 };
 
@@ -189,7 +192,7 @@ export const createGroup: Handler = (ctx) => {
     updatedAt: ctx.now,
   };
   ctx.store.notificationGroups.push(group);
-  if (ctx.environment === "development") recordChange(ctx.data, "NotificationGroup", group, ctx.now);
+  recordGroupWrite(ctx, group);
   return ok(group, ctx.flavor === "real" ? 201 : 200, true);
 };
 
@@ -200,7 +203,7 @@ export const renameGroup: Handler = (ctx) => {
   const name = requireName(ctx.body);
   group.name = name;
   (group as { updatedAt?: string }).updatedAt = ctx.now;
-  if (ctx.environment === "development") recordChange(ctx.data, "NotificationGroup", group, ctx.now);
+  recordGroupWrite(ctx, group);
   return ok(group, 200, true);
 };
 
@@ -212,9 +215,21 @@ export const getGroup: Handler = (ctx) => {
   return ok(group);
 };
 
-/** Development writes are recorded for promotion; Production ones are not (real servers). */
-function recordDevelopmentWrite(ctx: HandlerContext, workflow: Workflow): void {
-  if (ctx.environment === "development") recordWorkflowChange(ctx.data, workflow, ctx.now);
+/**
+ * Every workflow write is a change of the environment written: a Production key's PUT makes a
+ * Production change, listed to that key (r3-q1-15, -16, -17), which can never be promoted.
+ */
+function recordWrite(ctx: HandlerContext, workflow: Workflow, startsUsing?: ReadonlySet<string>): void {
+  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now, startsUsing);
+}
+
+/**
+ * A Development group write is recorded for promotion. A Production one is not: no capture shows
+ * what a real server records there (workflows and layouts are recorded in Production).
+ */
+function recordGroupWrite(ctx: HandlerContext, group: { _id: string }): void {
+  if (ctx.environment === "development")
+    recordChange(ctx.data, "development", "NotificationGroup", group, ctx.now);
 }
 
 export function developmentOnly(ctx: HandlerContext): void {

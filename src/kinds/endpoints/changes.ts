@@ -2,8 +2,9 @@
 // (one, or several in bulk) into Production. Applying is a POST, but applying a change twice
 // converges (a real server copies the entity's current Development state into Production again
 // and answers 201), so a lost answer is retried like a PUT (`repeatable`) instead of leaving
-// the caller unsure. Changes belong to Development: a Production key lists none, and applying
-// with it is API_NOT_FOUND ("Parent Change not found").
+// the caller unsure. Only Development's changes can be applied: a Production key lists
+// Production's own changes (a real server records its direct edits, r3-q1-17), and applying any
+// change with it is API_NOT_FOUND ("Parent Change not found", "Environment … not found").
 import { countedPage, expectArray, fail, isRecord, unwrap } from "../../api/envelope.js";
 import { listAllPaged } from "../../api/pagination.js";
 import { checkId, invalidRequest, segment } from "../../api/request-checks.js";
@@ -22,7 +23,7 @@ const CHANGE = {
 } as const;
 
 export interface ChangeEndpoints {
-  /** Extension: GET /v1/changes?promoted&page&limit (Development key: a Production key lists none). */
+  /** Extension: GET /v1/changes?promoted&page&limit (the key's environment's own changes). */
   listChanges(
     query?: { promoted?: boolean; page?: number; limit?: number },
     options?: RequestOptions,

@@ -76,11 +76,16 @@ export interface Environment {
   _parentId?: string;
 }
 
-/** One json-diff operation of a change. */
+/**
+ * One operation of a change's diff. Real servers record `add`, `update` (with `oldVal`) and
+ * `delete` at deep paths (`["triggers", 0, "variables", 1, "_id"]`); JSON-patch names
+ * (`replace`, `remove`) are read as the same.
+ */
 export interface ChangeOp {
   op: string;
   path: (string | number)[];
   val?: unknown;
+  oldVal?: unknown;
 }
 
 /** Extension: a change recorded in Development, pending (`enabled: false`) or promoted. */

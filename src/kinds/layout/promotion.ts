@@ -3,7 +3,8 @@
 // those it declares and those its workflows' steps name (`template.layout`, e.g. an export's
 // `novu-default-layout`). Their pending changes are promoted, before the workflows: a workflow
 // promoted while its layout is not in Production points at no layout there (r3-q2-03), and
-// would plan as a change forever.
+// would plan as a change forever. The change of a layout that a workflow started using is nested
+// under the workflow's change by a real server: not listed, it is promoted with it (r3-q3-22).
 import type { DesiredState } from "../../config/model.js";
 import { isNotiformError } from "../../errors.js";
 import type { ChangeOp } from "../endpoints/wire.js";

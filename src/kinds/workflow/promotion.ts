@@ -15,6 +15,7 @@ import {
   type PromotionHandle,
   promotedField,
   type RequiredEntity,
+  removes,
   topField,
 } from "../promotion.js";
 import { unlessUnsupported } from "../unsupported.js";
@@ -54,9 +55,15 @@ async function workflowIdentifiers(
   }
 }
 
+/**
+ * A first recording adds whole fields (`steps` as its list, `triggers` with the identifier); a
+ * later one, on a real server, updates deep paths (`["steps", 0, "template", "content"]`,
+ * `["triggers", 0, "identifier"]`, r3-q1-14, r3-q1-29): the steps are counted by index then.
+ */
 function describeWorkflowOps(ops: readonly ChangeOp[], managed: ManagedHandles): PromotedDetails {
   const fields: PromotedField[] = [];
   const details: PromotedDetails = { fields };
+  const stepsTouched = new Set<string>();
   for (const op of ops) {
     const field = topField(op);
     if (WORKFLOW_FIELDS.has(field)) fields.push(promotedField(field, op));
@@ -64,15 +71,22 @@ function describeWorkflowOps(ops: readonly ChangeOp[], managed: ManagedHandles):
       if (typeof op.val === "string") details.groupEntityId = op.val;
       const key = typeof op.val === "string" ? managed.notificationGroup?.get(op.val)?.key : undefined;
       fields.push(promotedField("group", { ...op, val: key ?? op.val }));
-    } else if (field === "steps" && op.op !== "remove") {
+    } else if (field === "steps" && op.path.length > 1) stepsTouched.add(String(op.path[1]));
+    else if (field === "steps" && !removes(op)) {
       // A first recording adds the (possibly empty) step list: nothing to say when it is empty.
       const count = Array.isArray(op.val) ? op.val.length : 0;
-      if (count > 0 || op.op === "replace") details.stepsChanged = count;
+      if (count > 0 || op.op !== "add") details.stepsChanged = count;
     } else if (field === "triggers" && details.identifier === undefined) {
-      const identifier = (op.val as { identifier?: unknown }[] | undefined)?.[0]?.identifier;
+      const identifier =
+        op.path.length === 1
+          ? (op.val as { identifier?: unknown }[] | undefined)?.[0]?.identifier
+          : op.path[1] === 0 && op.path[2] === "identifier" && !removes(op)
+            ? op.val
+            : undefined;
       if (typeof identifier === "string") details.identifier = identifier;
     }
   }
+  if (stepsTouched.size > 0) details.stepsChanged = (details.stepsChanged ?? 0) + stepsTouched.size;
   fields.sort((a, b) => a.field.localeCompare(b.field));
   return details;
 }
