@@ -18,7 +18,7 @@ function keysOf(value: Container): (string | number)[] {
 }
 
 function has(value: Container, key: string | number): boolean {
-  return Array.isArray(value) ? typeof key === "number" && key < value.length : key in value;
+  return Array.isArray(value) ? typeof key === "number" && key < value.length : Object.hasOwn(value, key);
 }
 
 function at(value: Container, key: string | number): unknown {
@@ -26,22 +26,28 @@ function at(value: Container, key: string | number): unknown {
 }
 
 /** The ops that turn `before` into `after` (both JSON). */
-export function diffOps(before: unknown, after: unknown, path: (string | number)[] = []): ChangeOp[] {
+export function diffOps(before: unknown, after: unknown): ChangeOp[] {
+  const ops: ChangeOp[] = [];
+  collectOps(before, after, [], ops);
+  return ops;
+}
+
+/** Appends to `ops` (one list for the whole walk: no spreading of a subtree's ops into its parent's). */
+function collectOps(before: unknown, after: unknown, path: (string | number)[], ops: ChangeOp[]): void {
   const kind = kindOf(before);
   if (kind !== "value" && kind === kindOf(after)) {
     const from = before as Container;
     const to = after as Container;
-    const ops: ChangeOp[] = [];
     for (const key of keysOf(from)) {
-      if (has(to, key)) ops.push(...diffOps(at(from, key), at(to, key), [...path, key]));
+      if (has(to, key)) collectOps(at(from, key), at(to, key), [...path, key], ops);
       else ops.push({ op: "delete", path: [...path, key], oldVal: at(from, key) });
     }
     for (const key of keysOf(to))
       if (!has(from, key)) ops.push({ op: "add", path: [...path, key], val: at(to, key) });
-    return ops;
+    return;
   }
-  if (JSON.stringify(before) === JSON.stringify(after)) return [];
-  return [{ op: "update", path, val: after, oldVal: before }];
+  if (JSON.stringify(before) !== JSON.stringify(after))
+    ops.push({ op: "update", path, val: after, oldVal: before });
 }
 
 /**
@@ -68,10 +74,15 @@ export function applyOps(state: Record<string, unknown>, ops: readonly ChangeOp[
       if (Array.isArray(parent)) emptied.add(parent);
     } else (parent as Record<string | number, unknown>)[last] = structuredClone(val);
   }
+  // Close the holes the deletes left, in place (a loop: a spread of a long array overflows the stack).
   for (const array of emptied) {
-    const kept = array.filter(() => true);
-    array.length = 0;
-    array.push(...kept);
+    let kept = 0;
+    for (let index = 0; index < array.length; index += 1)
+      if (index in array) {
+        array[kept] = array[index];
+        kept += 1;
+      }
+    array.length = kept;
   }
   return state;
 }
