@@ -79,17 +79,19 @@ export function recordChange(
 
 /**
  * A workflow write: its change, plus a MessageTemplate child per step template not yet recorded.
- * The pending Layout change of each layout in `startsUsing` becomes a child of the workflow's
- * change too, as a real server re-parents the change of a layout a workflow starts using
- * (r3-q3-15, -20, -22): it leaves the list and is applied with the workflow. A DefaultLayout
- * change is not moved (r3-q1-05).
+ * The pending Layout change of each layout in `named` (the layouts the write's steps name in
+ * `layoutId`) becomes a child of the workflow's change too, wherever it was: a real server
+ * re-parents it on every step template write naming the layout (UpdateMessageTemplate and
+ * CreateMessageTemplate in Novu's source; r3-q3-15, -20, -22 show a workflow created with one):
+ * it leaves the list and is applied with the workflow. A DefaultLayout change is not moved
+ * (r3-q1-05).
  */
 export function recordWorkflowChange(
   data: EmulatorData,
   environment: EnvironmentName,
   workflow: Workflow,
   now: string,
-  startsUsing: ReadonlySet<string> = new Set(),
+  named: ReadonlySet<string> = new Set(),
 ): Change {
   const parent = recordChange(data, environment, "NotificationTemplate", workflow, now);
   for (const step of workflow.steps) {
@@ -99,7 +101,7 @@ export function recordWorkflowChange(
     recordChange(data, environment, "MessageTemplate", template as { _id: string }, now, parent._id);
   }
   for (const change of data.changes) {
-    if (change.enabled || change.type !== "Layout" || !startsUsing.has(change._entityId)) continue;
+    if (change.enabled || change.type !== "Layout" || !named.has(change._entityId)) continue;
     if (change._environmentId === parent._environmentId) change._parentId = parent._id;
   }
   return parent;

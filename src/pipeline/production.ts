@@ -27,7 +27,7 @@ export async function withProductionDiff(
   if (!promotion.entries.some((entry) => COMPARED_KINDS.includes(entry.kind))) return promotion;
   const production = await connectProduction(args, context, environmentName);
   if ("why" in production) {
-    const warning = `Production was not read (${production.why}): the workflows and layouts show the fields their changes set, not a diff against Production`;
+    const warning = `Production was not read (${production.why}): the workflows and layouts show the fields their changes set, not a diff against Production, and a layout change the server nests in a workflow's is not shown`;
     return { ...promotion, warnings: [...promotion.warnings, warning] };
   }
   try {

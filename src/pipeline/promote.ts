@@ -7,7 +7,7 @@ import { type Masker, maskDeep } from "../mask.js";
 import { buildPromotion } from "../promote/build-promotion.js";
 import { resolveManagedEntities, withRequired } from "../promote/managed.js";
 import type { Promotion, PromotionTarget } from "../promote/model.js";
-import { checkPromotionFresh, checkPromotionManaged } from "../promote/saved-promotion.js";
+import { checkCarriedFresh, checkPromotionFresh, checkPromotionManaged } from "../promote/saved-promotion.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
 import { resolveSession } from "./prepare-plan.js";
@@ -94,6 +94,11 @@ export async function refreshSavedPromotion(session: Session, saved: Promotion, 
   const promotedIds = gone
     ? new Set((await session.client.listAllChanges({ promoted: true })).map((c) => c._id))
     : new Set<string>();
-  const fresh = checkPromotionFresh(saved, pending, promotedIds, (value) => maskDeep(value, masker));
+  const mask = <T>(value: T) => maskDeep(value, masker);
+  const fresh = checkPromotionFresh(saved, pending, promotedIds, mask);
+  // The layouts its workflows carry unlisted: their content, as reviewed, or nothing is promoted.
+  const carried = saved.carried ?? [];
+  if (carried.length > 0 && fresh.current.some((entry) => entry.kind === "workflow"))
+    checkCarriedFresh(carried, await session.client.listAllLayouts(), mask);
   return fresh;
 }

@@ -3,14 +3,18 @@
 // environment's group names and layout identifiers; each layout it carries, from each
 // environment's layout list (by id in Development, by identifier in Production). Reads only; the
 // diff itself is pure (production-diff.ts). Values are masked as they are read, like the rest of
-// the promotion.
-import type { JsonObject } from "../canonical.js";
+// the promotion. The layouts the promoted workflows use without a change of their own listed are
+// compared too: a real server nests such a layout's pending change in a workflow's and promotes
+// it with that workflow, unlisted (UpdateMessageTemplate re-parents it on every step write
+// naming the layout), so this diff is the only place a reviewer sees it.
+import { digestOf, type JsonObject } from "../canonical.js";
 import { isNotiformError } from "../errors.js";
 import type { Layout } from "../kinds/layout/wire.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
 import { unlessUnsupported } from "../kinds/unsupported.js";
+import { layoutIdsOf } from "../kinds/workflow/promotion.js";
 import type { Workflow } from "../kinds/workflow/wire.js";
-import type { Promotion, PromotionEntry } from "./model.js";
+import type { CarriedLayout, Promotion, PromotionEntry } from "./model.js";
 import {
   diffAgainstProduction,
   type EnvironmentNames,
@@ -25,7 +29,7 @@ export const COMPARED_KINDS: readonly string[] = ["workflow", "layout"];
 
 /**
  * The promotion with a `diff` on every workflow and layout entry: Development's record against
- * Production's.
+ * Production's; and the layouts the promoted workflows carry unlisted (`carried`).
  */
 export async function compareWithProduction(
   promotion: Promotion,
@@ -37,39 +41,62 @@ export async function compareWithProduction(
   const layouts = promotion.entries.filter((entry) => entry.kind === "layout");
   if (workflows.length === 0 && layouts.length === 0) return promotion;
   const [developmentNames, productionNames] = await Promise.all([namesOf(development), namesOf(production)]);
-  const layoutDiffs = layouts.flatMap((entry) => {
-    const record = developmentNames.layoutRecords.find((layout) => layout._id === entry.entityId);
-    // Deleted in Development since the change was listed: nothing to compare.
-    if (record === undefined) return [];
+  const layoutDiff = (record: Layout) => {
     const current = productionNames.layoutRecords.find(
       (layout) => layout.identifier === record.identifier && layout.deleted !== true,
     );
     const next = mask(promotedLayoutFields(record));
     const now = current === undefined ? undefined : mask(promotedLayoutFields(current));
-    return [[entry.changeId, diffAgainstProduction(next, now)] as const];
+    return { diff: diffAgainstProduction(next, now), digest: digestOf(next) };
+  };
+  const layoutDiffs = layouts.flatMap((entry) => {
+    const record = developmentNames.layoutRecords.find((layout) => layout._id === entry.entityId);
+    // Deleted in Development since the change was listed: nothing to compare.
+    if (record === undefined) return [];
+    return [[entry.changeId, layoutDiff(record).diff] as const];
   });
-  const diffs = new Map([
-    ...layoutDiffs,
-    ...(await Promise.all(
-      workflows.map(async (entry) => {
-        const record = await development.getWorkflow(entry.entityId);
-        const identifier = entry.identifier ?? record.triggers[0]?.identifier;
-        const current =
-          identifier === undefined ? undefined : await unlessNotFound(production.getWorkflow(identifier));
-        const next = mask(promotedWorkflowFields(record, developmentNames)) as JsonObject;
-        const now =
-          current === undefined
-            ? undefined
-            : (mask(promotedWorkflowFields(current, productionNames)) as JsonObject);
-        return [entry.changeId, diffAgainstProduction(next, now)] as const;
-      }),
-    )),
-  ]);
+  const read = await Promise.all(
+    workflows.map(async (entry) => {
+      const record = await development.getWorkflow(entry.entityId);
+      const identifier = entry.identifier ?? record.triggers[0]?.identifier;
+      const current =
+        identifier === undefined ? undefined : await unlessNotFound(production.getWorkflow(identifier));
+      const next = mask(promotedWorkflowFields(record, developmentNames)) as JsonObject;
+      const now =
+        current === undefined
+          ? undefined
+          : (mask(promotedWorkflowFields(current, productionNames)) as JsonObject);
+      return { entry, record, diff: diffAgainstProduction(next, now) };
+    }),
+  );
+  const diffs = new Map([...layoutDiffs, ...read.map(({ entry, diff }) => [entry.changeId, diff] as const)]);
   const withDiff = (entry: PromotionEntry): PromotionEntry => {
     const diff = diffs.get(entry.changeId);
     return diff === undefined ? entry : { ...entry, diff };
   };
-  return { ...promotion, entries: promotion.entries.map(withDiff) };
+  // A layout with a change of its own listed is promoted (or left) by that change, not carried.
+  const listed = new Set(
+    [...promotion.entries, ...promotion.unmanaged].filter((e) => e.kind === "layout").map((e) => e.entityId),
+  );
+  const users = new Map<string, string[]>();
+  for (const { entry, record } of read)
+    for (const id of layoutIdsOf(record))
+      if (!listed.has(id)) users.set(id, [...(users.get(id) ?? []), entry.key ?? entry.name]);
+  const carried: CarriedLayout[] = [];
+  for (const [id, workflowKeys] of users) {
+    const record = developmentNames.layoutRecords.find((layout) => layout._id === id);
+    if (record === undefined) continue;
+    const { diff, digest } = layoutDiff(record);
+    carried.push({
+      entityId: id,
+      key: mask(record.identifier),
+      workflows: workflowKeys.sort(),
+      diff,
+      digest,
+    });
+  }
+  carried.sort((a, b) => a.key.localeCompare(b.key) || a.entityId.localeCompare(b.entityId));
+  return { ...promotion, entries: promotion.entries.map(withDiff), carried };
 }
 
 async function namesOf(client: Reader): Promise<EnvironmentNames & { layoutRecords: Layout[] }> {

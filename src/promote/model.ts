@@ -66,6 +66,29 @@ export interface Promotion {
   summary: { promote: number; unmanaged: number; pending: number };
   /** What the config names but could not be matched in Development. */
   warnings: string[];
+  /**
+   * Where Production was read: the layouts the promoted workflows' steps use that have no pending
+   * change listed. A real server nests a layout's pending change in the change of the last
+   * workflow written with steps naming it, lists it no more, and promotes it with that workflow.
+   */
+  carried?: CarriedLayout[];
+}
+
+/** A layout whose pending change, if it has one, travels unlisted with a promoted workflow's. */
+export interface CarriedLayout {
+  /** The layout's Development id. */
+  entityId: string;
+  /** Its identifier (the same in both environments). */
+  key: string;
+  /** The config keys (or names) of the promoted workflows whose steps use it. */
+  workflows: string[];
+  /**
+   * Development's layout against Production's, field by field (empty: Production has it already;
+   * then no change of it is pending, or one that changes nothing).
+   */
+  diff: FieldChange[];
+  /** sha256 of Development's layout as compared: a saved promotion refuses when it moved. */
+  digest: string;
 }
 
 export type PromotionStatus = "applied" | "already-promoted" | "failed" | "skipped";

@@ -41,6 +41,20 @@ export function isAheadOfProduction(entry: { diff?: readonly unknown[] }): boole
 }
 
 /**
+ * Whether promoting adds anything Production lacks: an entry ahead of it, or a layout a promoted
+ * workflow carries unlisted that Production has otherwise (--detailed-exitcode's 2).
+ */
+export function promotionAheadOfProduction(promotion: {
+  entries: readonly { diff?: readonly unknown[] }[];
+  carried?: readonly { diff: readonly unknown[] }[];
+}): boolean {
+  return (
+    promotion.entries.some(isAheadOfProduction) ||
+    (promotion.carried ?? []).some((layout) => layout.diff.length > 0)
+  );
+}
+
+/**
  * Development's fields against Production's (undefined: Production has no such workflow yet, so
  * every field is new). A field only Production has (a step Development dropped) shows as null.
  */

@@ -3,11 +3,13 @@
 // request, a release comment or a job summary. Renderers only format: they decide nothing.
 import { sortKeysDeep } from "../canonical.js";
 import { COMMENT_BOUND, type CommentSection, fitComment } from "../plan/comment-bound.js";
+import type { FieldChange } from "../plan/model.js";
 import { renderDiffBlock } from "../plan/render-markdown.js";
 import { type DiffSides, renderContentChange } from "../plan/render-steps.js";
 import { formatChange, formatValue } from "../plan/render-text.js";
 import { clipText, markdownCode, markdownText } from "../sanitize.js";
 import {
+  type CarriedLayout,
   labelOf,
   type PromotedField,
   type Promotion,
@@ -34,11 +36,29 @@ export function summaryOf(promotion: Promotion): string {
       : had === promote
         ? ` Production already has the content of ${promote === 1 ? "it" : "all of them"}.`
         : ` Production already has the content of ${had} of them.`;
+  const carried = shownCarried(promotion).length;
+  const carries =
+    carried === 0
+      ? ""
+      : ` ${promote === 1 ? "It carries" : "They carry"} ${carried === 1 ? "a layout change" : `${carried} layout changes`} the server does not list on ${carried === 1 ? "its" : "their"} own.`;
   const rest =
     unmanaged === 0
       ? ""
       : ` ${unmanaged} pending change${unmanaged === 1 ? "" : "s"} of resources the config does not manage left pending (--all promotes them).`;
-  return head + already + rest;
+  return head + already + carries + rest;
+}
+
+/** The carried layouts Production lacks something of: the ones shown (the rest change nothing). */
+function shownCarried(promotion: Promotion): CarriedLayout[] {
+  return (promotion.carried ?? []).filter((layout) => layout.diff.length > 0);
+}
+
+/** How a carried layout names itself: its identifier and the workflows that carry it (three at most). */
+export function carriedLabel(layout: CarriedLayout): string {
+  const shown = layout.workflows.slice(0, 3).join(", ");
+  const more = layout.workflows.length > 3 ? ` and ${layout.workflows.length - 3} more` : "";
+  const noun = layout.workflows.length === 1 ? "workflow" : "workflows";
+  return `layout ${layout.key}, carried with ${noun} ${shown}${more}`;
 }
 
 export function renderPromotionText(promotion: Promotion, options: { verbose: boolean }): string {
@@ -54,6 +74,10 @@ export function renderPromotionText(promotion: Promotion, options: { verbose: bo
     if (entry.diff !== undefined) for (const line of diffLines(entry.diff, true)) lines.push(`      ${line}`);
     else for (const detail of detailsOf(entry)) lines.push(`      ${detail}`);
   }
+  for (const layout of shownCarried(promotion)) {
+    lines.push(`  ^ ${carriedLabel(layout)} (${CARRIED_WHY})`);
+    for (const line of diffLines(layout.diff, true)) lines.push(`      ${line}`);
+  }
   if (promotion.unmanaged.length > 0) {
     lines.push("", `Unmanaged pending changes (not promoted): ${promotion.unmanaged.length}`);
     const shown = options.verbose ? promotion.unmanaged : promotion.unmanaged.slice(0, UNMANAGED_SHOWN);
@@ -64,6 +88,9 @@ export function renderPromotionText(promotion: Promotion, options: { verbose: bo
   if (promotion.warnings.length > 0) lines.push("", "Warnings:", ...promotion.warnings.map((w) => `  ${w}`));
   return `${lines.join("\n")}\n`;
 }
+
+/** Why a carried layout has no change of its own in the list. */
+const CARRIED_WHY = "its pending change is nested in a workflow's: the server lists it no more";
 
 /** What Production receives, field by field; steps only as a count. */
 export function detailsOf(entry: PromotionEntry): string[] {
@@ -126,23 +153,36 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
   ].join("\n");
   const sections: CommentSection[] = [];
   if (promotion.entries.length > 0) {
+    // The entries, then the layouts they carry unlisted, as rows of one table.
+    const rows = [
+      ...promotion.entries.map((entry) => ({
+        label: labelOf(entry),
+        lines: entry.diff !== undefined ? diffLines(entry.diff, false) : detailsOf(entry),
+        diff: entry.diff ?? [],
+      })),
+      ...shownCarried(promotion).map((layout) => ({
+        label: `${carriedLabel(layout)} (${CARRIED_WHY})`,
+        lines: diffLines(layout.diff, false),
+        diff: layout.diff,
+      })),
+    ];
     let table = "| resource | Production receives |\n|---|---|\n";
     let shown = 0;
-    for (const entry of promotion.entries) {
-      const lines = entry.diff !== undefined ? diffLines(entry.diff, false) : detailsOf(entry);
+    for (const { label, lines } of rows) {
       const cell = lines.map((line) => markdownCode(clipText(line, CELL_WIDTH))).join("<br>");
-      const row = `| ${markdownCode(clipText(labelOf(entry), CELL_WIDTH))} | ${cell} |\n`;
+      const row = `| ${markdownCode(clipText(label, CELL_WIDTH))} | ${cell} |\n`;
       if (table.length + row.length > TABLE_BUDGET) break;
       table += row;
       shown += 1;
     }
-    const rest = promotion.entries.length - shown;
+    const rest = rows.length - shown;
     if (rest > 0)
       table += `\n_… ${rest} more change${rest === 1 ? "" : "s"} not shown: run \`notiform promote\` for all._\n`;
     sections.push({ title: "changes to promote", text: `${table}\n` });
     let diffs = "";
-    for (const entry of promotion.entries.slice(0, shown))
-      for (const block of diffBlocks(entry)) if (diffs.length + block.length <= DIFFS_BUDGET) diffs += block;
+    for (const { label, diff } of rows.slice(0, shown))
+      for (const block of diffBlocks(label, diff))
+        if (diffs.length + block.length <= DIFFS_BUDGET) diffs += block;
     if (diffs !== "") sections.push({ title: "text diffs", text: `${diffs}\n` });
   }
   if (promotion.unmanaged.length > 0) {
@@ -170,13 +210,13 @@ const TABLE_BUDGET = 30_000;
 /** The text diffs' share. */
 const DIFFS_BUDGET = 20_000;
 
-/** An entry's long text changes (a layout's content, a template) as diff blocks under the table. */
-function diffBlocks(entry: PromotionEntry): string[] {
+/** A row's long text changes (a layout's content, a template) as diff blocks under the table. */
+function diffBlocks(label: string, diff: readonly FieldChange[]): string[] {
   const blocks: string[] = [];
-  for (const change of entry.diff ?? []) {
+  for (const change of diff) {
     const rendered = renderContentChange(change, formatValue, PROMOTION_SIDES);
     if (rendered === undefined || rendered.diff.length === 0) continue;
-    blocks.push(renderDiffBlock(`${labelOf(entry)}: ${rendered.line}`, rendered.diff, "notiform promote"));
+    blocks.push(renderDiffBlock(`${label}: ${rendered.line}`, rendered.diff, "notiform promote"));
   }
   return blocks;
 }

@@ -5,20 +5,24 @@
 // reason to refuse: it is reported as already promoted and not sent again.
 
 import { readBoundedFile } from "../bounded-file.js";
+import { digestOf } from "../canonical.js";
 import { NotiformError } from "../errors.js";
 import type { Change } from "../kinds/endpoints/wire.js";
+import type { Layout } from "../kinds/layout/wire.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { validatorOf } from "../schemas.js";
 import { normalizeUrl } from "../state/state-store.js";
 import { digestOfChange } from "./build-promotion.js";
 import type { ManagedEntities } from "./managed.js";
 import {
+  type CarriedLayout,
   labelOf,
   PROMOTION_FORMAT_VERSION,
   type Promotion,
   type PromotionEntry,
   type PromotionTarget,
 } from "./model.js";
+import { promotedLayoutFields } from "./production-diff.js";
 
 export async function readSavedPromotion(path: string): Promise<Promotion> {
   const read = await readBoundedFile(path);
@@ -145,11 +149,38 @@ export function checkPromotionFresh(
     } else if (promotedIds.has(entry.changeId)) out.alreadyPromoted.push(entry);
     else moved.push(`${labelOf(entry)} (change ${entry.changeId}) is no longer pending`);
   }
+  refuseStale(moved);
+  return out;
+}
+
+/** Refuse the whole saved promotion when anything it carries moved, saying what (the first five). */
+function refuseStale(moved: readonly string[]): void {
   if (moved.length > 0)
     throw new NotiformError(
       "PROMOTION_STALE",
       `the saved promotion is stale, nothing was promoted: ${moved.slice(0, 5).join("; ")}${moved.length > 5 ? `; and ${moved.length - 5} more` : ""}`,
       { hint: "Run `notiform promote --out FILE` again, review it, and promote that file." },
     );
-  return out;
+}
+
+/**
+ * Pure: a saved promotion's carried layouts against Development's layouts now. Such a layout's
+ * change is not listed, so no digest of a change can show it moved: its content is compared
+ * instead. Refused whole (PROMOTION_STALE) when one moved or is gone, so a layout edited after
+ * the review never reaches Production unseen with the workflow that carries it.
+ */
+export function checkCarriedFresh(
+  carried: readonly CarriedLayout[],
+  current: readonly Layout[],
+  mask: <T>(value: T) => T,
+): void {
+  const moved: string[] = [];
+  for (const layout of carried) {
+    const record = current.find((l) => l._id === layout.entityId);
+    const carriedBy = `carried with workflow ${layout.workflows.join(", ")}`;
+    if (record === undefined) moved.push(`layout ${layout.key} (${carriedBy}) is gone from Development`);
+    else if (digestOf(mask(promotedLayoutFields(record))) !== layout.digest)
+      moved.push(`layout ${layout.key} (${carriedBy}) changed in Development since`);
+  }
+  refuseStale(moved);
 }

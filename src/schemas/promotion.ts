@@ -63,6 +63,14 @@ export const promotionSchema = {
         type: "string",
       },
     },
+    carried: {
+      type: "array",
+      description:
+        "Present when Production was read: the layouts the promoted workflows' steps use that have no pending change listed. A real server nests a layout's pending change in the change of the last workflow written with steps naming it, lists it no more, and promotes it with that workflow. Each is Development's layout against Production's; promoting a saved promotion refuses when one changed in Development since.",
+      items: {
+        $ref: "#/$defs/carriedLayout",
+      },
+    },
     summary: {
       type: "object",
       additionalProperties: false,
@@ -84,6 +92,41 @@ export const promotionSchema = {
     },
   },
   $defs: {
+    carriedLayout: {
+      type: "object",
+      additionalProperties: false,
+      required: ["entityId", "key", "workflows", "diff", "digest"],
+      properties: {
+        entityId: {
+          type: "string",
+          description: "The layout's Development id.",
+        },
+        key: {
+          type: "string",
+          description: "The layout's identifier (the same in both environments).",
+        },
+        workflows: {
+          type: "array",
+          description: "The config keys (or names) of the promoted workflows whose steps use it.",
+          items: {
+            type: "string",
+          },
+        },
+        diff: {
+          type: "array",
+          description:
+            "Development's layout against Production's, field by field; empty when Production already has it.",
+          items: {
+            $ref: "#/$defs/change",
+          },
+        },
+        digest: {
+          type: "string",
+          description: "sha256 of Development's layout as compared.",
+          pattern: "^sha256:[0-9a-f]{64}$",
+        },
+      },
+    },
     entry: {
       type: "object",
       additionalProperties: false,

@@ -65,6 +65,14 @@ describe("the promote preview against Production", () => {
 
     const text = await cli("promote", "--env", "development", "--detailed-exitcode");
     expect(text.code, text.stderr).toBe(2);
+    // The workflow's PUT named the layout: a real server nests the layout's pending change in
+    // the workflow's and lists it no more. It is shown as carried, with its diff.
+    expect(text.stdout).toContain(
+      "1 change to promote from Development to Production. It carries a layout change the server does not list on its own.",
+    );
+    expect(text.stdout).toContain(
+      "  ^ layout brand, carried with workflow order-shipped (its pending change is nested in a workflow's: the server lists it no more)\n      content: changed, 7 lines\n",
+    );
     expect(text.stdout).toContain("      content: changed, 7 lines\n");
     expect(text.stdout).toContain("        --- content (Production)\n");
     expect(text.stdout).toContain("        +++ content (Development)\n");
@@ -85,11 +93,75 @@ describe("the promote preview against Production", () => {
     expect(markdown.stdout).toContain("\n+<footer>Acme Inc, Berlin</footer>\n");
     expect(markdown.stdout).toContain("\n+<p>Order {{orderId}} is on its way to you.</p>\n");
 
-    // Production not read: the layout's change lists its fields, its content by size.
+    // Production not read: the workflow's change lists what it sets; the nested layout change
+    // cannot be seen, and the warning says so.
     const unread = await developmentOnly("promote", "--env", "development", "--detailed-exitcode");
     expect(unread.code, unread.stderr).toBe(2);
-    expect(unread.stdout).toContain("      content: set, 7 lines (Production was not read: no diff)\n");
+    expect(unread.stdout).toContain("  ^ workflow order-shipped\n      1 step changed\n");
+    expect(unread.stdout).not.toContain("layout brand");
+    expect(unread.stdout).toContain("a layout change the server nests in a workflow's is not shown");
     expect(unread.stdout).not.toContain("no field notiform shows changed");
+  });
+
+  it("a layout change carried by a workflow whose own content Production has still counts as ahead", async () => {
+    const { handle, workspace, cli } = await promotedOnce();
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
+    await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    // The template edit reverted: the workflow's change is still pending (and still carries the
+    // layout's), but its own content is Production's again.
+    await workspace.write("templates/order-shipped.html", EMAIL);
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const ahead = await cli("promote", "--env", "development", "--detailed-exitcode");
+    expect(ahead.code, ahead.stdout + ahead.stderr).toBe(2);
+    expect(ahead.stdout).toContain(
+      "  ^ workflow order-shipped\n      (Production already has this content)\n",
+    );
+    expect(ahead.stdout).toContain("-<footer>Acme Inc</footer>\n");
+    const json = JSON.parse(
+      (await cli("promote", "--env", "development", "--output", "json", "--detailed-exitcode")).stdout,
+    );
+    expect(json.carried).toMatchObject([{ key: "brand", workflows: ["order-shipped"] }]);
+    expect(json.carried[0].diff.map((change: { field: string }) => change.field)).toEqual(["content"]);
+
+    // The layout edited in Production by hand as well: nothing is ahead any more.
+    const copy = handle.store("production").layouts?.find((l) => l.identifier === "brand");
+    const patched = await fetch(`${handle.url}/v1/layouts/${copy?._id}`, {
+      method: "PATCH",
+      headers: { authorization: `ApiKey ${FRESH.keys.production}`, "content-type": "application/json" },
+      body: JSON.stringify({ content: LAYOUT_EDITED }),
+    });
+    expect(patched.status).toBe(200);
+    const level = await cli("promote", "--env", "development", "--detailed-exitcode");
+    expect(level.code, level.stdout + level.stderr).toBe(0);
+    expect(level.stdout).not.toContain("layout brand");
+  });
+
+  it("a saved promotion refuses when a layout it carries changed since, and promotes it as reviewed", async () => {
+    const { handle, workspace, cli } = await promotedOnce();
+    const productionLayout = () =>
+      handle.store("production").layouts?.find((l) => l.identifier === "brand")?.content;
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
+    await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const saved = await cli("promote", "--env", "development", "--out", "promotion.json");
+    expect(saved.code, saved.stderr).toBe(0);
+
+    // Edited again after the review: the nested change is rewritten, and no listed change moves.
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED.replace("Berlin", "Hamburg"));
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const stale = await cli("promote", "--env", "development", "promotion.json");
+    expect(stale.code, stale.stdout).toBe(1);
+    expect(stale.stderr).toContain(
+      "the saved promotion is stale, nothing was promoted: layout brand (carried with workflow order-shipped) changed in Development since",
+    );
+    expect(productionLayout()).toBe(LAYOUT);
+
+    // Reviewed again: promoted, with the layout as Development has it.
+    expect((await cli("promote", "--env", "development", "--out", "promotion.json")).code).toBe(0);
+    const promoted = await cli("promote", "--env", "development", "promotion.json");
+    expect(promoted.code, promoted.stderr).toBe(0);
+    expect(productionLayout()).toBe(LAYOUT_EDITED.replace("Berlin", "Hamburg"));
   });
 
   it("--detailed-exitcode exits 0 when Production already has every pending change's content", async () => {

@@ -280,8 +280,8 @@ describe("layouts, as a real server serves them", () => {
     expect((await listed()).some((c) => c._entityId === layoutId)).toBe(false);
   });
 
-  it("a PUT whose steps start using a layout moves its pending change too; one already in use stays listed", async () => {
-    const { handle, call } = await emulator();
+  it("a PUT whose steps name a layout moves its pending change under the workflow's, used before or not", async () => {
+    const { handle, call, keys } = await emulator();
     const group = handle.store("development").notificationGroups[0]?._id ?? "";
     const workflow = (
       await call("POST", "/v1/workflows", {
@@ -307,14 +307,26 @@ describe("layouts, as a real server serves them", () => {
     expect(await listedIds()).toContain(layoutId);
     await call("PUT", `/v1/workflows/${workflow._id}`, step(layoutId));
     expect(await listedIds()).not.toContain(layoutId);
-    // Promoted with the workflow; a later edit of the layout is its own change again, and a PUT of
-    // a workflow that already uses it leaves that change listed (the captures show no more).
-    const change = (await call("GET", "/v1/changes?promoted=false")).body.data.find(
-      (c: { _entityId: string }) => c._entityId === workflow._id,
-    );
-    await call("POST", `/v1/changes/${change._id}/apply`);
+    // Promoted with the workflow; a later edit of the layout is its own change again, until a PUT
+    // of a workflow that already uses it moves it too (Novu's UpdateMessageTemplate re-parents on
+    // every step write naming the layout). Edited again, it stays nested, and travels with the
+    // workflow's next promotion.
+    const pendingOf = async (id: string) =>
+      (await call("GET", "/v1/changes?promoted=false")).body.data.find(
+        (c: { _entityId: string }) => c._entityId === id,
+      );
+    await call("POST", `/v1/changes/${(await pendingOf(workflow._id))._id}/apply`);
     await call("PATCH", `/v1/layouts/${layoutId}`, { description: "edited" });
-    await call("PUT", `/v1/workflows/${workflow._id}`, step(layoutId));
     expect(await listedIds()).toContain(layoutId);
+    await call("PUT", `/v1/workflows/${workflow._id}`, step(layoutId));
+    expect(await listedIds()).not.toContain(layoutId);
+    await call("PATCH", `/v1/layouts/${layoutId}`, { description: "edited again" });
+    expect(await listedIds()).not.toContain(layoutId);
+    const applied = await call("POST", `/v1/changes/${(await pendingOf(workflow._id))._id}/apply`);
+    expect(applied.body.data[0]).toMatchObject({ type: "Layout", _entityId: layoutId });
+    const copy = (await call("GET", "/v1/layouts", undefined, keys.production)).body.data.find(
+      (l: { _parentId?: string }) => l._parentId === layoutId,
+    );
+    expect(copy?.description).toBe("edited again");
   });
 });

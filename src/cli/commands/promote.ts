@@ -18,7 +18,7 @@ import {
   type PromotionReport,
   type PromotionTarget,
 } from "../../promote/model.js";
-import { isAheadOfProduction } from "../../promote/production-diff.js";
+import { promotionAheadOfProduction } from "../../promote/production-diff.js";
 import {
   renderPromotionJson,
   renderPromotionMarkdown,
@@ -115,7 +115,7 @@ export const promoteCommand = defineCommand({
         // --detailed-exitcode it exits 2 while changes are pending; with --out it saves, as always.
         const detailed = args["detailed-exitcode"] || (args.output === "markdown" && args.out === undefined);
         // Exit 2 only while Production lacks something: not for changes whose content it has.
-        return detailed && promotion.entries.some(isAheadOfProduction) ? EXIT.changes : EXIT.ok;
+        return detailed && promotionAheadOfProduction(promotion) ? EXIT.changes : EXIT.ok;
       }
       if (promotion.entries.length === 0) {
         if (args.output === "json") context.terminal.out(renderPromotionReportJson(emptyReport()));

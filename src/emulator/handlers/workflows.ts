@@ -88,11 +88,10 @@ export const updateWorkflow: Handler = (ctx) => {
       ...(b.preferenceSettings as object),
     };
   }
-  // The layouts this PUT makes the workflow start using (their pending changes move under its own).
-  const startsUsing = new Set<string>();
+  // The layouts this PUT's steps name: their pending changes move under the workflow's own.
+  let named = new Set<string>();
   if (Array.isArray(b.steps)) {
-    const used = layoutsNamed(workflow.steps, "_layoutId");
-    for (const id of layoutsNamed(b.steps, "layoutId")) if (!used.has(id)) startsUsing.add(id);
+    named = layoutsNamed(b.steps, "layoutId");
     // The list sent replaces the stored one, each step matched by its _templateId (steps.ts).
     workflow.steps = buildSteps(ctx, b.steps as Record<string, unknown>[], workflow);
     const trigger = workflow.triggers[0];
@@ -102,7 +101,7 @@ export const updateWorkflow: Handler = (ctx) => {
   if (typeof b.identifier === "string" && workflow.triggers[0])
     workflow.triggers[0].identifier = b.identifier;
   (workflow as { updatedAt?: string }).updatedAt = ctx.now;
-  recordWrite(ctx, workflow, startsUsing);
+  recordWrite(ctx, workflow, named);
   return ok(withGroup(ctx, workflow), 200, true);
 };
 
@@ -219,8 +218,8 @@ export const getGroup: Handler = (ctx) => {
  * Every workflow write is a change of the environment written: a Production key's PUT makes a
  * Production change, listed to that key (r3-q1-15, -16, -17), which can never be promoted.
  */
-function recordWrite(ctx: HandlerContext, workflow: Workflow, startsUsing?: ReadonlySet<string>): void {
-  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now, startsUsing);
+function recordWrite(ctx: HandlerContext, workflow: Workflow, named?: ReadonlySet<string>): void {
+  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now, named);
 }
 
 /**

@@ -104,17 +104,25 @@ async function layoutsInUse(
 ): Promise<RequiredEntity[]> {
   const workflows = await Promise.all(workflowIds.map((id) => readIfThere(client, id)));
   const used = new Set<string>();
-  const visit = (step: Step & { variants?: Step[] }) => {
-    const layoutId = step.template?._layoutId;
-    if (typeof layoutId === "string") used.add(layoutId);
-    for (const variant of step.variants ?? []) visit(variant);
-  };
-  for (const workflow of workflows) for (const step of workflow?.steps ?? []) visit(step);
+  for (const workflow of workflows)
+    if (workflow !== undefined) for (const id of layoutIdsOf(workflow)) used.add(id);
   if (used.size === 0) return [];
   const layouts = (await unlessUnsupported(client.listAllLayouts())) ?? [];
   return layouts
     .filter((layout) => used.has(layout._id))
     .map((layout) => ({ kind: "layout", entityId: layout._id, handle: { key: layout.identifier } }));
+}
+
+/** The layouts a workflow's steps and their variants use (`_layoutId`), by id. */
+export function layoutIdsOf(workflow: Workflow): Set<string> {
+  const used = new Set<string>();
+  const visit = (step: Step & { variants?: Step[] }) => {
+    const layoutId = step.template?._layoutId;
+    if (typeof layoutId === "string") used.add(layoutId);
+    for (const variant of step.variants ?? []) visit(variant);
+  };
+  for (const step of workflow.steps ?? []) visit(step);
+  return used;
 }
 
 /** A Development workflow by id; undefined where the server cannot read one or it is gone. */
