@@ -56,18 +56,19 @@ export function isContentField(field: string): boolean {
 export function desiredStepFields(steps: readonly StepSpec[], out: JsonObject): void {
   out[STEPS_FIELD] = steps.map((step) => step.name);
   for (const step of steps) {
-    out[stepField(step.name, "type")] = step.type;
-    out[stepField(step.name, "active")] = step.active ?? true;
+    const at = stepField(step.name, ""); // the step's prefix once (see liveStepFields)
+    out[`${at}type`] = step.type;
+    out[`${at}active`] = step.active ?? true;
     for (const field of STEP_FIELDS) {
       const value = step[field];
-      if (value !== undefined) out[stepField(step.name, field)] = value as JsonValue;
+      if (value !== undefined) out[`${at}${field}`] = value as JsonValue;
     }
     const template = step.template ?? {};
     for (const field of TEMPLATE_TEXT_FIELDS) {
       const value = template[field];
-      if (value !== undefined) out[stepField(step.name, `template.${field}`)] = value as JsonValue;
+      if (value !== undefined) out[`${at}template.${field}`] = value as JsonValue;
     }
-    if (template.layout !== undefined) out[stepField(step.name, "template.layout")] = template.layout;
+    if (template.layout !== undefined) out[`${at}template.layout`] = template.layout;
   }
 }
 
@@ -90,26 +91,26 @@ export function liveStepFields(
   steps.forEach((step, index) => {
     const name = liveStepName(step, index);
     names.push(name);
-    if (out[stepField(name, "type")] !== undefined) return;
+    // The step's prefix once (`steps["name"].`): stepField for each of its fields costs a
+    // JSON.stringify each, over every step of every workflow a plan compares.
+    const at = stepField(name, "");
+    if (out[`${at}type`] !== undefined) return;
     const template = (step.template ?? {}) as Record<string, unknown>;
-    out[stepField(name, "type")] = String(template.type ?? "");
-    out[stepField(name, "active")] = step.active !== false;
-    out[stepField(name, "shouldStopOnFail")] = step.shouldStopOnFail === true;
-    out[stepField(name, "filters")] = withoutSubIds(step.filters ?? []) as JsonValue;
-    out[stepField(name, "metadata")] = canonicalMetadata(
-      step.metadata as Record<string, unknown> | undefined,
-    );
-    out[stepField(name, "replyCallback")] = withoutSubIds(step.replyCallback ?? {}) as JsonValue;
+    out[`${at}type`] = String(template.type ?? "");
+    out[`${at}active`] = step.active !== false;
+    out[`${at}shouldStopOnFail`] = step.shouldStopOnFail === true;
+    out[`${at}filters`] = withoutSubIds(step.filters ?? []) as JsonValue;
+    out[`${at}metadata`] = canonicalMetadata(step.metadata as Record<string, unknown> | undefined);
+    out[`${at}replyCallback`] = withoutSubIds(step.replyCallback ?? {}) as JsonValue;
     for (const field of TEMPLATE_TEXT_FIELDS) {
       const value = template[field];
       if (value === undefined || value === null) continue;
-      out[stepField(name, `template.${field}`)] = withoutSubIds(value) as JsonValue;
+      out[`${at}template.${field}`] = withoutSubIds(value) as JsonValue;
     }
-    if (out[stepField(name, "template.variables")] === undefined)
-      out[stepField(name, "template.variables")] = [];
+    if (out[`${at}template.variables`] === undefined) out[`${at}template.variables`] = [];
     const layoutId = template._layoutId;
     if (typeof layoutId === "string")
-      out[stepField(name, "template.layout")] = layoutIdentifiers?.get(layoutId) ?? `layout id ${layoutId}`;
+      out[`${at}template.layout`] = layoutIdentifiers?.get(layoutId) ?? `layout id ${layoutId}`;
   });
   out[STEPS_FIELD] = names;
 }
