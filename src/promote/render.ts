@@ -90,7 +90,8 @@ export function renderPromotionText(promotion: Promotion, options: { verbose: bo
 }
 
 /** Why a carried layout has no change of its own in the list. */
-const CARRIED_WHY = "its pending change is nested in a workflow's: the server lists it no more";
+const CARRIED_WHY =
+  "no change of its own is listed: the server nests it in a workflow's and promotes it with that workflow";
 
 /** What Production receives, field by field; steps only as a count. */
 export function detailsOf(entry: PromotionEntry): string[] {

@@ -71,7 +71,7 @@ describe("the promote preview against Production", () => {
       "1 change to promote from Development to Production. It carries a layout change the server does not list on its own.",
     );
     expect(text.stdout).toContain(
-      "  ^ layout brand, carried with workflow order-shipped (its pending change is nested in a workflow's: the server lists it no more)\n      content: changed, 7 lines\n",
+      "  ^ layout brand, carried with workflow order-shipped (no change of its own is listed: the server nests it in a workflow's and promotes it with that workflow)\n      content: changed, 7 lines\n",
     );
     expect(text.stdout).toContain("      content: changed, 7 lines\n");
     expect(text.stdout).toContain("        --- content (Production)\n");
