@@ -55,6 +55,17 @@ async function promotedOnce() {
   return { handle, workspace, cli, developmentOnly };
 }
 
+/** The brand layout's content set in Production by hand, with the Production key. */
+async function editInProduction(handle: Awaited<ReturnType<typeof promotedOnce>>["handle"], content: string) {
+  const copy = handle.store("production").layouts?.find((l) => l.identifier === "brand");
+  const patched = await fetch(`${handle.url}/v1/layouts/${copy?._id}`, {
+    method: "PATCH",
+    headers: { authorization: `ApiKey ${FRESH.keys.production}`, "content-type": "application/json" },
+    body: JSON.stringify({ content }),
+  });
+  expect(patched.status).toBe(200);
+}
+
 describe("the promote preview against Production", () => {
   it("shows a layout edit and a template edit as diffs from Production to Development", async () => {
     const { workspace, cli, developmentOnly } = await promotedOnce();
@@ -125,13 +136,7 @@ describe("the promote preview against Production", () => {
     expect(json.carried[0].diff.map((change: { field: string }) => change.field)).toEqual(["content"]);
 
     // The layout edited in Production by hand as well: nothing is ahead any more.
-    const copy = handle.store("production").layouts?.find((l) => l.identifier === "brand");
-    const patched = await fetch(`${handle.url}/v1/layouts/${copy?._id}`, {
-      method: "PATCH",
-      headers: { authorization: `ApiKey ${FRESH.keys.production}`, "content-type": "application/json" },
-      body: JSON.stringify({ content: LAYOUT_EDITED }),
-    });
-    expect(patched.status).toBe(200);
+    await editInProduction(handle, LAYOUT_EDITED);
     const level = await cli("promote", "--env", "development", "--detailed-exitcode");
     expect(level.code, level.stdout + level.stderr).toBe(0);
     expect(level.stdout).not.toContain("layout brand");
@@ -173,13 +178,7 @@ describe("the promote preview against Production", () => {
     expect(ahead.code, ahead.stdout + ahead.stderr).toBe(2);
 
     // The same edit made in Production by hand: the change is still pending, Production has it.
-    const copy = handle.store("production").layouts?.find((l) => l.identifier === "brand");
-    const patched = await fetch(`${handle.url}/v1/layouts/${copy?._id}`, {
-      method: "PATCH",
-      headers: { authorization: `ApiKey ${FRESH.keys.production}`, "content-type": "application/json" },
-      body: JSON.stringify({ content: LAYOUT_EDITED }),
-    });
-    expect(patched.status).toBe(200);
+    await editInProduction(handle, LAYOUT_EDITED);
 
     const level = await cli("promote", "--env", "development", "--detailed-exitcode");
     expect(level.code, level.stdout + level.stderr).toBe(0);
