@@ -4,8 +4,10 @@
 // promotes, applies the kinds promotion never carries (topics, tenants) to Production with its
 // key, and records each environment's state through its own branch and pull request. After each
 // run both environments plan to nothing from their state branches. The second change edits a
-// layout (its content in a file): the recipe's saved promotion (`promote --out`, then `promote
-// FILE`) must carry it (issue 33: it was refused as a change the config does not manage). A third
+// layout (its content in a file) with the e-mail template that uses it: the recipe's saved
+// promotion (`promote --out`, then `promote FILE`) must carry it (issue 33: it was refused as a
+// change the config does not manage), and show it though a real server nests its change in the
+// workflow's, unlisted. A third
 // change renames only a topic: nothing to promote, and the Production job still runs and applies it.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -24,6 +26,7 @@ interface Change {
   topics: string;
   tenants: string;
   layout: string;
+  subject: string;
 }
 
 const config = (url: string, change: Change) => `${twoEnvironmentsConfig("Acme Inc", url)}topics:
@@ -36,16 +39,25 @@ workflows:
   - identifier: order-shipped
     name: Order shipped
     tags: [${change.tags}]
+    steps:
+      - name: email-customer
+        type: email
+        template:
+          subject: "${change.subject}"
+          content: "<p>Order {{orderId}} is on its way.</p>"
+          layout: brand
 `;
 const FIRST: Change = {
   tags: "orders",
   topics: "  - key: order-updates\n    name: Order updates\n",
   tenants: "  - identifier: acme-eu\n    name: Acme Europe\n",
   layout: "<html>\n<body>\n<main>{{{body}}}</main>\n</body>\n</html>\n",
+  subject: "Order {{orderId}} shipped",
 };
 const SECOND: Change = {
   tags: "orders, shipping",
   layout: "<html>\n<body>\n<header>Acme</header>\n<main>{{{body}}}</main>\n</body>\n</html>\n",
+  subject: "Your order {{orderId}} shipped",
   topics: `${FIRST.topics}  - key: returns\n    name: Returns\n`,
   tenants: `${FIRST.tenants}  - identifier: acme-us\n    name: Acme US\n    data: { plan: pro }\n`,
 };
@@ -147,6 +159,11 @@ describe("notiform-promote.yml on a protected main", () => {
       expect(approvals[n]?.tags).not.toEqual(tags);
       expect(shipped("development")?.tags).toEqual(tags);
       expect(shipped("production")?.tags).toEqual(tags);
+      // The layout's change travels nested in the workflow's (its steps name the layout, as a
+      // real server nests it): the approver saw it as carried, and it reached Production.
+      expect(run.jobs["apply-development"]?.summary).toContain(
+        "layout brand, carried with workflow order-shipped",
+      );
       // The layout (created, then edited) reached Production through the saved promotion.
       const brand = (environment: "development" | "production") =>
         handle.store(environment).layouts?.find((l) => l.identifier === "brand" && !l.deleted);
