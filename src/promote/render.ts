@@ -162,7 +162,7 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
         diff: entry.diff ?? [],
       })),
       ...shownCarried(promotion).map((layout) => ({
-        label: `${carriedLabel(layout)} (${CARRIED_WHY})`,
+        label: carriedLabel(layout),
         lines: diffLines(layout.diff, false),
         diff: layout.diff,
       })),
@@ -179,6 +179,8 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
     const rest = rows.length - shown;
     if (rest > 0)
       table += `\n_… ${rest} more change${rest === 1 ? "" : "s"} not shown: run \`notiform promote\` for all._\n`;
+    if (shownCarried(promotion).length > 0)
+      table += `\n_A layout carried with a workflow: ${CARRIED_WHY}._\n`;
     sections.push({ title: "changes to promote", text: `${table}\n` });
     let diffs = "";
     for (const { label, diff } of rows.slice(0, shown))

@@ -99,7 +99,10 @@ describe("the promote preview against Production", () => {
 
     const markdown = await cli("promote", "--env", "development", "--output", "markdown");
     expect(markdown.code, markdown.stderr).toBe(2);
-    expect(markdown.stdout).toContain("`content: changed, 7 lines`");
+    expect(markdown.stdout).toContain(
+      "| `layout brand, carried with workflow order-shipped` | `content: changed, 7 lines` |\n",
+    );
+    expect(markdown.stdout).toContain("_A layout carried with a workflow: no change of its own is listed");
     expect(markdown.stdout).toContain("```diff\n");
     expect(markdown.stdout).toContain("\n+<footer>Acme Inc, Berlin</footer>\n");
     expect(markdown.stdout).toContain("\n+<p>Order {{orderId}} is on its way to you.</p>\n");
