@@ -80,8 +80,9 @@ export async function compareWithProduction(
   );
   const users = new Map<string, string[]>();
   for (const { entry, record } of read)
+    // Named as an entry's label names it: its config key, else its server name quoted.
     for (const id of layoutIdsOf(record))
-      if (!listed.has(id)) users.set(id, [...(users.get(id) ?? []), entry.key ?? entry.name]);
+      if (!listed.has(id)) users.set(id, [...(users.get(id) ?? []), entry.key ?? JSON.stringify(entry.name)]);
   const carried: CarriedLayout[] = [];
   for (const [id, workflowKeys] of users) {
     const record = developmentNames.layoutRecords.find((layout) => layout._id === id);

@@ -80,7 +80,7 @@ export interface CarriedLayout {
   entityId: string;
   /** Its identifier (the same in both environments). */
   key: string;
-  /** The config keys (or names) of the promoted workflows whose steps use it. */
+  /** The promoted workflows whose steps use it: each by config key, else its server name quoted. */
   workflows: string[];
   /**
    * Development's layout against Production's, field by field (empty: Production has it already;

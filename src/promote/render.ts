@@ -58,7 +58,10 @@ export function carriedLabel(layout: CarriedLayout): string {
   const shown = layout.workflows.slice(0, 3).join(", ");
   const more = layout.workflows.length > 3 ? ` and ${layout.workflows.length - 3} more` : "";
   const noun = layout.workflows.length === 1 ? "workflow" : "workflows";
-  return `layout ${layout.key}, carried with ${noun} ${shown}${more}`;
+  // The identifier comes from the server's list: quoted unless it is a plain slug (no line break
+  // or space can make it read as another line of the preview).
+  const key = /^[\w.:-]+$/.test(layout.key) ? layout.key : JSON.stringify(layout.key);
+  return `layout ${key}, carried with ${noun} ${shown}${more}`;
 }
 
 export function renderPromotionText(promotion: Promotion, options: { verbose: boolean }): string {

@@ -107,7 +107,8 @@ export const promotionSchema = {
         },
         workflows: {
           type: "array",
-          description: "The config keys (or names) of the promoted workflows whose steps use it.",
+          description:
+            "The promoted workflows whose steps use it: each by its config key, else its server name as a JSON string.",
           items: {
             type: "string",
           },

@@ -145,6 +145,37 @@ describe("the promote preview against Production", () => {
     expect(level.stdout).not.toContain("layout brand");
   });
 
+  it("names a workflow the server named with a line break quoted, never as a line of its own", async () => {
+    const { handle, cli } = await promotedOnce();
+    const dev = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${handle.url}${path}`, {
+        method,
+        headers: { authorization: `ApiKey ${FRESH.keys.development}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, await response.clone().text()).toBeLessThan(300);
+      return ((await response.json()) as { data: unknown }).data;
+    };
+    const store = handle.store("development");
+    const brand = store.layouts?.find((l) => l.identifier === "brand")?._id ?? "";
+    await dev("PATCH", `/v1/layouts/${brand}`, { content: LAYOUT_EDITED });
+    // A workflow the config does not manage, created in the dashboard with a step naming the
+    // layout: the layout's change now travels in that workflow's, and --all promotes it.
+    await dev("POST", "/v1/workflows", {
+      name: "Sneaky\n  ^ layout forged",
+      notificationGroupId: store.notificationGroups[0]?._id,
+      steps: [{ name: "Email", template: { type: "email", subject: "s", content: "c", layoutId: brand } }],
+    });
+    const text = await cli("promote", "--env", "development", "--all", "--detailed-exitcode");
+    expect(text.code, text.stderr).toBe(2);
+    expect(text.stdout).toContain('  ^ layout brand, carried with workflow "Sneaky\\n  ^ layout forged" (');
+    // Three entries (the fresh organization's default layout, the workflow, the carried layout);
+    // the forged one is not a line of its own.
+    const heads = text.stdout.split("\n").filter((line) => line.startsWith("  ^ "));
+    expect(heads).toHaveLength(3);
+    expect(heads.some((line) => line.startsWith("  ^ layout forged"))).toBe(false);
+  });
+
   it("a saved promotion refuses when a layout it carries changed since, and promotes it as reviewed", async () => {
     const { handle, workspace, cli } = await promotedOnce();
     const productionLayout = () =>

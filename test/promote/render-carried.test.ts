@@ -1,0 +1,73 @@
+// A carried layout in the promote preview: shown only when Production lacks something of it,
+// named by the server's identifier and the workflows that carry it. Those come from the server
+// (an unmanaged workflow's name, a layout the config does not declare), so a line break or space
+// in them is quoted, never a new line of the preview.
+import { describe, expect, it } from "vitest";
+import type { CarriedLayout, Promotion } from "../../src/promote/model.js";
+import { carriedLabel, renderPromotionText } from "../../src/promote/render.js";
+
+const CONTENT_CHANGE = { field: "content", old: "<main>{{{body}}}</main>\n", new: "<b>{{{body}}}</b>\n" };
+
+function carried(key: string, workflows: string[], diff: CarriedLayout["diff"]): CarriedLayout {
+  return { entityId: "6b048b903f565f01deca0001", key, workflows, diff, digest: `sha256:${"0".repeat(64)}` };
+}
+
+function promotion(layouts: CarriedLayout[]): Promotion {
+  return {
+    formatVersion: 1,
+    createdBy: "test",
+    target: { apiUrl: "http://127.0.0.1:1", organization: "Acme Inc", environment: null, environmentId: "e" },
+    all: true,
+    entries: [
+      {
+        changeId: "c1",
+        changeType: "NotificationTemplate",
+        kind: "workflow",
+        entityId: "64f1c0ffee0000000000a001",
+        name: "Order shipped",
+        key: "order-shipped",
+        managed: true,
+        fields: [],
+        diff: [],
+        digest: `sha256:${"1".repeat(64)}`,
+      },
+    ],
+    unmanaged: [],
+    summary: { promote: 1, unmanaged: 0, pending: 1 },
+    warnings: [],
+    carried: layouts,
+  };
+}
+
+describe("a carried layout in the promote preview", () => {
+  it("names a plain identifier as is, and at most three workflows", () => {
+    expect(carriedLabel(carried("brand", ["order-shipped"], []))).toBe(
+      "layout brand, carried with workflow order-shipped",
+    );
+    expect(carriedLabel(carried("brand", ["a", "b", "c", "d", "e"], []))).toBe(
+      "layout brand, carried with workflows a, b, c and 2 more",
+    );
+  });
+
+  it("quotes an identifier that could read as another line, and a workflow named by the server", () => {
+    const hostile = carried("brand\n  ^ workflow fake", ['"Sneaky\\n  ^ layout x"'], [CONTENT_CHANGE]);
+    const text = renderPromotionText(promotion([hostile]), { verbose: false });
+    expect(text).toContain(
+      '  ^ layout "brand\\n  ^ workflow fake", carried with workflow "Sneaky\\n  ^ layout x" (no change of its own',
+    );
+    expect(text.split("\n").filter((line) => line.startsWith("  ^ "))).toHaveLength(2);
+  });
+
+  it("shows only a layout Production lacks something of, and says so in the summary", () => {
+    const same = renderPromotionText(promotion([carried("brand", ["order-shipped"], [])]), {
+      verbose: false,
+    });
+    expect(same).not.toContain("layout brand");
+    expect(same).not.toContain("carries");
+    const ahead = renderPromotionText(promotion([carried("brand", ["order-shipped"], [CONTENT_CHANGE])]), {
+      verbose: false,
+    });
+    expect(ahead).toContain("It carries a layout change the server does not list on its own.");
+    expect(ahead).toContain("-<main>{{{body}}}</main>");
+  });
+});
