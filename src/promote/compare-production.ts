@@ -79,8 +79,8 @@ export async function compareWithProduction(
     [...promotion.entries, ...promotion.unmanaged].filter((e) => e.kind === "layout").map((e) => e.entityId),
   );
   const users = new Map<string, string[]>();
+  // Named as an entry's label names it: its config key, else its server name quoted.
   for (const { entry, record } of read)
-    // Named as an entry's label names it: its config key, else its server name quoted.
     for (const id of layoutIdsOf(record))
       if (!listed.has(id)) users.set(id, [...(users.get(id) ?? []), entry.key ?? JSON.stringify(entry.name)]);
   const carried: CarriedLayout[] = [];
