@@ -109,11 +109,11 @@ export function recordWorkflowChange(
 
 type StepLike = { template?: Record<string, unknown>; variants?: StepLike[] };
 
-/** The layouts steps (and their variants) name under `field`: `layoutId` sent, `_layoutId` stored. */
-export function layoutsNamed(steps: readonly unknown[], field: "layoutId" | "_layoutId"): Set<string> {
+/** The layouts a write's steps (and their variants) name in `layoutId`. */
+export function layoutsNamed(steps: readonly unknown[]): Set<string> {
   const named = new Set<string>();
   const visit = (step: StepLike) => {
-    const id = step.template?.[field];
+    const id = step.template?.layoutId;
     if (typeof id === "string") named.add(id);
     for (const variant of step.variants ?? []) visit(variant);
   };

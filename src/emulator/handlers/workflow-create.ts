@@ -98,6 +98,6 @@ export const createWorkflow: Handler = (ctx) => {
   if (trigger !== undefined) Object.assign(trigger, triggerVariables(ctx, workflow.steps));
   ctx.store.workflows.push(workflow);
   const sent = Array.isArray(b.steps) ? (b.steps as unknown[]) : [];
-  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now, layoutsNamed(sent, "layoutId"));
+  recordWorkflowChange(ctx.data, ctx.environment, workflow, ctx.now, layoutsNamed(sent));
   return ok({ ...workflow, notificationGroup: group }, 201, true);
 };

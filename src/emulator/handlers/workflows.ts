@@ -91,7 +91,7 @@ export const updateWorkflow: Handler = (ctx) => {
   // The layouts this PUT's steps name: their pending changes move under the workflow's own.
   let named = new Set<string>();
   if (Array.isArray(b.steps)) {
-    named = layoutsNamed(b.steps, "layoutId");
+    named = layoutsNamed(b.steps);
     // The list sent replaces the stored one, each step matched by its _templateId (steps.ts).
     workflow.steps = buildSteps(ctx, b.steps as Record<string, unknown>[], workflow);
     const trigger = workflow.triggers[0];
