@@ -7,7 +7,7 @@
 // compared too: a real server nests such a layout's pending change in a workflow's and promotes
 // it with that workflow, unlisted (UpdateMessageTemplate re-parents it on every step write
 // naming the layout), so this diff is the only place a reviewer sees it.
-import { digestOf, type JsonObject } from "../canonical.js";
+import type { JsonObject } from "../canonical.js";
 import { isNotiformError } from "../errors.js";
 import type { Layout } from "../kinds/layout/wire.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
@@ -16,6 +16,7 @@ import { layoutIdsOf } from "../kinds/workflow/promotion.js";
 import type { Workflow } from "../kinds/workflow/wire.js";
 import type { CarriedLayout, Promotion, PromotionEntry } from "./model.js";
 import {
+  carriedLayoutDigest,
   diffAgainstProduction,
   type EnvironmentNames,
   promotedLayoutFields,
@@ -47,7 +48,7 @@ export async function compareWithProduction(
     );
     const next = mask(promotedLayoutFields(record));
     const now = current === undefined ? undefined : mask(promotedLayoutFields(current));
-    return { diff: diffAgainstProduction(next, now), digest: digestOf(next) };
+    return { diff: diffAgainstProduction(next, now), digest: carriedLayoutDigest(record, mask) };
   };
   const layoutDiffs = layouts.flatMap((entry) => {
     const record = developmentNames.layoutRecords.find((layout) => layout._id === entry.entityId);

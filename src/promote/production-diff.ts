@@ -3,7 +3,7 @@
 // identifier), and for each layout, against Production's of the same identifier, field by field
 // in the plan's canonical model. Groups and layouts are compared by name and identifier: their
 // ids differ per environment. Pure: records in, field changes out.
-import { canonicalJson, type JsonObject } from "../canonical.js";
+import { canonicalJson, digestOf, type JsonObject } from "../canonical.js";
 import { canonicalLayout } from "../kinds/layout/canonical.js";
 import type { Layout } from "../kinds/layout/wire.js";
 import { canonicalWorkflowFields } from "../kinds/workflow/canonical.js";
@@ -28,6 +28,14 @@ export function promotedWorkflowFields(workflow: Workflow, names: EnvironmentNam
 /** A layout's fields as plan compares them (its content a text a diff shows line by line). */
 export function promotedLayoutFields(layout: Layout): JsonObject {
   return canonicalLayout(layout);
+}
+
+/**
+ * What a carried layout's digest covers: its compared fields, masked. Made when the promotion is
+ * saved and again before a saved one is promoted: one formula, so the two always agree.
+ */
+export function carriedLayoutDigest(layout: Layout, mask: <T>(value: T) => T): string {
+  return digestOf(mask(promotedLayoutFields(layout)));
 }
 
 /**

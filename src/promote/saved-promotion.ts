@@ -5,7 +5,6 @@
 // reason to refuse: it is reported as already promoted and not sent again.
 
 import { readBoundedFile } from "../bounded-file.js";
-import { digestOf } from "../canonical.js";
 import { NotiformError } from "../errors.js";
 import type { Change } from "../kinds/endpoints/wire.js";
 import type { Layout } from "../kinds/layout/wire.js";
@@ -22,7 +21,7 @@ import {
   type PromotionEntry,
   type PromotionTarget,
 } from "./model.js";
-import { promotedLayoutFields } from "./production-diff.js";
+import { carriedLayoutDigest } from "./production-diff.js";
 
 export async function readSavedPromotion(path: string): Promise<Promotion> {
   const read = await readBoundedFile(path);
@@ -179,7 +178,7 @@ export function checkCarriedFresh(
     const record = current.find((l) => l._id === layout.entityId);
     const carriedBy = `carried with workflow ${layout.workflows.join(", ")}`;
     if (record === undefined) moved.push(`layout ${layout.key} (${carriedBy}) is gone from Development`);
-    else if (digestOf(mask(promotedLayoutFields(record))) !== layout.digest)
+    else if (carriedLayoutDigest(record, mask) !== layout.digest)
       moved.push(`layout ${layout.key} (${carriedBy}) changed in Development since`);
   }
   refuseStale(moved);
