@@ -48,13 +48,13 @@ export async function compareWithProduction(
     );
     const next = mask(promotedLayoutFields(record));
     const now = current === undefined ? undefined : mask(promotedLayoutFields(current));
-    return { diff: diffAgainstProduction(next, now), digest: carriedLayoutDigest(record, mask) };
+    return diffAgainstProduction(next, now);
   };
   const layoutDiffs = layouts.flatMap((entry) => {
     const record = developmentNames.layoutRecords.find((layout) => layout._id === entry.entityId);
     // Deleted in Development since the change was listed: nothing to compare.
     if (record === undefined) return [];
-    return [[entry.changeId, layoutDiff(record).diff] as const];
+    return [[entry.changeId, layoutDiff(record)] as const];
   });
   const read = await Promise.all(
     workflows.map(async (entry) => {
@@ -88,13 +88,12 @@ export async function compareWithProduction(
   for (const [id, workflowKeys] of users) {
     const record = developmentNames.layoutRecords.find((layout) => layout._id === id);
     if (record === undefined) continue;
-    const { diff, digest } = layoutDiff(record);
     carried.push({
       entityId: id,
       key: mask(record.identifier),
       workflows: workflowKeys.sort(),
-      diff,
-      digest,
+      diff: layoutDiff(record),
+      digest: carriedLayoutDigest(record, mask),
     });
   }
   carried.sort((a, b) => a.key.localeCompare(b.key) || a.entityId.localeCompare(b.entityId));
