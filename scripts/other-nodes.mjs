@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -55,9 +55,8 @@ const FILES = [
   "test/preview/preview-cli.test.ts",
 ];
 
-const PLATFORM = `${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
-const binaryOf = (version) =>
-  join(CACHE, `v${version}`, ...(process.platform === "win32" ? ["node.exe"] : ["bin", "node"]));
+const PLATFORM = `${process.platform}-${process.arch}`;
+const binaryOf = (version) => join(CACHE, `v${version}`, "bin", "node");
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: "inherit", ...options });
@@ -67,6 +66,9 @@ function run(command, args, options = {}) {
 
 async function fetchNode({ version, linuxX64 }) {
   if (existsSync(binaryOf(version))) return;
+  if (process.platform !== "linux" && process.platform !== "darwin") {
+    throw new Error(`fetching Node builds is written for Linux and macOS, not ${process.platform}`);
+  }
   const name = `node-${PLATFORM}`;
   const download = join(CACHE, "download");
   await rm(download, { recursive: true, force: true });
@@ -111,10 +113,7 @@ async function test() {
     const node = binaryOf(version);
     process.stdout.write(`\nother-nodes: ${FILES.length} test files on Node ${version}\n`);
     // Node's own folder first on PATH: the tests' children (the CLI, scripts) run on it too.
-    const env = {
-      ...process.env,
-      PATH: `${dirname(node)}${process.platform === "win32" ? ";" : ":"}${process.env.PATH ?? ""}`,
-    };
+    const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ""}` };
     const code = run(node, [vitest, "run", ...FILES], { cwd: ROOT, env });
     if (code !== 0) return code;
   }
