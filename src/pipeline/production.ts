@@ -6,7 +6,7 @@ import { ConfigError } from "../errors.js";
 import type { ApiClient } from "../kinds/client.js";
 import { unlessUnsupported } from "../kinds/unsupported.js";
 import { maskDeep } from "../mask.js";
-import { COMPARED_KINDS, compareWithProduction } from "../promote/compare-production.js";
+import { COMPARED_KINDS, compareWithProduction, unlistedLayouts } from "../promote/compare-production.js";
 import type { Promotion } from "../promote/model.js";
 import type { RunContext } from "./context.js";
 import { connect, loadDesired, type Session, type SessionArgs } from "./session.js";
@@ -26,14 +26,21 @@ export async function withProductionDiff(
 ): Promise<Promotion> {
   if (!promotion.entries.some((entry) => COMPARED_KINDS.includes(entry.kind))) return promotion;
   const production = await connectProduction(args, context, environmentName);
+  const mask = <T>(value: T) => maskDeep(value, context.masker);
   if ("why" in production) {
     const warning = `Production was not read (${production.why}): the workflows and layouts show the fields their changes set, not a diff against Production, and a layout change the server nests in a workflow's is not shown`;
-    return { ...promotion, warnings: [...promotion.warnings, warning] };
+    // Not shown, but kept: a saved promotion is still refused when such a layout moves.
+    const carried = promotion.entries.some((entry) => entry.kind === "workflow")
+      ? unlistedLayouts(promotion, (await unlessUnsupported(session.client.listAllLayouts())) ?? [], mask)
+      : [];
+    return {
+      ...promotion,
+      warnings: [...promotion.warnings, warning],
+      ...(carried.length > 0 ? { carried } : {}),
+    };
   }
   try {
-    return await compareWithProduction(promotion, session.client, production.client, (value) =>
-      maskDeep(value, context.masker),
-    );
+    return await compareWithProduction(promotion, session.client, production.client, mask);
   } finally {
     await production.client.close();
   }

@@ -30,7 +30,8 @@ export const COMPARED_KINDS: readonly string[] = ["workflow", "layout"];
 
 /**
  * The promotion with a `diff` on every workflow and layout entry: Development's record against
- * Production's; and the layouts the promoted workflows carry unlisted (`carried`).
+ * Production's; and, where a workflow is promoted, every layout with no change of its own listed
+ * with its diff (`carried`: unlistedLayouts).
  */
 export async function compareWithProduction(
   promotion: Promotion,
@@ -43,9 +44,7 @@ export async function compareWithProduction(
   if (workflows.length === 0 && layouts.length === 0) return promotion;
   const [developmentNames, productionNames] = await Promise.all([namesOf(development), namesOf(production)]);
   const layoutDiff = (record: Layout) => {
-    const current = productionNames.layoutRecords.find(
-      (layout) => layout.identifier === record.identifier && layout.deleted !== true,
-    );
+    const current = productionLayoutOf(record, productionNames.layoutRecords);
     const next = mask(promotedLayoutFields(record));
     const now = current === undefined ? undefined : mask(promotedLayoutFields(current));
     return diffAgainstProduction(next, now);
@@ -75,29 +74,56 @@ export async function compareWithProduction(
     const diff = diffs.get(entry.changeId);
     return diff === undefined ? entry : { ...entry, diff };
   };
-  // A layout with a change of its own listed is promoted (or left) by that change, not carried.
-  const listed = new Set(
-    [...promotion.entries, ...promotion.unmanaged].filter((e) => e.kind === "layout").map((e) => e.entityId),
-  );
   const users = new Map<string, string[]>();
   // Named as an entry's label names it: its config key, else its server name quoted.
   for (const { entry, record } of read)
     for (const id of layoutIdsOf(record))
-      if (!listed.has(id)) users.set(id, [...(users.get(id) ?? []), entry.key ?? JSON.stringify(entry.name)]);
-  const carried: CarriedLayout[] = [];
-  for (const [id, workflowKeys] of users) {
-    const record = developmentNames.layoutRecords.find((layout) => layout._id === id);
-    if (record === undefined) continue;
-    carried.push({
-      entityId: id,
-      key: mask(record.identifier),
-      workflows: workflowKeys.sort(),
-      diff: layoutDiff(record),
-      digest: carriedLayoutDigest(record, mask),
-    });
-  }
-  carried.sort((a, b) => a.key.localeCompare(b.key) || a.entityId.localeCompare(b.entityId));
-  return { ...promotion, entries: promotion.entries.map(withDiff), carried };
+      users.set(id, [...(users.get(id) ?? []), entry.key ?? JSON.stringify(entry.name)]);
+  // Only a workflow's change can hold a layout's.
+  const unlisted =
+    workflows.length === 0 ? [] : unlistedLayouts(promotion, developmentNames.layoutRecords, mask);
+  const carried = unlisted.map((layout) => {
+    const record = developmentNames.layoutRecords.find((l) => l._id === layout.entityId) as Layout;
+    return { ...layout, workflows: (users.get(layout.entityId) ?? []).sort(), diff: layoutDiff(record) };
+  });
+  return {
+    ...promotion,
+    entries: promotion.entries.map(withDiff),
+    ...(carried.length > 0 ? { carried } : {}),
+  };
+}
+
+/**
+ * Every Development layout with no change of its own listed (in the entries or the unmanaged
+ * list), with its digest: which of them a promoted workflow's change holds, the server does not
+ * say. It nests a layout's pending change in the change of the last workflow written with a step
+ * naming the layout, and it stays there when the workflow stops naming it. So a saved promotion
+ * keeps the digest of each, and is refused when one moved; the preview shows those that differ
+ * from Production (compareWithProduction). Reads nothing: the caller has the layouts.
+ */
+export function unlistedLayouts(
+  promotion: Promotion,
+  development: readonly Layout[],
+  mask: <T>(value: T) => T,
+): CarriedLayout[] {
+  const listed = new Set(
+    [...promotion.entries, ...promotion.unmanaged].filter((e) => e.kind === "layout").map((e) => e.entityId),
+  );
+  return development
+    .filter((layout) => layout.deleted !== true && !listed.has(layout._id))
+    .map((layout) => ({
+      entityId: layout._id,
+      key: mask(layout.identifier),
+      workflows: [],
+      digest: carriedLayoutDigest(layout, mask),
+    }))
+    .sort((a, b) => a.key.localeCompare(b.key) || a.entityId.localeCompare(b.entityId));
+}
+
+/** Production's copy of a Development layout: the one promoted from it, else the one of its identifier. */
+function productionLayoutOf(layout: Layout, production: readonly Layout[]): Layout | undefined {
+  const live = production.filter((l) => l.deleted !== true);
+  return live.find((l) => l._parentId === layout._id) ?? live.find((l) => l.identifier === layout.identifier);
 }
 
 async function namesOf(client: Reader): Promise<EnvironmentNames & { layoutRecords: Layout[] }> {

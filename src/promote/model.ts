@@ -67,26 +67,29 @@ export interface Promotion {
   /** What the config names but could not be matched in Development. */
   warnings: string[];
   /**
-   * Where Production was read: the layouts the promoted workflows' steps use that have no pending
-   * change listed. A real server nests a layout's pending change in the change of the last
-   * workflow written with steps naming it, lists it no more, and promotes it with that workflow.
+   * Where a workflow is promoted: every Development layout with no change of its own listed. A
+   * real server nests a layout's pending change in the change of the last workflow written with a
+   * step naming it, lists it no more, and promotes it with that workflow, without saying which.
    */
   carried?: CarriedLayout[];
 }
 
-/** A layout whose pending change, if it has one, travels unlisted with a promoted workflow's. */
+/** A layout whose pending change, if it has one, may travel unlisted with a promoted workflow's. */
 export interface CarriedLayout {
   /** The layout's Development id. */
   entityId: string;
   /** Its identifier (the same in both environments). */
   key: string;
-  /** The promoted workflows whose steps use it: each by config key, else its server name quoted. */
+  /**
+   * The promoted workflows whose steps use it, each by config key, else its server name quoted;
+   * empty when none does (or Production was not read): a workflow that used it may still hold it.
+   */
   workflows: string[];
   /**
-   * Development's layout against Production's, field by field (empty: Production has it already;
-   * then no change of it is pending, or one that changes nothing).
+   * Where Production was read: Development's layout against Production's, field by field (empty:
+   * Production has it already; then no change of it is pending, or one that changes nothing).
    */
-  diff: FieldChange[];
+  diff?: FieldChange[];
   /** sha256 of Development's layout as compared: a saved promotion refuses when it moved. */
   digest: string;
 }
@@ -109,11 +112,32 @@ export interface PromotionReport {
   interrupted: boolean;
 }
 
+/** A server's text as it is when a plain slug (letters, digits, `_.:-`), else as a JSON string. */
+export function plainOrQuoted(text: string): string {
+  return /^[\w.:-]+$/.test(text) ? text : JSON.stringify(text);
+}
+
 /** How an entry names itself in text: kind, key or name, identifier. */
 export function labelOf(entry: PromotionEntry): string {
   const kind = entry.kind === "other" ? `${entry.changeType} change` : describeKind(entry.kind);
   const handle = entry.key ?? JSON.stringify(entry.name);
+  // The identifier comes from the server: quoted unless a plain slug, so a line break in it
+  // cannot print what reads as another entry.
   const identifier =
-    entry.identifier !== undefined && entry.identifier !== entry.key ? ` (${entry.identifier})` : "";
+    entry.identifier !== undefined && entry.identifier !== entry.key
+      ? ` (${plainOrQuoted(entry.identifier)})`
+      : "";
   return `${kind} ${handle}${identifier}`;
+}
+
+/** How a carried layout names itself: its identifier and the promoted workflows using it (three at most). */
+export function carriedLabel(layout: CarriedLayout): string {
+  // The identifier comes from the server's list: quoted unless it is a plain slug (no line break
+  // or space can make it read as another line of the preview).
+  const key = plainOrQuoted(layout.key);
+  if (layout.workflows.length === 0) return `layout ${key}`;
+  const shown = layout.workflows.slice(0, 3).join(", ");
+  const more = layout.workflows.length > 3 ? ` and ${layout.workflows.length - 3} more` : "";
+  const noun = layout.workflows.length === 1 ? "workflow" : "workflows";
+  return `layout ${key}, used by ${noun} ${shown}${more}`;
 }

@@ -35,7 +35,8 @@ export function promotedLayoutFields(layout: Layout): JsonObject {
  * saved and again before a saved one is promoted: one formula, so the two always agree.
  */
 export function carriedLayoutDigest(layout: Layout, mask: <T>(value: T) => T): string {
-  return digestOf(mask(promotedLayoutFields(layout)));
+  // The identifier too: Production's copy takes it when the layout is promoted.
+  return digestOf(mask({ identifier: layout.identifier, ...promotedLayoutFields(layout) }));
 }
 
 /**
@@ -49,16 +50,17 @@ export function isAheadOfProduction(entry: { diff?: readonly unknown[] }): boole
 }
 
 /**
- * Whether promoting adds anything Production lacks: an entry ahead of it, or a layout a promoted
- * workflow carries unlisted that Production has otherwise (--detailed-exitcode's 2).
+ * Whether promoting adds anything Production lacks: an entry ahead of it, or a layout with no change
+ * of its own listed that Production has otherwise (--detailed-exitcode's 2): a promoted workflow's
+ * change may hold its change.
  */
 export function promotionAheadOfProduction(promotion: {
   entries: readonly { diff?: readonly unknown[] }[];
-  carried?: readonly { diff: readonly unknown[] }[];
+  carried?: readonly { diff?: readonly unknown[] }[];
 }): boolean {
   return (
     promotion.entries.some(isAheadOfProduction) ||
-    (promotion.carried ?? []).some((layout) => layout.diff.length > 0)
+    (promotion.carried ?? []).some((layout) => (layout.diff?.length ?? 0) > 0)
   );
 }
 

@@ -10,11 +10,13 @@ import { formatChange, formatValue } from "../plan/render-text.js";
 import { clipText, markdownCode, markdownText } from "../sanitize.js";
 import {
   type CarriedLayout,
+  carriedLabel,
   labelOf,
   type PromotedField,
   type Promotion,
   type PromotionEntry,
   type PromotionReport,
+  plainOrQuoted,
 } from "./model.js";
 import { isAheadOfProduction } from "./production-diff.js";
 
@@ -40,7 +42,7 @@ export function summaryOf(promotion: Promotion): string {
   const carries =
     carried === 0
       ? ""
-      : ` ${promote === 1 ? "It carries" : "They carry"} ${carried === 1 ? "a layout change" : `${carried} layout changes`} the server does not list on ${carried === 1 ? "its" : "their"} own.`;
+      : ` ${promote === 1 ? "It" : "They"} may carry ${carried === 1 ? "a layout change" : `${carried} layout changes`} the server does not list on ${carried === 1 ? "its" : "their"} own.`;
   const rest =
     unmanaged === 0
       ? ""
@@ -50,18 +52,7 @@ export function summaryOf(promotion: Promotion): string {
 
 /** The carried layouts Production lacks something of: the ones shown (the rest change nothing). */
 function shownCarried(promotion: Promotion): CarriedLayout[] {
-  return (promotion.carried ?? []).filter((layout) => layout.diff.length > 0);
-}
-
-/** How a carried layout names itself: its identifier and the workflows that carry it (three at most). */
-export function carriedLabel(layout: CarriedLayout): string {
-  const shown = layout.workflows.slice(0, 3).join(", ");
-  const more = layout.workflows.length > 3 ? ` and ${layout.workflows.length - 3} more` : "";
-  const noun = layout.workflows.length === 1 ? "workflow" : "workflows";
-  // The identifier comes from the server's list: quoted unless it is a plain slug (no line break
-  // or space can make it read as another line of the preview).
-  const key = /^[\w.:-]+$/.test(layout.key) ? layout.key : JSON.stringify(layout.key);
-  return `layout ${key}, carried with ${noun} ${shown}${more}`;
+  return (promotion.carried ?? []).filter((layout) => (layout.diff?.length ?? 0) > 0);
 }
 
 export function renderPromotionText(promotion: Promotion, options: { verbose: boolean }): string {
@@ -79,12 +70,12 @@ export function renderPromotionText(promotion: Promotion, options: { verbose: bo
   }
   for (const layout of shownCarried(promotion)) {
     lines.push(`  ^ ${carriedLabel(layout)} (${CARRIED_WHY})`);
-    for (const line of diffLines(layout.diff, true)) lines.push(`      ${line}`);
+    for (const line of diffLines(layout.diff ?? [], true)) lines.push(`      ${line}`);
   }
   if (promotion.unmanaged.length > 0) {
     lines.push("", `Unmanaged pending changes (not promoted): ${promotion.unmanaged.length}`);
     const shown = options.verbose ? promotion.unmanaged : promotion.unmanaged.slice(0, UNMANAGED_SHOWN);
-    for (const entry of shown) lines.push(`    ${labelOf(entry)} [${entry.entityId}]`);
+    for (const entry of shown) lines.push(`    ${labelOf(entry)} [${plainOrQuoted(entry.entityId)}]`);
     if (shown.length < promotion.unmanaged.length)
       lines.push(`    ... and ${promotion.unmanaged.length - shown.length} more (--verbose lists all)`);
   }
@@ -94,7 +85,7 @@ export function renderPromotionText(promotion: Promotion, options: { verbose: bo
 
 /** Why a carried layout has no change of its own in the list. */
 const CARRIED_WHY =
-  "no change of its own is listed: the server nests it in a workflow's and promotes it with that workflow";
+  "no change of its own is listed: the server nests it in the change of a workflow written with a step naming it, and promotes it with that workflow";
 
 /** What Production receives, field by field; steps only as a count. */
 export function detailsOf(entry: PromotionEntry): string[] {
@@ -166,8 +157,8 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
       })),
       ...shownCarried(promotion).map((layout) => ({
         label: carriedLabel(layout),
-        lines: diffLines(layout.diff, false),
-        diff: layout.diff,
+        lines: diffLines(layout.diff ?? [], false),
+        diff: layout.diff ?? [],
       })),
     ];
     let table = "| resource | Production receives |\n|---|---|\n";
@@ -183,7 +174,7 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
     if (rest > 0)
       table += `\n_… ${rest} more change${rest === 1 ? "" : "s"} not shown: run \`notiform promote\` for all._\n`;
     if (shownCarried(promotion).length > 0)
-      table += `\n_A layout carried with a workflow: ${CARRIED_WHY}._\n`;
+      table += `\n_A layout listed after the changes: ${CARRIED_WHY}._\n`;
     sections.push({ title: "changes to promote", text: `${table}\n` });
     let diffs = "";
     for (const { label, diff } of rows.slice(0, shown))

@@ -15,6 +15,7 @@ import { digestOfChange } from "./build-promotion.js";
 import type { ManagedEntities } from "./managed.js";
 import {
   type CarriedLayout,
+  carriedLabel,
   labelOf,
   PROMOTION_FORMAT_VERSION,
   type Promotion,
@@ -176,10 +177,10 @@ export function checkCarriedFresh(
   const moved: string[] = [];
   for (const layout of carried) {
     const record = current.find((l) => l._id === layout.entityId);
-    const carriedBy = `carried with workflow ${layout.workflows.join(", ")}`;
-    if (record === undefined) moved.push(`layout ${layout.key} (${carriedBy}) is gone from Development`);
+    const label = `${carriedLabel(layout)} (no change of its own listed)`;
+    if (record === undefined) moved.push(`${label} is gone from Development`);
     else if (carriedLayoutDigest(record, mask) !== layout.digest)
-      moved.push(`layout ${layout.key} (${carriedBy}) changed in Development since`);
+      moved.push(`${label} changed in Development since`);
   }
   refuseStale(moved);
 }

@@ -66,7 +66,7 @@ export const promotionSchema = {
     carried: {
       type: "array",
       description:
-        "Present when Production was read: the layouts the promoted workflows' steps use that have no pending change listed. A real server nests a layout's pending change in the change of the last workflow written with steps naming it, lists it no more, and promotes it with that workflow. Each is Development's layout against Production's; promoting a saved promotion refuses when one changed in Development since.",
+        "Present when a workflow is promoted: every Development layout with no change of its own listed. A real server nests a layout's pending change in the change of the last workflow written with a step naming it (it stays there when the workflow stops naming it), lists it no more, and promotes it with that workflow without saying which. Each has a digest of Development's layout (promoting a saved promotion refuses when one changed in Development since), and where Production was read its diff against Production's.",
       items: {
         $ref: "#/$defs/carriedLayout",
       },
@@ -95,7 +95,7 @@ export const promotionSchema = {
     carriedLayout: {
       type: "object",
       additionalProperties: false,
-      required: ["entityId", "key", "workflows", "diff", "digest"],
+      required: ["entityId", "key", "workflows", "digest"],
       properties: {
         entityId: {
           type: "string",
@@ -108,7 +108,7 @@ export const promotionSchema = {
         workflows: {
           type: "array",
           description:
-            "The promoted workflows whose steps use it: each by its config key, else its server name as a JSON string.",
+            "The promoted workflows whose steps use it: each by its config key, else its server name as a JSON string. Empty when none does, or Production was not read: a workflow that used it may still hold its change.",
           items: {
             type: "string",
           },
@@ -116,7 +116,7 @@ export const promotionSchema = {
         diff: {
           type: "array",
           description:
-            "Development's layout against Production's, field by field; empty when Production already has it.",
+            "Where Production was read: Development's layout against Production's, field by field; empty when Production already has it.",
           items: {
             $ref: "#/$defs/change",
           },

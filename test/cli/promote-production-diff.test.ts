@@ -79,10 +79,10 @@ describe("the promote preview against Production", () => {
     // The workflow's PUT named the layout: a real server nests the layout's pending change in
     // the workflow's and lists it no more. It is shown as carried, with its diff.
     expect(text.stdout).toContain(
-      "1 change to promote from Development to Production. It carries a layout change the server does not list on its own.",
+      "1 change to promote from Development to Production. It may carry a layout change the server does not list on its own.",
     );
     expect(text.stdout).toContain(
-      "  ^ layout brand, carried with workflow order-shipped (no change of its own is listed: the server nests it in a workflow's and promotes it with that workflow)\n      content: changed, 7 lines\n",
+      "  ^ layout brand, used by workflow order-shipped (no change of its own is listed: the server nests it in the change of a workflow written with a step naming it, and promotes it with that workflow)\n      content: changed, 7 lines\n",
     );
     expect(text.stdout).toContain("      content: changed, 7 lines\n");
     expect(text.stdout).toContain("        --- content (Production)\n");
@@ -100,9 +100,9 @@ describe("the promote preview against Production", () => {
     const markdown = await cli("promote", "--env", "development", "--output", "markdown");
     expect(markdown.code, markdown.stderr).toBe(2);
     expect(markdown.stdout).toContain(
-      "| `layout brand, carried with workflow order-shipped` | `content: changed, 7 lines` |\n",
+      "| `layout brand, used by workflow order-shipped` | `content: changed, 7 lines` |\n",
     );
-    expect(markdown.stdout).toContain("_A layout carried with a workflow: no change of its own is listed");
+    expect(markdown.stdout).toContain("_A layout listed after the changes: no change of its own is listed");
     expect(markdown.stdout).toContain("```diff\n");
     expect(markdown.stdout).toContain("\n+<footer>Acme Inc, Berlin</footer>\n");
     expect(markdown.stdout).toContain("\n+<p>Order {{orderId}} is on its way to you.</p>\n");
@@ -168,7 +168,7 @@ describe("the promote preview against Production", () => {
     });
     const text = await cli("promote", "--env", "development", "--all", "--detailed-exitcode");
     expect(text.code, text.stderr).toBe(2);
-    expect(text.stdout).toContain('  ^ layout brand, carried with workflow "Sneaky\\n  ^ layout forged" (');
+    expect(text.stdout).toContain('  ^ layout brand, used by workflow "Sneaky\\n  ^ layout forged" (');
     // Three entries (the fresh organization's default layout, the workflow, the carried layout);
     // the forged one is not a line of its own.
     const heads = text.stdout.split("\n").filter((line) => line.startsWith("  ^ "));
@@ -192,7 +192,7 @@ describe("the promote preview against Production", () => {
     const stale = await cli("promote", "--env", "development", "promotion.json");
     expect(stale.code, stale.stdout).toBe(1);
     expect(stale.stderr).toContain(
-      "the saved promotion is stale, nothing was promoted: layout brand (carried with workflow order-shipped) changed in Development since",
+      "the saved promotion is stale, nothing was promoted: layout brand, used by workflow order-shipped (no change of its own listed) changed in Development since",
     );
     expect(productionLayout()).toBe(LAYOUT);
 
@@ -201,6 +201,65 @@ describe("the promote preview against Production", () => {
     const promoted = await cli("promote", "--env", "development", "promotion.json");
     expect(promoted.code, promoted.stderr).toBe(0);
     expect(productionLayout()).toBe(LAYOUT_EDITED.replace("Berlin", "Hamburg"));
+  });
+
+  it("shows a nested layout change the promoted workflow's steps name no more, and checks it when saved", async () => {
+    const { handle, workspace, cli } = await promotedOnce();
+    const productionLayout = () =>
+      handle.store("production").layouts?.find((l) => l.identifier === "brand")?.content;
+    // The layout and the template edited together: the workflow's PUT nests brand's change.
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
+    await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    // Then the step moves to another layout: brand's change stays where it was nested.
+    await workspace.write("layouts/plain.html", "<main>{{{body}}}</main>\n");
+    await workspace.write(
+      "notiform.yaml",
+      CONFIG.replace(
+        "layouts:\n",
+        "layouts:\n  - identifier: plain\n    name: Plain\n    content: { file: layouts/plain.html }\n",
+      ).replace("layout: brand", "layout: plain"),
+    );
+    const moved = await cli("apply", "--env", "development", "--auto-approve");
+    expect(moved.code, moved.stderr).toBe(0);
+
+    const text = await cli("promote", "--env", "development", "--detailed-exitcode");
+    expect(text.code, text.stderr).toBe(2);
+    expect(text.stdout).toContain("  ^ layout brand (no change of its own is listed");
+    expect(text.stdout).toContain("        +<footer>Acme Inc, Berlin</footer>\n");
+    expect(text.stdout).toContain(
+      "  ^ layout plain, used by workflow order-shipped (no change of its own is listed",
+    );
+
+    // Saved, then brand edited again (its nested change rewritten): refused, nothing promoted.
+    expect((await cli("promote", "--env", "development", "--out", "promotion.json")).code).toBe(0);
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED.replace("Berlin", "Hamburg"));
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const stale = await cli("promote", "--env", "development", "promotion.json");
+    expect(stale.code, stale.stdout).toBe(1);
+    expect(stale.stderr).toContain(
+      "the saved promotion is stale, nothing was promoted: layout brand (no change of its own listed) changed in Development since",
+    );
+    expect(productionLayout()).toBe(LAYOUT);
+  });
+
+  it("a promotion saved without the Production key still refuses when a nested layout changed since", async () => {
+    const { handle, workspace, cli, developmentOnly } = await promotedOnce();
+    const productionLayout = () =>
+      handle.store("production").layouts?.find((l) => l.identifier === "brand")?.content;
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
+    await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const saved = await developmentOnly("promote", "--env", "development", "--out", "promotion.json");
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout).not.toContain("layout brand");
+
+    await workspace.write("layouts/brand.html", LAYOUT_EDITED.replace("Berlin", "Hamburg"));
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const stale = await developmentOnly("promote", "--env", "development", "promotion.json");
+    expect(stale.code, stale.stdout).toBe(1);
+    expect(stale.stderr).toContain("layout brand (no change of its own listed) changed in Development since");
+    expect(productionLayout()).toBe(LAYOUT);
   });
 
   it("--detailed-exitcode exits 0 when Production already has every pending change's content", async () => {

@@ -4,12 +4,19 @@
 // in them is quoted, never a new line of the preview.
 import { describe, expect, it } from "vitest";
 import type { CarriedLayout, Promotion } from "../../src/promote/model.js";
-import { carriedLabel, renderPromotionText } from "../../src/promote/render.js";
+import { carriedLabel } from "../../src/promote/model.js";
+import { renderPromotionText } from "../../src/promote/render.js";
 
 const CONTENT_CHANGE = { field: "content", old: "<main>{{{body}}}</main>\n", new: "<b>{{{body}}}</b>\n" };
 
-function carried(key: string, workflows: string[], diff: CarriedLayout["diff"]): CarriedLayout {
-  return { entityId: "6b048b903f565f01deca0001", key, workflows, diff, digest: `sha256:${"0".repeat(64)}` };
+function carried(key: string, workflows: string[], diff?: CarriedLayout["diff"]): CarriedLayout {
+  return {
+    entityId: "6b048b903f565f01deca0001",
+    key,
+    workflows,
+    ...(diff === undefined ? {} : { diff }),
+    digest: `sha256:${"0".repeat(64)}`,
+  };
 }
 
 function promotion(layouts: CarriedLayout[]): Promotion {
@@ -40,20 +47,22 @@ function promotion(layouts: CarriedLayout[]): Promotion {
 }
 
 describe("a carried layout in the promote preview", () => {
-  it("names a plain identifier as is, and at most three workflows", () => {
+  it("names a plain identifier as is, and at most three promoted workflows using it", () => {
     expect(carriedLabel(carried("brand", ["order-shipped"], []))).toBe(
-      "layout brand, carried with workflow order-shipped",
+      "layout brand, used by workflow order-shipped",
     );
     expect(carriedLabel(carried("brand", ["a", "b", "c", "d", "e"], []))).toBe(
-      "layout brand, carried with workflows a, b, c and 2 more",
+      "layout brand, used by workflows a, b, c and 2 more",
     );
+    // No promoted workflow names it now: one that named it may still hold its change.
+    expect(carriedLabel(carried("brand", [], []))).toBe("layout brand");
   });
 
   it("quotes an identifier that could read as another line, and a workflow named by the server", () => {
     const hostile = carried("brand\n  ^ workflow fake", ['"Sneaky\\n  ^ layout x"'], [CONTENT_CHANGE]);
     const text = renderPromotionText(promotion([hostile]), { verbose: false });
     expect(text).toContain(
-      '  ^ layout "brand\\n  ^ workflow fake", carried with workflow "Sneaky\\n  ^ layout x" (no change of its own',
+      '  ^ layout "brand\\n  ^ workflow fake", used by workflow "Sneaky\\n  ^ layout x" (no change of its own',
     );
     expect(text.split("\n").filter((line) => line.startsWith("  ^ "))).toHaveLength(2);
   });
@@ -63,11 +72,38 @@ describe("a carried layout in the promote preview", () => {
       verbose: false,
     });
     expect(same).not.toContain("layout brand");
-    expect(same).not.toContain("carries");
+    expect(same).not.toContain("carry");
+    // Production not read: kept for the saved promotion's check, never shown.
+    const unread = renderPromotionText(promotion([carried("brand", [])]), { verbose: false });
+    expect(unread).not.toContain("layout brand");
     const ahead = renderPromotionText(promotion([carried("brand", ["order-shipped"], [CONTENT_CHANGE])]), {
       verbose: false,
     });
-    expect(ahead).toContain("It carries a layout change the server does not list on its own.");
+    expect(ahead).toContain("It may carry a layout change the server does not list on its own.");
     expect(ahead).toContain("-<main>{{{body}}}</main>");
+  });
+
+  it("quotes a trigger identifier or an id from the server that could read as another line", () => {
+    const forged = {
+      ...promotion([]),
+      unmanaged: [
+        {
+          changeId: "c2",
+          changeType: "NotificationTemplate",
+          kind: "workflow" as const,
+          entityId: "64f1c0ffee0000000000a002\n  ^ workflow id-forged",
+          name: "Evil",
+          identifier: "evil\n  ^ workflow forged",
+          managed: false,
+          fields: [],
+          digest: `sha256:${"2".repeat(64)}`,
+        },
+      ],
+    };
+    const text = renderPromotionText(forged, { verbose: true });
+    expect(text).toContain(
+      '    workflow "Evil" ("evil\\n  ^ workflow forged") ["64f1c0ffee0000000000a002\\n  ^ workflow id-forged"]\n',
+    );
+    expect(text.split("\n").filter((line) => line.trimStart().startsWith("^ workflow"))).toHaveLength(1);
   });
 });

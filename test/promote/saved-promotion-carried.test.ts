@@ -3,10 +3,9 @@
 // layout is edited again, so Development's layout now must be the one reviewed, or nothing is
 // promoted. Values from the environment are compared masked, as they were saved.
 import { describe, expect, it } from "vitest";
-import { digestOf } from "../../src/canonical.js";
 import type { Layout } from "../../src/kinds/layout/wire.js";
 import type { CarriedLayout } from "../../src/promote/model.js";
-import { promotedLayoutFields } from "../../src/promote/production-diff.js";
+import { carriedLayoutDigest } from "../../src/promote/production-diff.js";
 import { checkCarriedFresh } from "../../src/promote/saved-promotion.js";
 
 const BRAND: Layout = {
@@ -27,7 +26,7 @@ function carried(layout: Layout, mask: <T>(value: T) => T): CarriedLayout {
     key: layout.identifier,
     workflows: ["order-shipped", "welcome"],
     diff: [],
-    digest: digestOf(mask(promotedLayoutFields(layout))),
+    digest: carriedLayoutDigest(layout, mask),
   };
 }
 
@@ -43,16 +42,18 @@ describe("checkCarriedFresh", () => {
       { name: "Brand 2" },
       { description: "new" },
       { variables: [{ name: "footer", type: "String", required: true, defaultValue: "" }] },
+      // Production's copy takes the identifier when the layout is promoted.
+      { identifier: "brand-renamed" },
     ];
     for (const edit of edits)
       expect(() => checkCarriedFresh([carried(BRAND, unmasked)], [{ ...BRAND, ...edit }], unmasked)).toThrow(
-        "the saved promotion is stale, nothing was promoted: layout brand (carried with workflow order-shipped, welcome) changed in Development since",
+        "the saved promotion is stale, nothing was promoted: layout brand, used by workflows order-shipped, welcome (no change of its own listed) changed in Development since",
       );
   });
 
   it("refuses when one is gone from Development", () => {
     expect(() => checkCarriedFresh([carried(BRAND, unmasked)], [], unmasked)).toThrow(
-      "layout brand (carried with workflow order-shipped, welcome) is gone from Development",
+      "layout brand, used by workflows order-shipped, welcome (no change of its own listed) is gone from Development",
     );
   });
 

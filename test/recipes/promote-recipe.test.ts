@@ -160,9 +160,9 @@ describe("notiform-promote.yml on a protected main", () => {
       expect(shipped("development")?.tags).toEqual(tags);
       expect(shipped("production")?.tags).toEqual(tags);
       // The layout's change travels nested in the workflow's (its steps name the layout, as a
-      // real server nests it): the approver saw it as carried, and it reached Production.
+      // real server nests it): the approver saw it listed after the changes, and it reached Production.
       expect(run.jobs["apply-development"]?.summary).toContain(
-        "layout brand, carried with workflow order-shipped",
+        "layout brand, used by workflow order-shipped",
       );
       // The layout (created, then edited) reached Production through the saved promotion.
       const brand = (environment: "development" | "production") =>
