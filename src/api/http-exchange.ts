@@ -94,16 +94,7 @@ export class ConnectionPool {
     const dispatcher = this.dispatcher ?? (await this.loading);
     return new Promise((resolve, reject) => {
       const handler = new ExchangeHandler(request, maxBodyBytes, resolve, reject);
-      dispatcher.dispatch(
-        {
-          origin: this.origin,
-          path: request.path,
-          method: request.method as Dispatcher.HttpMethod,
-          headers: request.headers,
-          ...(request.body !== undefined ? { body: request.body } : {}),
-        },
-        handler,
-      );
+      handler.dispatchOn(dispatcher, this.origin);
     });
   }
 
@@ -152,6 +143,25 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     else request.signal?.addEventListener("abort", this.onAbort, { once: true });
   }
 
+  /** Hands the request to undici; one it refuses outright (an unusable proxy URL) was never sent. */
+  dispatchOn(dispatcher: Dispatcher, origin: string): void {
+    const { path, method, headers, body } = this.request;
+    try {
+      dispatcher.dispatch(
+        {
+          origin,
+          path,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+        },
+        this,
+      );
+    } catch (error) {
+      this.onResponseError(undefined, error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.abortReason !== undefined) controller.abort(this.abortReason);
@@ -183,7 +193,10 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     if (this.settled) return; // Our own abort of an answer past the cap: already settled.
     this.finish();
-    this.reject(error);
+    // undici starts a request (onRequestStart) just before it writes it: a failure before that
+    // (connecting, a TLS handshake, a proxy's tunnel) sent nothing, whatever its code.
+    if (this.status !== 0) CUT_SHORT.add(error);
+    this.reject(this.controller === undefined ? notSent(error) : error);
   }
 
   private header(name: string): string | undefined {
@@ -215,7 +228,14 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private abort(reason: Error): void {
     if (this.settled || this.abortReason !== undefined) return;
     this.abortReason = reason;
-    this.controller?.abort(reason);
+    if (this.controller !== undefined) {
+      this.controller.abort(reason);
+      return;
+    }
+    // Not started (still connecting, or queued): fail now rather than when the connection is
+    // made or times out; undici drops the request as it starts (onRequestStart), unsent.
+    this.finish();
+    this.reject(notSent(reason));
   }
 }
 
@@ -235,6 +255,21 @@ export function isTotalTimeout(error: unknown): boolean {
   return codeOf(error) === "TOTAL_TIMEOUT";
 }
 
+/** Errors of exchanges that failed before undici started (wrote) the request. */
+const UNSENT = new WeakSet<object>();
+/** Errors of exchanges that failed after the answer's status and headers arrived. */
+const CUT_SHORT = new WeakSet<object>();
+
+function notSent(error: Error): Error {
+  UNSENT.add(error);
+  return error;
+}
+
+/** Whether the exchange failed before its request was written: nothing reached the server. */
+export function wasNotSent(error: unknown): boolean {
+  return typeof error === "object" && error !== null && UNSENT.has(error);
+}
+
 /** Failures before anything was sent (no connection was made): retrying cannot duplicate. */
 const NOT_SENT = new Set([
   "ECONNREFUSED",
@@ -244,6 +279,7 @@ const NOT_SENT = new Set([
   "ENETUNREACH",
   "UND_ERR_CONNECT_TIMEOUT",
   "PROXY_REFUSED",
+  "PROXY_TUNNEL_FAILED",
   "UND_ERR_PRX_TLS",
 ]);
 
@@ -280,7 +316,11 @@ export interface NetworkFailure {
 
 export function describeNetworkFailure(error: unknown, proxy: ProxyRoute | undefined): NetworkFailure {
   const code = codeOf(error) ?? "UNKNOWN";
-  const sent = !NOT_SENT.has(code) && !UNTRUSTED_CERTIFICATE.has(code) && !OTHER_CERTIFICATE.has(code);
+  const sent =
+    !wasNotSent(error) &&
+    !NOT_SENT.has(code) &&
+    !UNTRUSTED_CERTIFICATE.has(code) &&
+    !OTHER_CERTIFICATE.has(code);
   if (UNTRUSTED_CERTIFICATE.has(code))
     return {
       sent,
@@ -316,7 +356,7 @@ function proxyFailure(
     if (status === 407) {
       return {
         final: true,
-        reason: `the proxy ${proxy.shown} asked for credentials (407 Proxy Authentication Required)${proxy.secrets.length > 0 ? " and refused the ones given" : ""}`,
+        reason: `the proxy ${proxy.shown} asked for credentials (407 Proxy Authentication Required)${proxy.credentials ? " and refused the ones given" : ""}`,
         hint: `Give the proxy's credentials in ${proxy.variable}: http://USER:PASSWORD@host:port (percent-encode special characters).`,
       };
     }
@@ -326,6 +366,12 @@ function proxyFailure(
       hint,
     };
   }
+  if (code === "PROXY_TUNNEL_FAILED")
+    return {
+      final: false,
+      reason: `the proxy ${proxy.shown} did not open a connection to the API (${(error as Error).message})`,
+      hint,
+    };
   if (code === "UND_ERR_PRX_TLS")
     return {
       final: true,
@@ -366,8 +412,17 @@ function reasonFor(code: string, error: unknown): string {
     case "ECONNRESET":
     case "EPIPE":
     case "UND_ERR_SOCKET":
-      return "the connection was closed before a response arrived";
-    default:
-      return error instanceof Error ? error.message : String(error);
+      return typeof error === "object" && error !== null && CUT_SHORT.has(error)
+        ? "the connection was closed before the whole response arrived"
+        : "the connection was closed before a response arrived";
+    default: {
+      // OpenSSL's own text ("...:error:0A00010B:SSL routines:...:wrong version number:file:line:")
+      // says little to a user.
+      const message = (error instanceof Error ? error.message : String(error)).trim();
+      if (/wrong version number/i.test(message))
+        return "the TLS handshake failed: the server does not speak TLS there (an https:// URL for a plain-HTTP server?)";
+      if (/SSL routines/.test(message)) return "the TLS handshake failed";
+      return message;
+    }
   }
 }

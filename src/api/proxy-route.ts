@@ -16,6 +16,8 @@ export interface ProxyRoute {
   variable: string;
   /** The credentials as written in the URL and decoded, for the masker (empty when none). */
   secrets: string[];
+  /** Whether the proxy is sent credentials (a user name and a password). */
+  credentials: boolean;
 }
 
 /** Why the API is reached directly although a proxy variable is set (for --verbose). */
@@ -75,17 +77,39 @@ function parseProxy(raw: string, name: string): ProxyRoute {
       },
     );
   }
+  // What undici would refuse on every request, as "URI malformed" or "invalid url", blamed on
+  // the API: said here, once, without the value.
+  if (safeDecode(url.username) === undefined || safeDecode(url.password) === undefined)
+    throw new NotiformError("USAGE", `${name}'s user name or password has a malformed percent-escape`, {
+      hint: `Percent-encode special characters in ${name}'s credentials (% as %25, @ as %40, : as %3A).`,
+    });
+  if (url.pathname !== "/" || url.search !== "" || url.hash !== "")
+    throw new NotiformError(
+      "USAGE",
+      `${name} has a path or a query; a proxy URL is scheme://[user:password@]host:port`,
+      {
+        hint: `Set ${name} to the proxy's URL alone, e.g. http://proxy.example.com:3128.`,
+      },
+    );
   const secrets = [url.username, url.password, safeDecode(url.username), safeDecode(url.password)].filter(
-    (value) => value !== "",
+    (value): value is string => value !== undefined && value !== "",
   );
-  return { url: url.href, shown: `${url.protocol}//${url.host}`, variable: name, secrets };
+  return {
+    url: url.href,
+    shown: `${url.protocol}//${url.host}`,
+    variable: name,
+    secrets,
+    // undici sends Proxy-Authorization only with both a user name and a password.
+    credentials: url.username !== "" && url.password !== "",
+  };
 }
 
-function safeDecode(text: string): string {
+/** The percent-decoded text; undefined when an escape is malformed. */
+function safeDecode(text: string): string | undefined {
   try {
     return decodeURIComponent(text);
   } catch {
-    return text;
+    return undefined;
   }
 }
 

@@ -7,7 +7,13 @@ import type { Masker } from "../mask.js";
 import { visibleText } from "../sanitize.js";
 import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 import { ApiError, badResponse, htmlPage, NetworkError, parseErrorBody } from "./errors.js";
-import { ConnectionPool, describeNetworkFailure, isTotalTimeout, type Timeouts } from "./http-exchange.js";
+import {
+  ConnectionPool,
+  describeNetworkFailure,
+  isTotalTimeout,
+  type Timeouts,
+  wasNotSent,
+} from "./http-exchange.js";
 import { AdaptiveLimiter, describeWait, parseRateLimitPolicy } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
 import type { ProxyRoute } from "./proxy-route.js";
@@ -118,6 +124,9 @@ export class Transport {
     const path = `${this.basePath}${call.path}${encodeQuery(call.query)}`;
 
     const started = this.options.now();
+    // Once one attempt may have reached the server, the write may have been applied, whatever
+    // a later attempt meets (a refused connection, a 400): every error after it says so.
+    let uncertain = false;
     for (let attempt = 1; ; attempt += 1) {
       if (call.signal?.aborted) throw interrupted();
       await this.limiter.acquire(call.urgent === true, {
@@ -128,9 +137,10 @@ export class Transport {
       });
       let failed: Failed;
       try {
-        const reply = await this.attempt(call, attempt, { path, headers, body });
+        const reply = await this.attempt(call, attempt, { path, headers, body }, uncertain);
         if ("json" in reply) return reply;
         failed = reply;
+        uncertain ||= failed.error.mayHaveBeenApplied;
       } catch (error) {
         this.stats.failures += 1;
         throw error;
@@ -179,6 +189,7 @@ export class Transport {
     call: Call,
     attempt: number,
     wire: { path: string; headers: Record<string, string>; body: string | undefined },
+    uncertain: boolean,
   ): Promise<Reply | Failed> {
     const { method, endpoint } = call;
     this.stats.requests += 1;
@@ -202,9 +213,9 @@ export class Transport {
       if (call.signal?.aborted) throw interrupted();
       const failure = isTotalTimeout(error)
         ? {
-            sent: true,
+            sent: !wasNotSent(error),
             final: false,
-            reason: `no complete response within ${this.options.timeouts.totalMs / 1000} s`,
+            reason: `no complete response within ${this.options.timeouts.totalMs / 1000} s${wasNotSent(error) ? " (nothing was sent)" : ""}`,
           }
         : describeNetworkFailure(error, this.options.proxy);
       return {
@@ -218,7 +229,7 @@ export class Transport {
           endpoint,
           baseUrl: this.options.baseUrl,
           attempts: attempt,
-          mayHaveBeenApplied: failure.sent && method !== "GET",
+          mayHaveBeenApplied: (failure.sent || uncertain) && method !== "GET",
           reason: failure.reason,
           ...(failure.hint !== undefined ? { hint: failure.hint } : {}),
           cause: error,
@@ -275,7 +286,7 @@ export class Transport {
       outcome: { kind: "status", status },
       reason: `status ${status}`,
       retryAfterMs,
-      error: this.apiError(call, status, text, attempt),
+      error: this.apiError(call, status, text, attempt, uncertain),
     };
   }
 
@@ -307,7 +318,7 @@ export class Transport {
       this.limiter.onRateLimitHeaders(r, s, parseRateLimitPolicy(policy));
   }
 
-  private apiError(call: Call, status: number, text: string, attempt: number): ApiError {
+  private apiError(call: Call, status: number, text: string, attempt: number, uncertain: boolean): ApiError {
     // Mask the whole body first: parseErrorBody cuts non-JSON text short.
     const { message, validation } = parseErrorBody(this.options.masker.mask(text));
     return new ApiError({
@@ -320,7 +331,7 @@ export class Transport {
       validation,
       attempts: attempt,
       // A 5xx to a write leaves it unknown whether the write happened; 3xx/4xx are refusals.
-      mayHaveBeenApplied: call.method !== "GET" && status >= 500,
+      mayHaveBeenApplied: call.method !== "GET" && (status >= 500 || uncertain),
       extension: call.extension === true,
       ...(this.options.apiKeyEnv !== undefined ? { apiKeyEnv: this.options.apiKeyEnv } : {}),
     });

@@ -55,6 +55,27 @@ describe("reads and idempotent writes", () => {
     expect(server.requests.map((r) => r.method)).toEqual(["PUT", "PATCH"]);
   });
 
+  it("a retried PUT that may have been applied on one attempt is reported so, whatever a later attempt met", async () => {
+    // A 503 (the server may have done it), then a refusal: the first may still have applied it.
+    const { client, server } = await harness([
+      { status: 503 },
+      { status: 400, body: { message: "bad" } },
+      "reset-after-body",
+      { status: 400, body: { message: "bad" } },
+    ]);
+    expect(await failure(client.updateWorkflowStatus(W, false))).toMatchObject({
+      status: 400,
+      attempts: 2,
+      mayHaveBeenApplied: true,
+    });
+    expect(await failure(client.renameTopic("news", { name: "News 2" }))).toMatchObject({
+      status: 400,
+      attempts: 2,
+      mayHaveBeenApplied: true,
+    });
+    expect(server.requests.map((r) => r.method)).toEqual(["PUT", "PUT", "PATCH", "PATCH"]);
+  });
+
   it("a GET whose connection is reset before or after its request is retried", async () => {
     const { client, server } = await harness(["reset-before-body", "reset-after-body", ME]);
     await client.getCurrentOrganization();
