@@ -7,15 +7,10 @@ import type { Masker } from "../mask.js";
 import { visibleText } from "../sanitize.js";
 import { abortableSleep, interrupted, type Sleep } from "./abortable.js";
 import { ApiError, badResponse, htmlPage, NetworkError, parseErrorBody } from "./errors.js";
-import {
-  ConnectionPool,
-  describeNetworkFailure,
-  isTotalTimeout,
-  type Timeouts,
-  wasNotSent,
-} from "./http-exchange.js";
+import { ConnectionPool, type Timeouts } from "./http-exchange.js";
 import { AdaptiveLimiter, describeWait, parseRateLimitPolicy } from "./limiter.js";
 import { type ClientLogEvent, type ClientStats, emptyStats } from "./log-events.js";
+import { describeNetworkFailure, isTotalTimeout, wasNotSent } from "./network-failure.js";
 import type { ProxyRoute } from "./proxy-route.js";
 import { redactForLog } from "./redaction.js";
 import {
