@@ -4,7 +4,7 @@
 // pending change (2 only while Production lacks something). As processes against the emulator
 // (real flavor, both environments) of a fresh organization.
 import { describe, expect, it } from "vitest";
-import { cliTests, orderShippedByEmail, twoEnvironments } from "../support/cli.js";
+import { type CliResult, cliTests, orderShippedByEmail, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
@@ -53,6 +53,35 @@ async function promotedOnce() {
   const promoted = await cli("promote", "--env", "development", "--auto-approve");
   expect(promoted.code, promoted.stderr).toBe(0);
   return { handle, workspace, cli, developmentOnly };
+}
+
+/**
+ * promotedOnce, then the layout and the template edited and applied together: the workflow's PUT
+ * nests the layout's change in its own (as a real server does), listed no more.
+ */
+async function nestedLayoutEdit() {
+  const promoted = await promotedOnce();
+  await promoted.workspace.write("layouts/brand.html", LAYOUT_EDITED);
+  await promoted.workspace.write("templates/order-shipped.html", EMAIL_EDITED);
+  const applied = await promoted.cli("apply", "--env", "development", "--auto-approve");
+  expect(applied.code, applied.stderr).toBe(0);
+  const productionLayout = () =>
+    promoted.handle.store("production").layouts?.find((l) => l.identifier === "brand")?.content;
+  /**
+   * brand edited again after `--out` (its nested change rewritten, no listed change moves): the
+   * saved promotion is refused naming the layout, and Production keeps its brand.
+   */
+  const refusedAfterReEdit = async (run: (...args: string[]) => Promise<CliResult>, label: string) => {
+    await promoted.workspace.write("layouts/brand.html", LAYOUT_EDITED.replace("Berlin", "Hamburg"));
+    expect((await promoted.cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const stale = await run("promote", "--env", "development", "promotion.json");
+    expect(stale.code, stale.stdout).toBe(1);
+    expect(stale.stderr).toContain(
+      `the saved promotion is stale, nothing was promoted: ${label} (no change of its own listed) changed in Development since`,
+    );
+    expect(productionLayout()).toBe(LAYOUT);
+  };
+  return { ...promoted, productionLayout, refusedAfterReEdit };
 }
 
 /** The brand layout's content set in Production by hand, with the Production key. */
@@ -177,24 +206,11 @@ describe("the promote preview against Production", () => {
   });
 
   it("a saved promotion refuses when a layout it carries changed since, and promotes it as reviewed", async () => {
-    const { handle, workspace, cli } = await promotedOnce();
-    const productionLayout = () =>
-      handle.store("production").layouts?.find((l) => l.identifier === "brand")?.content;
-    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
-    await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
-    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const { cli, productionLayout, refusedAfterReEdit } = await nestedLayoutEdit();
     const saved = await cli("promote", "--env", "development", "--out", "promotion.json");
     expect(saved.code, saved.stderr).toBe(0);
 
-    // Edited again after the review: the nested change is rewritten, and no listed change moves.
-    await workspace.write("layouts/brand.html", LAYOUT_EDITED.replace("Berlin", "Hamburg"));
-    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
-    const stale = await cli("promote", "--env", "development", "promotion.json");
-    expect(stale.code, stale.stdout).toBe(1);
-    expect(stale.stderr).toContain(
-      "the saved promotion is stale, nothing was promoted: layout brand, used by workflow order-shipped (no change of its own listed) changed in Development since",
-    );
-    expect(productionLayout()).toBe(LAYOUT);
+    await refusedAfterReEdit(cli, "layout brand, used by workflow order-shipped");
 
     // Reviewed again: promoted, with the layout as Development has it.
     expect((await cli("promote", "--env", "development", "--out", "promotion.json")).code).toBe(0);
@@ -204,13 +220,7 @@ describe("the promote preview against Production", () => {
   });
 
   it("shows a nested layout change the promoted workflow's steps name no more, and checks it when saved", async () => {
-    const { handle, workspace, cli } = await promotedOnce();
-    const productionLayout = () =>
-      handle.store("production").layouts?.find((l) => l.identifier === "brand")?.content;
-    // The layout and the template edited together: the workflow's PUT nests brand's change.
-    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
-    await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
-    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const { workspace, cli, refusedAfterReEdit } = await nestedLayoutEdit();
     // Then the step moves to another layout: brand's change stays where it was nested.
     await workspace.write("layouts/plain.html", "<main>{{{body}}}</main>\n");
     await workspace.write(
@@ -231,35 +241,18 @@ describe("the promote preview against Production", () => {
       "  ^ layout plain, used by workflow order-shipped (no change of its own is listed",
     );
 
-    // Saved, then brand edited again (its nested change rewritten): refused, nothing promoted.
+    // Saved, then brand edited again: no promoted workflow names it now, and it is checked still.
     expect((await cli("promote", "--env", "development", "--out", "promotion.json")).code).toBe(0);
-    await workspace.write("layouts/brand.html", LAYOUT_EDITED.replace("Berlin", "Hamburg"));
-    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
-    const stale = await cli("promote", "--env", "development", "promotion.json");
-    expect(stale.code, stale.stdout).toBe(1);
-    expect(stale.stderr).toContain(
-      "the saved promotion is stale, nothing was promoted: layout brand (no change of its own listed) changed in Development since",
-    );
-    expect(productionLayout()).toBe(LAYOUT);
+    await refusedAfterReEdit(cli, "layout brand");
   });
 
   it("a promotion saved without the Production key still refuses when a nested layout changed since", async () => {
-    const { handle, workspace, cli, developmentOnly } = await promotedOnce();
-    const productionLayout = () =>
-      handle.store("production").layouts?.find((l) => l.identifier === "brand")?.content;
-    await workspace.write("layouts/brand.html", LAYOUT_EDITED);
-    await workspace.write("templates/order-shipped.html", EMAIL_EDITED);
-    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const { developmentOnly, refusedAfterReEdit } = await nestedLayoutEdit();
     const saved = await developmentOnly("promote", "--env", "development", "--out", "promotion.json");
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout).not.toContain("layout brand");
 
-    await workspace.write("layouts/brand.html", LAYOUT_EDITED.replace("Berlin", "Hamburg"));
-    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
-    const stale = await developmentOnly("promote", "--env", "development", "promotion.json");
-    expect(stale.code, stale.stdout).toBe(1);
-    expect(stale.stderr).toContain("layout brand (no change of its own listed) changed in Development since");
-    expect(productionLayout()).toBe(LAYOUT);
+    await refusedAfterReEdit(developmentOnly, "layout brand");
   });
 
   it("--detailed-exitcode exits 0 when Production already has every pending change's content", async () => {
