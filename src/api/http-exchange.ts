@@ -195,9 +195,9 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     if (this.settled) return; // Our own abort of an answer past the cap: already settled.
     this.finish();
+    if (this.status !== 0) markCutShort(error);
     // undici starts a request (onRequestStart) just before it writes it: a failure before that
     // (connecting, a TLS handshake, a proxy's tunnel) sent nothing, whatever its code.
-    if (this.status !== 0) markCutShort(error);
     this.reject(this.controller === undefined ? notSent(error) : error);
   }
 

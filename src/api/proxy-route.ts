@@ -146,11 +146,21 @@ function splitEntry(entry: string): { name: string; entryPort: string | undefine
 }
 
 function matchesHost(entry: string, host: string): boolean {
-  const name = entry.replace(/^\*?\./, "").replace(/\.$/, "");
+  const name = canonicalIpv6(entry.replace(/^\*?\./, "").replace(/\.$/, ""));
   if (name === "") return false;
   const cidr = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(name);
   if (cidr) return inCidr(host, cidr[1] as string, Number(cidr[2]));
   return host === name || host.endsWith(`.${name}`);
+}
+
+/** An IPv6 address as a URL writes it (0:0:0:0:0:0:0:1 is ::1, as the origin's host is); else as is. */
+function canonicalIpv6(name: string): string {
+  if (!name.includes(":")) return name;
+  try {
+    return new URL(`http://[${name}]/`).hostname.slice(1, -1);
+  } catch {
+    return name;
+  }
 }
 
 function inCidr(host: string, network: string, bits: number): boolean {

@@ -94,5 +94,8 @@ describe("NO_PROXY entries, matched as curl matches them", () => {
     expect(matchNoProxy("10.0.0.0/8", at("https://11.0.0.1"))).toBeUndefined();
     expect(matchNoProxy("::1", at("http://[::1]:4010"))).toBe("::1");
     expect(matchNoProxy("[::1]:4010", at("http://[::1]:4010"))).toBe("[::1]:4010");
+    // Written in full or in another case, the same address.
+    expect(matchNoProxy("0:0:0:0:0:0:0:1", at("http://[::1]:4010"))).toBe("0:0:0:0:0:0:0:1");
+    expect(matchNoProxy("[FD00:0:0::0A]", at("http://[fd00::a]:4010"))).toBe("[FD00:0:0::0A]");
   });
 });
