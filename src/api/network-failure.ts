@@ -66,6 +66,11 @@ const OTHER_CERTIFICATE = new Map([
   ["CERT_REVOKED", "the server's certificate was revoked"],
 ]);
 
+/** Whether Node's TLS refused a certificate (by its code): the server's, or a proxy's. */
+export function isCertificateFailure(code: string): boolean {
+  return UNTRUSTED_CERTIFICATE.has(code) || OTHER_CERTIFICATE.has(code);
+}
+
 export const CERTIFICATE_HINT =
   "If the server's certificate comes from a private (company) certificate authority, give Node that authority's certificate: export NODE_EXTRA_CA_CERTS=/path/to/ca.pem (a PEM file; read when the process starts).";
 
@@ -82,11 +87,7 @@ export interface NetworkFailure {
 
 export function describeNetworkFailure(error: unknown, proxy: ProxyRoute | undefined): NetworkFailure {
   const code = codeOf(error) ?? "UNKNOWN";
-  const sent =
-    !wasNotSent(error) &&
-    !NOT_SENT.has(code) &&
-    !UNTRUSTED_CERTIFICATE.has(code) &&
-    !OTHER_CERTIFICATE.has(code);
+  const sent = !wasNotSent(error) && !NOT_SENT.has(code) && !isCertificateFailure(code);
   if (UNTRUSTED_CERTIFICATE.has(code))
     return {
       sent,

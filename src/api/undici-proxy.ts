@@ -7,6 +7,7 @@
 import type { Dispatcher, Pool as PoolType } from "undici";
 import connect from "undici/lib/api/api-connect.js";
 import ProxyAgent from "undici/lib/dispatcher/proxy-agent.js";
+import { isCertificateFailure } from "./network-failure.js";
 import { Pool } from "./undici-pool.js";
 
 /** The proxy answered a CONNECT with something other than 200: no tunnel, nothing was sent. */
@@ -71,7 +72,7 @@ function tunnelFailure(error: unknown): Error {
   if (code === "ECONNREFUSED" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "ENOTFOUND")
     return error as Error;
   // An https:// proxy's own certificate (undici wraps only a host-name mismatch so): the proxy's.
-  if (typeof code === "string" && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code))
+  if (typeof code === "string" && isCertificateFailure(code))
     return Object.assign(new Error(`the proxy's certificate was refused (${code})`), {
       code: "UND_ERR_PRX_TLS",
       cause: error,
