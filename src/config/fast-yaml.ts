@@ -46,9 +46,14 @@ const NULLS = new Set(["~", "null", "Null", "NULL"]);
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 /** The core schema's remaining number forms: left to the library. */
 const OTHER_NUMBERS = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-/** Characters the library may treat specially (control characters, byte order marks, a CR not ending a line). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const UNUSUAL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|\r(?!\n)/;
+/**
+ * Characters the library may treat specially (control characters, byte order marks, a CR not
+ * ending a line), and the spaces JavaScript's trim removes but YAML keeps as content (only space
+ * and tab are white space to YAML): a no-break space ending a plain name is part of the name.
+ */
+const UNUSUAL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\ufffe\uffff]|\r(?!\n)/;
 /** First characters a plain scalar may start with here; anything else (indicators, ".") gives up. */
 const PLAIN_START = /^[A-Za-z0-9_/$(+-]/;
 

@@ -97,6 +97,21 @@ describe("parseSimpleYaml", () => {
     expect(parseSimpleYaml(text)).toBeUndefined();
   });
 
+  it("keeps the spaces YAML keeps: JavaScript's trim removes more than space and tab", () => {
+    const spaces = [...Array(0x10000).keys()]
+      .map((code) => String.fromCharCode(code))
+      .filter((c) => c.trim() === "" && c !== " " && c !== "\t" && c !== "\n" && c !== "\r");
+    expect(spaces).toContain("\u00a0");
+    for (const space of spaces)
+      for (const text of [
+        `name: Trailing${space}\n`,
+        `name: ${space}Leading\n`,
+        `tags: [a${space}, b]\n`,
+        `name: a${space}# not a comment\n`,
+      ])
+        agreesWithLibrary(text); // declined, or read exactly as the library reads it
+  });
+
   it("reads unquoted ids, booleans, integers, quotes and escapes as the library does", () => {
     const text = [
       "version: 1",
