@@ -5,7 +5,7 @@
 
 import type { DesiredState } from "../config/model.js";
 import { previewExamplesOf, previewPayloadOf } from "../kinds/workflow/preview-examples.js";
-import type { StepTemplateSpec } from "../kinds/workflow/step-spec.js";
+import { type StepTemplateSpec, templateAsSent } from "../kinds/workflow/step-spec.js";
 import type { LayoutTemplate, Renderer } from "../render/index.js";
 import type { MessageStep } from "./message-steps.js";
 import type { PreviewSite, PreviewStep, RenderedExample } from "./model.js";
@@ -36,7 +36,7 @@ export function buildSite(
     const live = options.changed?.get(item.base);
     if (options.changed !== undefined && live === undefined) continue;
     const notes = new Set<string>();
-    const template = item.step.template ?? {};
+    const template = templateAsSent(item.step) ?? {};
     let examples = previewExamplesOf(item.workflow).map((example) => ({
       name: example.name,
       placeholder: false,

@@ -650,7 +650,8 @@ export const notiformSchema = {
         },
         contentType: {
           enum: ["editor", "customHtml"],
-          description: "E-mail only: customHtml (content is HTML) or editor (content is the block list).",
+          description:
+            "E-mail only: customHtml (content is HTML, the default) or editor (content is the block list).",
         },
         preheader: {
           $ref: "#/$defs/textOrFile",

@@ -226,6 +226,7 @@ describe("creating a workflow with its content", () => {
                 type: "email",
                 subject: "Welcome {{firstName}}",
                 content: "<p>Hi</p>\n",
+                contentType: "customHtml",
               },
             },
             {
@@ -431,7 +432,17 @@ workflows:
     ];
     // The step as the dashboard made it: no layout chosen, so the default one.
     await test.call("PUT", "/v1/workflows/64f1c0ffee0000000000a001", {
-      steps: [{ name: "mail", template: { type: "email", subject: "Shipped", content: "<p>Shipped</p>" } }],
+      steps: [
+        {
+          name: "mail",
+          template: {
+            type: "email",
+            subject: "Shipped",
+            content: "<p>Shipped</p>",
+            contentType: "customHtml",
+          },
+        },
+      ],
     });
     handle.clearRequests();
     return { ...test, handle };

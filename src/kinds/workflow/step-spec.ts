@@ -40,3 +40,16 @@ export interface StepSpec<Text = string> {
 
 /** A step as written in a file, before `{ file: PATH }` references are read. */
 export type WrittenStepSpec = StepSpec<string | TextFileRef>;
+
+/**
+ * A step's template as it is sent and rendered: an e-mail step whose config sets its content but
+ * no `contentType` is `customHtml` (a block list must say `editor`: the checks require it). The
+ * type is always sent, because a server reads a step without one as `editor`, and an editor step
+ * holding HTML fails every render (r4-66): at send time, after the write was accepted.
+ */
+export function templateAsSent(step: StepSpec): StepTemplateSpec | undefined {
+  const template = step.template;
+  if (step.type !== "email" || template === undefined || template.content === undefined) return template;
+  if (template.contentType !== undefined) return template;
+  return { ...template, contentType: Array.isArray(template.content) ? "editor" : "customHtml" };
+}

@@ -9,7 +9,7 @@
 // Pure: no I/O.
 
 import type { JsonObject, JsonValue } from "../../canonical.js";
-import type { StepSpec } from "./step-spec.js";
+import { type StepSpec, templateAsSent } from "./step-spec.js";
 import { liveStepName, STEP_FIELDS, TEMPLATE_TEXT_FIELDS, withoutSubIds } from "./steps-canonical.js";
 import type { LayoutFromAction } from "./types.js";
 import type { Step } from "./wire.js";
@@ -63,8 +63,9 @@ export function stepsBody(
     const template: JsonObject =
       current === undefined ? { name: spec.name } : { ...((body.template as JsonObject | undefined) ?? {}) };
     template.type = spec.type;
+    const sent = templateAsSent(spec);
     for (const field of TEMPLATE_TEXT_FIELDS) {
-      const value = spec.template?.[field];
+      const value = sent?.[field];
       if (value !== undefined) template[field] = value as JsonValue;
     }
     const layout = spec.template?.layout;

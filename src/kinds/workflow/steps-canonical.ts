@@ -7,7 +7,7 @@
 // is dropped, and `_layoutId` becomes the layout's identifier. Pure: no I/O.
 
 import type { JsonObject, JsonValue } from "../../canonical.js";
-import type { StepSpec } from "./step-spec.js";
+import { type StepSpec, templateAsSent } from "./step-spec.js";
 import type { Step } from "./wire.js";
 
 export const STEPS_FIELD = "steps";
@@ -63,7 +63,7 @@ export function desiredStepFields(steps: readonly StepSpec[], out: JsonObject): 
       const value = step[field];
       if (value !== undefined) out[`${at}${field}`] = value as JsonValue;
     }
-    const template = step.template ?? {};
+    const template = templateAsSent(step) ?? {};
     for (const field of TEMPLATE_TEXT_FIELDS) {
       const value = template[field];
       if (value !== undefined) out[`${at}template.${field}`] = value as JsonValue;
