@@ -260,12 +260,18 @@ function assemble(
     warnings = warnings.concat(turn.warnings);
   }
 
-  // Most actions depend on nothing: the set of ids is made only when one does.
-  let actionIds: Set<string> | undefined;
+  // An action waits for those it depends on, and is skipped when one is. Not for one that sends
+  // nothing to a resource the server has (not applicable there): what depends on it needs only
+  // that resource's id. Most actions depend on nothing: the set of ids is made only when one does.
+  let awaited: Set<string> | undefined;
   for (const action of actions) {
     if (action.dependsOn.length === 0) continue;
-    actionIds ??= new Set(actions.map((each) => each.id));
-    const planned = actionIds;
+    awaited ??= new Set(
+      actions
+        .filter((each) => each.op !== "not-applicable" || each.live.origin === "none")
+        .map((each) => each.id),
+    );
+    const planned = awaited;
     action.dependsOn = action.dependsOn.filter((id) => planned.has(id)).sort();
   }
 

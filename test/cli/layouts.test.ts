@@ -157,6 +157,60 @@ layouts:
     expect(zero.code).toBe(0);
   });
 
+  it("the default moved to another layout, the old one's other fields changed too: one apply converges", async () => {
+    const moved = `${CONFIG}  - identifier: novu-default-layout
+    name: Old default
+    isDefault: false
+`;
+    const { emulator, cli } = await setUp({ "notiform.yaml": moved, "layouts/brand.html": HTML });
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    const layouts = emulator.store("development").layouts ?? [];
+    expect(layouts.find((l) => l.identifier === "novu-default-layout")).toMatchObject({
+      name: "Old default",
+      isDefault: false,
+    });
+    expect(layouts.find((l) => l.identifier === "brand")?.isDefault).toBe(true);
+    const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(zero.stdout, zero.stderr).toContain("No changes.");
+  });
+
+  it("isDefault false with no new default: said not applied, while a workflow naming the layout is created and its other fields change", async () => {
+    const config = (name: string) => `${twoEnvironmentsConfig("Acme Inc")}layouts:
+  - identifier: novu-default-layout
+    ${name === "" ? "" : `name: ${name}`}
+    isDefault: false
+workflows:
+  - identifier: welcome
+    name: Welcome
+    steps:
+      - name: mail
+        type: email
+        template: { subject: Hi, content: "<p>Hi</p>", layout: novu-default-layout }
+`;
+    const { emulator, workspace, cli } = await setUp({ "notiform.yaml": config("") });
+    const store = emulator.store("development");
+    const layout = () => store.layouts?.find((l) => l.identifier === "novu-default-layout");
+    // The layout sends nothing, and the workflow that names it does not wait on it.
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain("a layout stops being the default only when another becomes it");
+    expect(applied.stdout).toContain("1 applied");
+    const workflow = store.workflows.find((w) => w.triggers?.[0]?.identifier === "welcome");
+    expect(workflow?.steps[0]?.template?._layoutId).toBe(layout()?._id);
+
+    // A change of another field is made; isDefault is named as not applied.
+    await workspace.write("notiform.yaml", config("Renamed"));
+    const renamed = await cli("apply", "--env", "development", "--auto-approve");
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(renamed.stdout + renamed.stderr).toContain(
+      "layout novu-default-layout: isDefault false is not applied",
+    );
+    expect(layout()).toMatchObject({ name: "Renamed", isDefault: true });
+    const plan = await cli("plan", "--env", "development", "--no-color");
+    expect(plan.stdout, plan.stderr).toContain("0 to create, 0 to update");
+  });
+
   it("an edited content file is one PATCH of content; export writes content as files and plans back to zero", async () => {
     const { emulator, workspace, cli, json, run } = await setUp({
       "notiform.yaml": CONFIG,

@@ -24,10 +24,14 @@ import { checkLayouts } from "./checks.js";
 import { executeLayout, exportLayouts } from "./execute.js";
 import { layoutPromotion } from "./promotion.js";
 import { layoutRequest } from "./requests.js";
+import type { LayoutOperation } from "./types.js";
 import type { Layout } from "./wire.js";
 
 export const ARRIVES_BY_PROMOTION =
   "layouts are authored in Development: this arrives by promotion (notiform promote)";
+
+const STAYS_DEFAULT =
+  "a layout stops being the default only when another becomes it: mark the new default `isDefault: true`";
 
 const FIELDS = ["name", "description", "content", "contentType", "variables", "isDefault"] as const;
 
@@ -122,22 +126,27 @@ export const layoutKind: KindModule<"layout"> = {
     for (const change of changes)
       if (change.field !== "isDefault") changed[change.field] = fields[change.field] ?? null;
     const layoutId = live.serverId ?? "";
+    const update = Object.keys(changed).length > 0;
+    const operations: LayoutOperation[] = update
+      ? [{ type: "layout.update", identifier: item.key, layoutId, fields: changed }]
+      : [];
     const defaultChange = changes.find((change) => change.field === "isDefault");
-    if (defaultChange !== undefined && isDefault !== true)
-      return {
-        notApplicable:
-          "a layout stops being the default only when another becomes it: mark the new default `isDefault: true`",
-      };
-    return {
-      operations: [
-        ...(Object.keys(changed).length > 0
-          ? [{ type: "layout.update" as const, identifier: item.key, layoutId, fields: changed }]
-          : []),
-        ...(defaultChange !== undefined
-          ? [{ type: "layout.setDefault" as const, identifier: item.key, layoutId }]
-          : []),
-      ],
-    };
+    if (defaultChange === undefined) return { operations };
+    if (isDefault === true)
+      return { operations: [...operations, { type: "layout.setDefault", identifier: item.key, layoutId }] };
+    // Un-marking the default: the server moves it when another layout becomes it (that layout's
+    // set-default), and has no request that leaves none.
+    const next = context.desired.resources.layout.some(
+      ({ spec }) => spec.isDefault === true && spec.identifier !== item.key,
+    );
+    if (next) return { operations };
+    if (!update) return { notApplicable: STAYS_DEFAULT };
+    context.warnings.push({
+      code: "layout-stays-default",
+      message: `layout ${item.key}: isDefault false is not applied (${STAYS_DEFAULT})`,
+      source: item.source.fields.isDefault ?? item.source.pos,
+    });
+    return { operations };
   },
 
   unmanaged(context, managedKeys) {
