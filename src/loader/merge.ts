@@ -51,6 +51,15 @@ export function completeResources(resources: Resources, problems: Problem[], lab
         });
       }
       if (missing.length > 0) continue;
+      // Spaces alone pass the schema's minLength; notiform refuses such a name before sending it
+      // (the server answers an empty one 500), so validate says so at its line.
+      if (typeof entry.name === "string" && entry.name !== "" && entry.name.trim() === "")
+        problems.push({
+          severity: "error",
+          rule: "schema",
+          message: `${module.label.one} "${module.identity(item.spec as never)}"${label}: name must not be blank`,
+          pos: item.source.fields.name ?? item.source.pos,
+        });
       into.push(module.complete ? { ...item, spec: module.complete(item.spec as never) } : item);
     }
   }
