@@ -1,6 +1,7 @@
 // `notiform export` writes only config that validates: topic keys the server accepts with "@",
 // "+" and "/" are kept (and plan back to nothing over percent-encoded paths), a workflow
-// description longer than an update may set is left out with a warning, and the schema modeline
+// description longer than an update may set is left out with a warning (one of 300 emoji is not),
+// and the schema modeline
 // resolves from the directory written to.
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -35,6 +36,14 @@ describe("notiform export writes only config that validates", () => {
       active: true,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // 300 characters as the schema and the server count them (600 UTF-16 units): kept.
+    const emoji = await call("POST", "/v1/workflows", {
+      name: "Emoji story",
+      notificationGroupId: groups.body.data[0]._id,
+      description: "😀".repeat(300),
+      active: true,
+    });
+    expect(emoji.status, JSON.stringify(emoji.body)).toBe(201);
 
     const exported = await cli("export", "--dir", "config");
     expect(exported.code, exported.stderr).toBe(0);
@@ -46,6 +55,7 @@ describe("notiform export writes only config that validates", () => {
     const workflows = await workspace.read("config/workflows.yaml");
     expect(workflows).toContain("key: long-story");
     expect(workflows).not.toContain("warehouse");
+    expect(workflows).toContain(`description: ${"😀".repeat(300)}`);
 
     const validate = await runCli(["validate", "--config", "config/notiform.yaml"], { cwd: workspace.dir });
     expect(validate.code, validate.stderr).toBe(0);

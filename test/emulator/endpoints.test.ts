@@ -323,6 +323,9 @@ describe("workflows (12-13) and their read extensions", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe("Notification template with id 64f1c0ffee000000000000ff not found");
     expect((await call("PUT", `/v1/workflows/${W1}`, { description: "d".repeat(301) })).status).toBe(400);
+    // Counted as class-validator counts: an emoji (two UTF-16 units) is one character.
+    expect((await call("PUT", `/v1/workflows/${W1}`, { description: "😀".repeat(300) })).status).toBe(200);
+    expect((await call("PUT", `/v1/workflows/${W1}`, { description: "😀".repeat(301) })).status).toBe(400);
   });
 
   it("moves a workflow to another group by id", async () => {

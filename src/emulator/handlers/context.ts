@@ -45,3 +45,14 @@ export function requireName(body: unknown): string {
   }
   return b.name;
 }
+
+/**
+ * A text's length as a real server's `@MaxLength` counts it (class-validator's validator.js
+ * `isLength`): a surrogate pair (an emoji) is one character and a variation selector none, where
+ * `.length` counts UTF-16 units.
+ */
+export function validatorLength(text: string): number {
+  const pairs = text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0;
+  const selectors = text.match(/[\uFE0E\uFE0F]/g)?.length ?? 0;
+  return text.length - pairs - selectors;
+}

@@ -9,7 +9,15 @@ import { badRequest, notFound } from "../http-error.js";
 import { CREATOR_ID, slug } from "../seed-data.js";
 import { buildSteps, checkSteps, triggerVariables } from "../steps.js";
 import { nextId } from "../store.js";
-import { CHANNELS, type Handler, type HandlerContext, isObject, OBJECT_ID, ok } from "./context.js";
+import {
+  CHANNELS,
+  type Handler,
+  type HandlerContext,
+  isObject,
+  OBJECT_ID,
+  ok,
+  validatorLength,
+} from "./context.js";
 import { developmentOnly } from "./workflows.js";
 
 function checkBody(b: Record<string, unknown>): void {
@@ -17,7 +25,10 @@ function checkBody(b: Record<string, unknown>): void {
   if (typeof b.name !== "string" || b.name.trim() === "") problems.push("name should not be empty");
   if (typeof b.notificationGroupId !== "string" || !OBJECT_ID.test(b.notificationGroupId))
     problems.push("notificationGroupId must be a mongodb id");
-  if (b.description !== undefined && (typeof b.description !== "string" || b.description.length > 1000))
+  if (
+    b.description !== undefined &&
+    (typeof b.description !== "string" || validatorLength(b.description) > 1000)
+  )
     problems.push("description must be shorter than or equal to 1000 characters");
   if (b.tags !== undefined && (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== "string")))
     problems.push("tags must be an array of strings");

@@ -15,6 +15,7 @@ import {
   OBJECT_ID,
   ok,
   requireName,
+  validatorLength,
 } from "./context.js";
 
 function findWorkflow({ store, params }: HandlerContext): Workflow {
@@ -47,7 +48,10 @@ export const updateWorkflow: Handler = (ctx) => {
   if (!fields.some((f) => b[f] !== undefined)) throw badRequest("No properties found for update");
   const problems: string[] = [];
   if (b.name !== undefined && typeof b.name !== "string") problems.push("name must be a string");
-  if (b.description !== undefined && (typeof b.description !== "string" || b.description.length > 300)) {
+  if (
+    b.description !== undefined &&
+    (typeof b.description !== "string" || validatorLength(b.description) > 300)
+  ) {
     problems.push("description must be shorter than or equal to 300 characters");
   }
   if (b.tags !== undefined && (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== "string")))

@@ -366,9 +366,11 @@ function exportWorkflow(
   if (workflow.name !== "") entry.name = workflow.name;
   entry.active = workflow.active;
   const description = workflow.description ?? "";
-  if (description.length > DESCRIPTION_MAX) {
+  // Counted as the schema counts (code points: an emoji is one character).
+  const length = [...description].length;
+  if (length > DESCRIPTION_MAX) {
     leftOut.push(
-      `workflow ${key}: description left out (${description.length} characters; the config holds at most ${DESCRIPTION_MAX}), so it stays unmanaged`,
+      `workflow ${key}: description left out (${length} characters; the config holds at most ${DESCRIPTION_MAX}), so it stays unmanaged`,
     );
   } else if (description !== "") entry.description = description;
   entry.critical = workflow.critical === true;
