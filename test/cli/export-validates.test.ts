@@ -1,8 +1,7 @@
 // `notiform export` writes only config that validates: topic keys the server accepts with "@",
 // "+" and "/" are kept (and plan back to nothing over percent-encoded paths), a workflow
 // description longer than an update may set is left out with a warning (one of 300 emoji is not),
-// and the schema modeline
-// resolves from the directory written to.
+// and the schema modeline resolves from the directory written to.
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
