@@ -536,10 +536,9 @@ export const notiformSchema = {
         },
         logo: {
           type: "string",
-          pattern:
-            "^https?://[^\\s]+\\.([Jj][Pp][Ee]?[Gg]|[Pp][Nn][Gg]|[Gg][Ii][Ff]|[Ss][Vv][Gg])([?#][^\\s]*)?$",
+          pattern: "^https?://[^\\s]+\\.(jpe?g|png|gif|svg)$",
           "x-message":
-            "must be an http(s) URL of an image ending in .jpg, .jpeg, .png, .gif or .svg (the server refuses anything else)",
+            "must be an http(s) URL ending in .jpg, .jpeg, .png, .gif or .svg, in lower case with no query or fragment after it (the server reads the text after the last dot as the extension, and refuses anything else)",
           description: "Logo: an http(s) URL of a jpg, jpeg, png, gif or svg image.",
         },
         direction: {

@@ -160,14 +160,19 @@ describe("branding", () => {
     expect(writes(session.emulator)).toEqual([]);
   });
 
-  it("refuses a logo that is not an image URL offline, at its position", async () => {
-    const ws = await createWorkspace({
-      "notiform.yaml": "version: 1\nbranding:\n  logo: https://example.com/logo.txt\n",
-    });
+  it.each([
+    "https://example.com/logo.txt",
+    // The server takes the text after the last dot as the extension: a query, a fragment or upper
+    // case is refused there too.
+    "https://example.com/logo.png?v=2",
+    "https://example.com/logo.png#v2",
+    "https://example.com/Logo.PNG",
+  ])("refuses the logo %s offline, at its position", async (logo) => {
+    const ws = await createWorkspace({ "notiform.yaml": `version: 1\nbranding:\n  logo: ${logo}\n` });
     const result = await runCli(["validate"], { cwd: ws.dir, env: {} });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      "notiform.yaml:3:9  error  branding.logo: must be an http(s) URL of an image ending in .jpg, .jpeg, .png, .gif or .svg",
+      "notiform.yaml:3:9  error  branding.logo: must be an http(s) URL ending in .jpg, .jpeg, .png, .gif or .svg, in lower case",
     );
   });
 });

@@ -217,6 +217,9 @@ describe("organization branding", () => {
       ["", [IMAGE, "logo must be a URL address"]],
       ["not a url.png", [IMAGE, "logo must be a URL address"]],
       ["https://example.com/logo.txt", [IMAGE]],
+      // IsImageUrl: the text after the last dot, exactly (image.validator.ts in Novu's source).
+      ["https://example.com/logo.png?v=2", [IMAGE]],
+      ["https://example.com/logo.PNG", [IMAGE]],
     ] as const) {
       const refused = await call("PUT", "/v1/organizations/branding", { ...BRANDING, logo });
       expect(refused.status).toBe(400);

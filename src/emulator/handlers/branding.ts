@@ -7,7 +7,8 @@ import { badRequest } from "../http-error.js";
 import { type Handler, isObject, ok } from "./context.js";
 
 const FIELDS = ["color", "fontColor", "contentBackground", "fontFamily", "logo", "direction"] as const;
-const IMAGE_URL = /^https?:\/\/[^\s/]+\/\S*\.(jpg|jpeg|png|gif|svg)(\?\S*)?$/i;
+/** A real server's IsImageUrl: the text after the last dot is exactly one of these (no query, lower case). */
+const IMAGE_URL = /^https?:\/\/[^\s/]+\/\S*\.(jpg|jpeg|png|gif|svg)$/;
 const COLOURS = ["color", "fontColor", "contentBackground"] as const;
 const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
