@@ -546,6 +546,11 @@ export const planSchema = {
               type: "object",
               description: "The changed fields, as sent (variables whole).",
             },
+            layoutFromAction: {
+              type: "string",
+              description:
+                "The layout is the one this action's create makes (layout/IDENTIFIER): the id it produced is used (layoutId is then empty).",
+            },
           },
         },
         {

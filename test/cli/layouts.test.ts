@@ -157,6 +157,37 @@ layouts:
     expect(zero.code).toBe(0);
   });
 
+  it("a new layout whose content uses names its variables do not list is created, then its variables patched, and plans to zero", async () => {
+    // The server derives a new layout's variables from its content (here it would add
+    // branding.logo, and footer twice); PATCH keeps them as sent.
+    const content = '<img src="{{branding.logo}}">{{{body}}}<p>{{footer}}</p><p>{{footer}}</p>';
+    const config = `${twoEnvironmentsConfig("Acme Inc")}layouts:
+  - identifier: framed
+    content: '${content}'
+    variables:
+      - { name: footer, defaultValue: "Acme Inc" }
+`;
+    const { emulator, cli, json } = await setUp({ "notiform.yaml": config });
+    const plan = (await json(["plan", "--env", "development"], { schema: "plan" })).value;
+    const variables = [{ name: "footer", type: "String", required: false, defaultValue: "Acme Inc" }];
+    expect(plan.actions[0].requests).toEqual([
+      {
+        method: "POST",
+        path: "/v1/layouts",
+        body: { identifier: "framed", name: "framed", content, variables },
+      },
+      { method: "PATCH", path: "/v1/layouts/<id of layout/framed>", body: { variables } },
+    ]);
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    const framed = emulator.store("development").layouts?.find((l) => l.identifier === "framed");
+    expect(framed?.variables?.map(({ name, defaultValue }) => ({ name, defaultValue }))).toEqual([
+      { name: "footer", defaultValue: "Acme Inc" },
+    ]);
+    const zero = await cli("plan", "--env", "development", "--detailed-exitcode");
+    expect(zero.stdout, zero.stderr).toContain("No changes.");
+  });
+
   it("the default moved to another layout, the old one's other fields changed too: one apply converges", async () => {
     const moved = `${CONFIG}  - identifier: novu-default-layout
     name: Old default

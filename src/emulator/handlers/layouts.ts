@@ -16,6 +16,7 @@ import {
   newLayout,
   variablesOf,
 } from "../layout-records.js";
+import { derivedLayoutVariables } from "../layout-variables.js";
 import type { Layout } from "../store.js";
 import { type Answer, type Handler, type HandlerContext, isObject, ok, requireName } from "./context.js";
 
@@ -63,13 +64,16 @@ export const listLayouts: Handler = (ctx) => {
 
 export const getLayout: Handler = (ctx) => ok(served(find(ctx)));
 
-export const createLayout: Handler = (ctx) => {
+export const createLayout: Handler = async (ctx) => {
   const body = isObject(ctx.body) ? ctx.body : {};
   const name = requireName(body);
   const identifier = optionalString(body, "identifier");
   if (identifier === undefined || identifier.trim() === "")
     throw badRequest(["identifier should not be empty", "identifier must be a string"]);
   const content = checkContent(body.content);
+  // Checked as sent, stored as the server derives them from the content (layout-variables.ts).
+  const sent = variablesOf(ctx.data, body.variables);
+  const variables = await derivedLayoutVariables(content, sent);
   const layouts = layoutsOf(ctx.data, ctx.store, ctx.now);
   if (layouts.some((l) => !l.deleted && l.identifier === identifier)) {
     throw new HttpError(
@@ -83,7 +87,7 @@ export const createLayout: Handler = (ctx) => {
     name,
     identifier,
     content,
-    variables: body.variables,
+    variables,
     ...(description !== undefined ? { description } : {}),
     ...(contentType !== undefined ? { contentType } : {}),
   });

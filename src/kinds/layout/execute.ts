@@ -23,15 +23,12 @@ export async function executeLayout(
   { client, signal, createdIds }: ExecuteContext,
 ): Promise<ExecuteResult> {
   const options = signal ? { signal } : {};
-  if (op.type === "layout.setDefault") {
+  if (op.type === "layout.setDefault" || op.type === "layout.update") {
     const layoutId = op.layoutFromAction === undefined ? op.layoutId : createdIds.get(op.layoutFromAction);
     if (layoutId === undefined) throw new InternalError(`${op.layoutFromAction} produced no layout id`);
-    await client.setDefaultLayout(layoutId, options);
+    if (op.type === "layout.setDefault") await client.setDefaultLayout(layoutId, options);
+    else await client.updateLayout(layoutId, op.fields as Partial<CreateLayoutBody>, options);
     return { serverId: layoutId };
-  }
-  if (op.type === "layout.update") {
-    const updated = await client.updateLayout(op.layoutId, op.fields as Partial<CreateLayoutBody>, options);
-    return { serverId: updated._id };
   }
   let id: string;
   let note: string | undefined;

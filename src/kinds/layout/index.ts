@@ -21,6 +21,7 @@ import { unlessUnsupported } from "../unsupported.js";
 import { layoutApi } from "./api.js";
 import { canonicalLayout } from "./canonical.js";
 import { checkLayouts } from "./checks.js";
+import { createKeepsVariables } from "./derived-variables.js";
 import { executeLayout, exportLayouts } from "./execute.js";
 import { layoutPromotion } from "./promotion.js";
 import { layoutRequest } from "./requests.js";
@@ -109,6 +110,19 @@ export const layoutKind: KindModule<"layout"> = {
             identifier: item.key,
             body: { identifier: item.key, name: item.key, ...fields },
           },
+          // The server derives a new layout's variables from its content; PATCH keeps them as sent.
+          ...(fields.variables !== undefined &&
+          !createKeepsVariables(String(fields.content ?? ""), fields.variables as JsonValue[])
+            ? [
+                {
+                  type: "layout.update" as const,
+                  identifier: item.key,
+                  layoutId: "",
+                  fields: { variables: fields.variables },
+                  layoutFromAction: action,
+                },
+              ]
+            : []),
           ...(isDefault === true
             ? [
                 {

@@ -7,11 +7,12 @@ export function layoutRequest(op: LayoutOperation): PlannedRequest {
     case "layout.create":
       return { method: "POST", path: "/v1/layouts", body: { ...op.body } };
     case "layout.update":
-      return { method: "PATCH", path: `/v1/layouts/${pathSegment(op.layoutId)}`, body: { ...op.fields } };
-    case "layout.setDefault": {
-      const id =
-        op.layoutFromAction !== undefined ? `<id of ${op.layoutFromAction}>` : pathSegment(op.layoutId);
-      return { method: "POST", path: `/v1/layouts/${id}/default`, body: {} };
-    }
+      return { method: "PATCH", path: `/v1/layouts/${idOf(op)}`, body: { ...op.fields } };
+    case "layout.setDefault":
+      return { method: "POST", path: `/v1/layouts/${idOf(op)}/default`, body: {} };
   }
+}
+
+function idOf(op: { layoutId: string; layoutFromAction?: string }): string {
+  return op.layoutFromAction !== undefined ? `<id of ${op.layoutFromAction}>` : pathSegment(op.layoutId);
 }

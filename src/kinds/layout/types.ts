@@ -20,7 +20,14 @@ export interface LayoutSpec {
 export type LayoutOperation =
   /** POST /v1/layouts (answers the id only). */
   | { type: "layout.create"; identifier: string; body: JsonObject }
-  | { type: "layout.update"; identifier: string; layoutId: string; fields: JsonObject }
+  | {
+      type: "layout.update";
+      identifier: string;
+      layoutId: string;
+      fields: JsonObject;
+      /** After this action's create: the id it produced (`layout/IDENTIFIER`). */
+      layoutFromAction?: string;
+    }
   | {
       type: "layout.setDefault";
       identifier: string;
