@@ -177,8 +177,8 @@ export const notiformSchema = {
             "The layout's HTML, or { file: PATH }; must contain {{{body}}} where a step's content goes.",
         },
         contentType: {
-          type: "string",
-          description: "customHtml (the default).",
+          const: "customHtml",
+          description: "customHtml, the only type a layout has (the server stores no other).",
         },
         variables: {
           type: "array",

@@ -188,6 +188,34 @@ layouts:
     expect(zero.stdout, zero.stderr).toContain("No changes.");
   });
 
+  it("an emptied description is said not applied (the server ignores an empty one) while the other fields change; a layout is customHtml", async () => {
+    const config = (description: string, name: string) => `${twoEnvironmentsConfig("Acme Inc")}layouts:
+  - identifier: brand
+    name: ${name}
+    description: "${description}"
+    content: "<main>{{{body}}}</main>"
+`;
+    const { emulator, workspace, cli, run } = await setUp({
+      "notiform.yaml": config("The brand frame", "Brand"),
+    });
+    expect((await cli("apply", "--env", "development", "--auto-approve")).code).toBe(0);
+    const brand = () => emulator.store("development").layouts?.find((l) => l.identifier === "brand");
+
+    await workspace.write("notiform.yaml", config("", "Brand 2"));
+    const applied = await cli("apply", "--env", "development", "--auto-approve");
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout + applied.stderr).toContain('layout brand: description "" is not applied');
+    expect(brand()).toMatchObject({ name: "Brand 2", description: "The brand frame" });
+    const plan = await cli("plan", "--env", "development", "--no-color");
+    expect(plan.stdout, plan.stderr).toContain("it cannot be cleared over the API");
+    expect(plan.stdout).toContain("0 to create, 0 to update");
+
+    await workspace.write("notiform.yaml", `${config("x", "Brand")}    contentType: editor\n`);
+    const validate = await run(["validate"], { url: null });
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain('layouts[0].contentType: must be "customHtml", got "editor"');
+  });
+
   it("the default moved to another layout, the old one's other fields changed too: one apply converges", async () => {
     const moved = `${CONFIG}  - identifier: novu-default-layout
     name: Old default

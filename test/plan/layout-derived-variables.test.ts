@@ -2,9 +2,10 @@
 // variables from its content (names in order, duplicates kept, `body` aside), the sent ones only
 // giving defaultValue and required. Predicted for plain mustaches only; anything else is patched.
 import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../../src/canonical.js";
 import { createKeepsVariables } from "../../src/kinds/layout/derived-variables.js";
 
-const v = (name: string, defaultValue: unknown = "", required = false, type = "String") => ({
+const v = (name: string, defaultValue: JsonValue = "", required = false, type = "String") => ({
   name,
   type,
   required,

@@ -82,14 +82,13 @@ export const createLayout: Handler = async (ctx) => {
     );
   }
   const description = optionalString(body, "description");
-  const contentType = optionalString(body, "contentType");
+  optionalString(body, "contentType"); // checked, and a layout is always customHtml
   const layout = newLayout(ctx.data, ctx.store, ctx.now, {
     name,
     identifier,
     content,
     variables,
     ...(description !== undefined ? { description } : {}),
-    ...(contentType !== undefined ? { contentType } : {}),
   });
   layouts.push(layout);
   const moved = body.isDefault === true ? makeDefault(layouts, layout, ctx.now) : [];
@@ -111,10 +110,10 @@ export const updateLayout: Handler = (ctx) => {
     layout.identifier = identifier;
   }
   if (body.content !== undefined) layout.content = checkContent(body.content);
+  // As UpdateLayoutUseCase: an empty description is ignored, and a layout stays customHtml.
   const description = optionalString(body, "description");
-  if (description !== undefined) layout.description = description;
-  const contentType = optionalString(body, "contentType");
-  if (contentType !== undefined) layout.contentType = contentType;
+  if (description !== undefined && description !== "") layout.description = description;
+  optionalString(body, "contentType");
   if (body.variables !== undefined) layout.variables = variablesOf(ctx.data, body.variables);
   layout.updatedAt = ctx.now;
   const moved = body.isDefault === true ? makeDefault(live(ctx), layout, ctx.now) : [];

@@ -31,6 +31,8 @@ import type { Layout } from "./wire.js";
 export const ARRIVES_BY_PROMOTION =
   "layouts are authored in Development: this arrives by promotion (notiform promote)";
 
+const KEEPS_DESCRIPTION =
+  "the server keeps a layout's description when sent an empty one: it cannot be cleared over the API";
 const STAYS_DEFAULT =
   "a layout stops being the default only when another becomes it: mark the new default `isDefault: true`";
 
@@ -136,30 +138,37 @@ export const layoutKind: KindModule<"layout"> = {
         ],
       };
     }
-    const changed: JsonObject = {};
-    for (const change of changes)
-      if (change.field !== "isDefault") changed[change.field] = fields[change.field] ?? null;
     const layoutId = live.serverId ?? "";
-    const update = Object.keys(changed).length > 0;
-    const operations: LayoutOperation[] = update
-      ? [{ type: "layout.update", identifier: item.key, layoutId, fields: changed }]
-      : [];
-    const defaultChange = changes.find((change) => change.field === "isDefault");
-    if (defaultChange === undefined) return { operations };
-    if (isDefault === true)
-      return { operations: [...operations, { type: "layout.setDefault", identifier: item.key, layoutId }] };
-    // Un-marking the default: the server moves it when another layout becomes it (that layout's
-    // set-default), and has no request that leaves none.
-    const next = context.desired.resources.layout.some(
-      ({ spec }) => spec.isDefault === true && spec.identifier !== item.key,
-    );
-    if (next) return { operations };
-    if (!update) return { notApplicable: STAYS_DEFAULT };
-    context.warnings.push({
-      code: "layout-stays-default",
-      message: `layout ${item.key}: isDefault false is not applied (${STAYS_DEFAULT})`,
-      source: item.source.fields.isDefault ?? item.source.pos,
-    });
+    // What the server cannot do: un-mark the default unless another becomes it (that layout's
+    // set-default moves it), or clear a description (PATCH ignores an empty one).
+    const cannot: { what: string; why: string }[] = [];
+    const changed: JsonObject = {};
+    let setDefault = false;
+    for (const change of changes) {
+      if (change.field === "isDefault") {
+        if (isDefault === true) setDefault = true;
+        else if (
+          !context.desired.resources.layout.some((l) => l.spec.isDefault && l.spec.identifier !== item.key)
+        )
+          cannot.push({ what: "isDefault false", why: STAYS_DEFAULT });
+      } else if (change.field === "description" && fields.description === "")
+        cannot.push({ what: 'description ""', why: KEEPS_DESCRIPTION });
+      else changed[change.field] = fields[change.field] ?? null;
+    }
+    const operations: LayoutOperation[] = [
+      ...(Object.keys(changed).length > 0
+        ? [{ type: "layout.update" as const, identifier: item.key, layoutId, fields: changed }]
+        : []),
+      ...(setDefault ? [{ type: "layout.setDefault" as const, identifier: item.key, layoutId }] : []),
+    ];
+    if (cannot.length > 0 && operations.length === 0)
+      return { notApplicable: cannot.map((c) => c.why).join("; ") };
+    for (const { what, why } of cannot)
+      context.warnings.push({
+        code: "layout-not-applied",
+        message: `layout ${item.key}: ${what} is not applied (${why})`,
+        source: item.source.fields[what.split(" ")[0] ?? ""] ?? item.source.pos,
+      });
     return { operations };
   },
 
