@@ -141,7 +141,7 @@ export const layoutKind: KindModule<"layout"> = {
     const layoutId = live.serverId ?? "";
     // What the server cannot do: un-mark the default unless another becomes it (that layout's
     // set-default moves it), or clear a description (PATCH ignores an empty one).
-    const cannot: { what: string; why: string }[] = [];
+    const cannot: { field: string; what: string; why: string }[] = [];
     const changed: JsonObject = {};
     let setDefault = false;
     for (const change of changes) {
@@ -150,9 +150,9 @@ export const layoutKind: KindModule<"layout"> = {
         else if (
           !context.desired.resources.layout.some((l) => l.spec.isDefault && l.spec.identifier !== item.key)
         )
-          cannot.push({ what: "isDefault false", why: STAYS_DEFAULT });
+          cannot.push({ field: "isDefault", what: "isDefault false", why: STAYS_DEFAULT });
       } else if (change.field === "description" && fields.description === "")
-        cannot.push({ what: 'description ""', why: KEEPS_DESCRIPTION });
+        cannot.push({ field: "description", what: 'description ""', why: KEEPS_DESCRIPTION });
       else changed[change.field] = fields[change.field] ?? null;
     }
     const operations: LayoutOperation[] = [
@@ -163,11 +163,11 @@ export const layoutKind: KindModule<"layout"> = {
     ];
     if (cannot.length > 0 && operations.length === 0)
       return { notApplicable: cannot.map((c) => c.why).join("; ") };
-    for (const { what, why } of cannot)
+    for (const { field, what, why } of cannot)
       context.warnings.push({
         code: "layout-not-applied",
         message: `layout ${item.key}: ${what} is not applied (${why})`,
-        source: item.source.fields[what.split(" ")[0] ?? ""] ?? item.source.pos,
+        source: item.source.fields[field] ?? item.source.pos,
       });
     return { operations };
   },
