@@ -261,8 +261,14 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
   // they depend on. A second read path for saved plans drifted from the first and planned
   // differently: a step naming a layout failed as if the server listed none.
   const ids = saved.actions.map((action) => action.id);
+  // And the groups whose bindings the plan records (checked below), whether or not an action
+  // of the plan touches them: a group bound by name that needs no change has no action.
+  const groupKeys = new Set(input.desired.resources.notificationGroup.map(({ spec }) => spec.key));
+  const bound = Object.keys(saved.bindings.notificationGroups)
+    .filter((key) => groupKeys.has(key))
+    .map((key) => `notificationGroup/${key}`);
   const live = await readLive(client, input.desired, input.organization, {
-    selected: selectTargets(input.desired, ids) ?? new Set(),
+    selected: selectTargets(input.desired, [...ids, ...bound]) ?? new Set(),
     ...(input.environment !== undefined ? { environment: input.environment } : {}),
   });
 
