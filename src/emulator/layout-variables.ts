@@ -50,14 +50,16 @@ function found(statements: readonly hbs.AST.Statement[]): Found[] {
       const argument = pathOf(block.params[0]);
       if (argument === undefined) continue;
       const inner = found(block.program?.body ?? []);
-      const prefixed = inner.map((v) => ({ ...v, name: `${argument}.${v.name}` }));
-      if (helper === "each") loops.push({ name: argument, type: "Array" }, ...prefixed);
-      else if (helper === "with") loops.push(...prefixed);
-      else if (helper === "if" || helper === "unless")
-        conditions.push({ name: argument, type: "Boolean" }, ...inner);
+      if (helper === "each") loops.push({ name: argument, type: "Array" });
+      if (helper === "each" || helper === "with")
+        for (const v of inner) loops.push({ ...v, name: `${argument}.${v.name}` });
+      else if (helper === "if" || helper === "unless") {
+        conditions.push({ name: argument, type: "Boolean" });
+        for (const v of inner) conditions.push(v);
+      }
     }
   }
-  return [...plain, ...loops, ...conditions].filter((v) => !v.name.startsWith("@"));
+  return plain.concat(loops, conditions).filter((v) => !v.name.startsWith("@"));
 }
 
 let handlebars: Promise<typeof HandlebarsNamespace> | undefined;
