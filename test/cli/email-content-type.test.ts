@@ -6,22 +6,19 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliTests } from "../support/cli.js";
+import { cliTests, orderShippedByEmail } from "../support/cli.js";
 
 const cliTest = cliTests();
 const WORKFLOW = "64f1c0ffee0000000000a001";
 
-const configOf = (template: string) => `version: 1
-organization: Acme Inc
-workflows:
-  - identifier: order-shipped
-    steps:
-      - name: mail
-        type: email
-        template: ${template}
-`;
-const HTML = '{ subject: Shipped, content: "<p>Order {{orderId}} shipped</p>" }';
-const BLOCKS = '{ subject: Shipped, contentType: editor, content: [{ type: text, content: "Shipped" }] }';
+const configOf = (template: Parameters<typeof orderShippedByEmail>[0]) =>
+  `version: 1\norganization: Acme Inc\n${orderShippedByEmail(template)}`;
+const HTML = { subject: "Shipped", content: '"<p>Order {{orderId}} shipped</p>"' };
+const BLOCKS = {
+  subject: "Shipped",
+  content: '[{ type: text, content: "Shipped" }]',
+  contentType: "editor" as const,
+};
 
 async function liveTemplate(call: (method: string, path: string) => Promise<{ data: unknown }>) {
   const { data } = (await call("GET", `/v1/workflows/${WORKFLOW}`)) as {
@@ -36,7 +33,9 @@ describe("an e-mail step whose config writes no contentType", () => {
     const preview = await cli("preview", "--out", "site");
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.stdout + preview.stderr).not.toContain("does not render");
-    const page = JSON.parse(await readFile(join(workspace.dir, "site/order-shipped/mail.json"), "utf8"));
+    const page = JSON.parse(
+      await readFile(join(workspace.dir, "site/order-shipped/email-customer.json"), "utf8"),
+    );
     const html = await readFile(join(workspace.dir, "site", page.examples[0].html), "utf8");
     expect(html).toContain("<p>Order [orderId] shipped</p>");
 
@@ -54,13 +53,13 @@ describe("an e-mail step whose config writes no contentType", () => {
     await call("PUT", `/v1/workflows/${WORKFLOW}`, {
       steps: [
         {
-          name: "mail",
+          name: "email-customer",
           template: { type: "email", subject: "Shipped", content: "<p>Order {{orderId}} shipped</p>" },
         },
       ],
     });
     const plan = await cli("plan", "--no-color");
-    expect(plan.stdout, plan.stderr).toContain('step mail  contentType: "customHtml"');
+    expect(plan.stdout, plan.stderr).toContain('step email-customer  contentType: "customHtml"');
     expect((await cli("apply", "--auto-approve")).code).toBe(0);
     expect((await liveTemplate(call))?.contentType).toBe("customHtml");
     expect((await cli("plan", "--detailed-exitcode")).code).toBe(0);

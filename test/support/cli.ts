@@ -43,7 +43,12 @@ notificationGroups:
  * A `workflows:` section with the one workflow the promote and layout tests share: order-shipped,
  * one email step (email-customer). `content` is YAML as written ("\"<p>..</p>\"" or "{ file: x }").
  */
-export function orderShippedByEmail(template: { subject: string; content: string; layout?: string }): string {
+export function orderShippedByEmail(template: {
+  subject: string;
+  content: string;
+  layout?: string;
+  contentType?: "editor" | "customHtml";
+}): string {
   return `workflows:
   - identifier: order-shipped
     name: Order shipped
@@ -53,7 +58,7 @@ export function orderShippedByEmail(template: { subject: string; content: string
         template:
           subject: "${template.subject}"
           content: ${template.content}
-${template.layout === undefined ? "" : `          layout: ${template.layout}\n`}`;
+${template.layout === undefined ? "" : `          layout: ${template.layout}\n`}${template.contentType === undefined ? "" : `          contentType: ${template.contentType}\n`}`;
 }
 
 // ---------------------------------------------------------------------------------------------
