@@ -180,6 +180,20 @@ describe("layouts, as a real server serves them", () => {
     expect((await defaults()).map((l: { _id: string }) => l._id)).toEqual([a]);
     expect((await call("POST", `/v1/layouts/${b}/default`)).status).toBe(204);
     expect((await defaults()).map((l: { _id: string }) => l._id)).toEqual([b]);
+    // Novu's UpdateLayoutUseCase (and its e2e test): the default cannot be unset, only replaced;
+    // the refused PATCH changes nothing, its other fields included.
+    const unset = await call("PATCH", `/v1/layouts/${b}`, { isDefault: false, name: "Renamed" });
+    expect(unset.status).toBe(409);
+    expect(unset.body).toMatchObject({ statusCode: 409, message: "One default layout is required" });
+    expect((await call("GET", `/v1/layouts/${b}`)).body.data).toMatchObject({
+      name: LAYOUT.name as string,
+      isDefault: true,
+    });
+    const taken = await call("PATCH", `/v1/layouts/${b}`, { identifier: "a", name: "Renamed" });
+    expect(taken.status).toBe(409);
+    expect((await call("GET", `/v1/layouts/${b}`)).body.data).toMatchObject({ name: LAYOUT.name as string });
+    expect((await call("PATCH", `/v1/layouts/${a}`, { isDefault: false })).status).toBe(200);
+    expect((await defaults()).map((l: { _id: string }) => l._id)).toEqual([b]);
     await replay(call, keys, "r3-q3-13b-post-layout-set-default-prod-key-dev-id", `/v1/layouts/${b}/default`);
     await replay(call, keys, "r3-q3-19-delete-default-layout-dev", `/v1/layouts/${b}`);
     const group = handle.store("development").notificationGroups[0]?._id;

@@ -1,7 +1,8 @@
 // Layouts (extension), as a real server serves them (r3-q3-*). POST answers 201 with `{_id}` only;
 // GET by id the full layout; the list `{page, totalCount, pageSize, data}` (default pageSize 10,
 // newest first, `orderBy=1` oldest first, past the end `[]`); PATCH 200 with the full layout
-// (`variables` replaced whole, `isDefault: true` moves the default); POST .../default 204; DELETE
+// (`variables` replaced whole, `isDefault: true` moves the default, `isDefault: false` on the
+// default 409 "One default layout is required"); POST .../default 204; DELETE
 // 204, or 409 for the default layout and for one a workflow step uses. Both keys may write their
 // own environment's layouts; each write records a "Layout" change there, which promotion applies
 // from Development.
@@ -99,7 +100,9 @@ export const createLayout: Handler = async (ctx) => {
 export const updateLayout: Handler = (ctx) => {
   const layout = find(ctx);
   const body = isObject(ctx.body) ? ctx.body : {};
-  if (body.name !== undefined) layout.name = requireName(body);
+  // Every check before any field changes, as UpdateLayoutUseCase writes once: a refused PATCH
+  // leaves the layout as it was.
+  const name = body.name !== undefined ? requireName(body) : undefined;
   const identifier = optionalString(body, "identifier");
   if (identifier !== undefined && identifier !== layout.identifier) {
     if (live(ctx).some((l) => l.identifier === identifier))
@@ -107,14 +110,20 @@ export const updateLayout: Handler = (ctx) => {
         409,
         `Layout with identifier: ${identifier} already exists under environment ${ctx.store.environmentId}`,
       );
-    layout.identifier = identifier;
   }
-  if (body.content !== undefined) layout.content = checkContent(body.content);
-  // As UpdateLayoutUseCase: an empty description is ignored, and a layout stays customHtml.
+  // The default stays the default until another layout takes its place.
+  if (body.isDefault === false && layout.isDefault)
+    throw new HttpError(409, "One default layout is required");
+  const content = body.content !== undefined ? checkContent(body.content) : undefined;
+  // An empty description is ignored, and a layout stays customHtml.
   const description = optionalString(body, "description");
-  if (description !== undefined && description !== "") layout.description = description;
   optionalString(body, "contentType");
-  if (body.variables !== undefined) layout.variables = variablesOf(ctx.data, body.variables);
+  const variables = body.variables !== undefined ? variablesOf(ctx.data, body.variables) : undefined;
+  if (name !== undefined) layout.name = name;
+  if (identifier !== undefined) layout.identifier = identifier;
+  if (content !== undefined) layout.content = content;
+  if (description !== undefined && description !== "") layout.description = description;
+  if (variables !== undefined) layout.variables = variables;
   layout.updatedAt = ctx.now;
   const moved = body.isDefault === true ? makeDefault(live(ctx), layout, ctx.now) : [];
   recorded(ctx, [layout, ...moved]);
