@@ -29,6 +29,11 @@ export interface ApplyReport {
   results: ActionResult[];
   counts: { applied: number; failed: number; skipped: number };
   interrupted: boolean;
+  /**
+   * A saved plan's actions found already as desired, so not sent again: an earlier run of the
+   * plan, interrupted, applied them (or a change made meanwhile did). Absent when none was.
+   */
+  alreadyApplied?: string[];
 }
 
 export type ApplyEvent =

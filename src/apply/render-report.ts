@@ -16,6 +16,11 @@ export function renderReportText(report: ApplyReport): string {
       ? "Apply finished with failures"
       : "Apply complete";
   lines.push(`${head}: ${applied} applied, ${failed} failed, ${skipped} skipped.`);
+  const already = report.alreadyApplied ?? [];
+  if (already.length > 0)
+    lines.push(
+      `${already.length} of the plan's actions were already as desired (an earlier run of the plan applied them) and were not sent again: ${v(already.slice(0, 20).join(", "))}${already.length > 20 ? `, and ${already.length - 20} more` : ""}.`,
+    );
   const failures = report.results.filter((r) => r.status === "failed");
   if (failures.length > 0) {
     lines.push("", "Failed:");

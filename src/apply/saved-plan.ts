@@ -2,7 +2,8 @@
 // nothing written) when it is not a plan of a known format, targets another API URL,
 // organization or environment, was made from another config, or when any live object it was
 // computed from has moved since: those are re-read (only those) and planned again, and the
-// fresh actions must be the saved ones.
+// fresh actions must be the saved ones. Actions already as desired (a run of the plan was
+// interrupted) are not sent again, and the rest may name their resources by id (resumed-plan.ts).
 
 import { readBoundedFile } from "../bounded-file.js";
 import { canonicalJson } from "../canonical.js";
@@ -22,6 +23,7 @@ import { validatorOf } from "../schemas.js";
 import { KEY_CHECK_TEXT, type KeyedDigest, keyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
+import { boundByApplied, sameButResolved } from "./resumed-plan.js";
 
 export async function readSavedPlan(path: string): Promise<Plan> {
   // Bounded: a regular file of at most 20 MB (not /dev/zero, not a pipe).
@@ -254,7 +256,9 @@ export interface RefreshInput {
  * Returns the fresh plan (unmasked, ready to execute) when it is the saved one; otherwise
  * refuses and names each resource that moved.
  */
-export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
+export async function refreshSavedPlan(
+  input: RefreshInput,
+): Promise<{ plan: Plan; alreadyApplied: string[] }> {
   const { saved, client } = input;
   // The very reads `plan` makes (each kind's readLive, with what a kind reads besides its own
   // objects: a workflow's layout ids, its default group), narrowed to the saved actions and what
@@ -285,14 +289,25 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
     input.keyed,
   );
   const freshById = new Map(fresh.actions.map((a) => [a.id, a]));
+  // Already as desired (an interrupted run of this plan applied it, or someone did): not sent
+  // again. The rest may name the resources those created by id now (resumed-plan.ts).
+  const alreadyApplied = saved.actions.filter((action) => !freshById.has(action.id)).map((a) => a.id);
+  const applied = new Set(alreadyApplied);
+  const resolved = new Map<string, string>();
   const moved: string[] = [];
   for (const action of saved.actions) {
     const now = freshById.get(action.id);
-    if (now === undefined) moved.push(`${action.id} (now already as desired)`);
-    else if (now.live.digest !== action.live.digest)
+    if (now === undefined) continue;
+    if (now.live.digest !== action.live.digest)
       moved.push(`${action.id} (${movedFields(action, now)} changed on the server since the plan)`);
-    else if (canonicalJson(maskAction(now, input.masker)) !== canonicalJson(action))
-      moved.push(`${action.id} (plans differently now)`);
+    else {
+      const masked = maskAction(now, input.masker);
+      if (
+        canonicalJson(masked) !== canonicalJson(action) &&
+        !(applied.size > 0 && sameButResolved(action, masked, applied, resolved))
+      )
+        moved.push(`${action.id} (plans differently now)`);
+    }
   }
   // Bindings are recorded in the state file: never on the plan's word. Each must be what the
   // state file and the server say now (an edited plan could otherwise bind a foreign group).
@@ -306,6 +321,13 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
         `the binding of notification group ${key} (the plan says ${claimed}, the server and state file ${actual ?? "nothing"})`,
       );
   }
+  // A group this plan created (an interrupted run of it): bound now, by the id its requests use.
+  for (const key of Object.keys(fresh.bindings.notificationGroups)) {
+    if (Object.hasOwn(saved.bindings.notificationGroups, key) || !applied.has(`notificationGroup/${key}`))
+      continue;
+    if (!boundByApplied(key, fresh.bindings.notificationGroups[key], applied, resolved))
+      moved.push(`the binding of notification group ${key} (the plan made none)`);
+  }
   if (moved.length > 0) {
     throw new NotiformError(
       "PLAN_STALE",
@@ -315,5 +337,5 @@ export async function refreshSavedPlan(input: RefreshInput): Promise<Plan> {
       },
     );
   }
-  return { ...fresh, unmanaged: saved.unmanaged, warnings: saved.warnings };
+  return { plan: { ...fresh, unmanaged: saved.unmanaged, warnings: saved.warnings }, alreadyApplied };
 }

@@ -113,5 +113,13 @@ export const applyResultSchema = {
       type: "boolean",
       description: "Whether Ctrl-C (or SIGTERM) stopped the apply.",
     },
+    alreadyApplied: {
+      type: "array",
+      items: {
+        type: "string",
+      },
+      description:
+        "A saved plan's actions (by id) found already as desired, so not sent again: an earlier run of the plan, interrupted, applied them, or a change made meanwhile did. Absent when none was.",
+    },
   },
 } as const;

@@ -73,15 +73,17 @@ describe("notiform apply", () => {
     expect(result.stdout).toContain("No changes. Nothing to apply.");
   });
 
-  it("applies a saved plan without prompting, and refuses the same plan a second time as stale", async () => {
-    const { cli, emulator } = await setup();
+  it("applies a saved plan without prompting; the same plan again (a retried job) sends nothing and says so", async () => {
+    const { cli, emulator, workspace } = await setup();
     expect((await cli("plan", "--out", "plan.json")).code).toBe(0);
+    const actions = (JSON.parse(await workspace.read("plan.json")) as { actions: unknown[] }).actions.length;
     const first = await cli("apply", "plan.json");
     expect(first.code, first.stderr).toBe(0);
     const writesAfterFirst = writes(emulator).length;
     const second = await cli("apply", "plan.json");
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain("the plan is stale");
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain("Apply complete: 0 applied, 0 failed, 0 skipped.");
+    expect(second.stdout).toContain(`${actions} of the plan's actions were already as desired`);
     expect(writes(emulator).length).toBe(writesAfterFirst);
   });
 

@@ -167,7 +167,7 @@ async function applyLocked(
       ? await planNow(args, context, lockedPath, loaded)
       : await loadSaved(args, context, loaded ?? (await loadDesired(args, runContext(context, args))));
   if (prepared === undefined) return EXIT.ok;
-  const { session, plan, state } = prepared;
+  const { session, plan, state, alreadyApplied = [] } = prepared;
   try {
     const recorder = new StateRecorder(state, session.statePath, session.protect);
     await recordFindings(recorder, session, plan);
@@ -183,6 +183,7 @@ async function applyLocked(
         onEvent: (event) => progress.onEvent(event),
       }),
     );
+    if (alreadyApplied.length > 0) report.alreadyApplied = alreadyApplied;
     const stateFailure = await recorder.persist().then(
       () => recorder.failure,
       (error: unknown) => {
@@ -215,6 +216,8 @@ interface Prepared {
   session: Session;
   plan: Plan;
   state: StateFile;
+  /** A saved plan's actions already as desired (an interrupted run of it applied them). */
+  alreadyApplied?: string[];
 }
 
 /** Plan now, show it, and get a confirmation; undefined when there is nothing to do. */
@@ -296,7 +299,12 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
       keyed: session.keyed,
       protect: session.protect,
     });
-    return { session, plan: withIdentifiers(refreshed, identifiers), state };
+    return {
+      session,
+      plan: withIdentifiers(refreshed.plan, identifiers),
+      state,
+      alreadyApplied: refreshed.alreadyApplied,
+    };
   } catch (error) {
     await session.close();
     throw error;

@@ -1,0 +1,141 @@
+// A reviewed plan (`plan --out plan.json`) whose `apply plan.json` is killed with SIGKILL
+// part-way, then run again, as a cancelled CI job is retried: the re-run applies the rest of the
+// reviewed plan, sends nothing the killed run had done, and says which actions were already as
+// desired; then nothing is left to plan and nothing exists twice. The plan's later actions name
+// resources its earlier ones create (`<id of ...>`: a workflow's new group, a step's new layout,
+// an override's new workflow and tenant), which the re-run finds by id.
+import { describe, expect, it } from "vitest";
+import { type CliTest, cliTests, killWhen } from "../support/cli.js";
+
+const cliTest = cliTests();
+
+const CONFIG = `version: 1
+organization: Acme Inc
+topics:
+${[0, 1, 2, 3].map((i) => `  - key: topic-${i}\n    name: Topic ${i}\n`).join("")}notificationGroups:
+  - key: orders
+    name: Orders
+  - key: accounts
+    name: Accounts
+layouts:
+  - identifier: brand
+    name: Brand
+    content: "<html><body>{{{body}}}<p>{{footer}}</p></body></html>"
+tenants:
+  - identifier: tenant-a
+    name: Tenant A
+  - identifier: tenant-b
+    name: Tenant B
+workflows:
+${["shipped", "refunded", "welcome"]
+  .map(
+    (id, i) => `  - identifier: ${id}
+    name: ${id}
+    notificationGroup: ${i === 2 ? "accounts" : "orders"}
+    steps:
+      - name: email
+        type: email
+        template:
+          subject: "${id} {{number}}"
+          content: "<p>${id}</p>"
+          contentType: customHtml
+          layout: brand
+`,
+  )
+  .join("")}overrides:
+  - workflow: shipped
+    tenant: tenant-a
+    active: false
+  - workflow: welcome
+    tenant: tenant-b
+    active: false
+`;
+
+const writes = (test: CliTest) => test.emulator.requests.filter((r) => r.method !== "GET");
+const answered = (test: CliTest) =>
+  writes(test)
+    .filter((r) => r.status !== null && r.status < 300)
+    .map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`);
+
+describe("a saved plan's apply killed part-way, then run again", () => {
+  it.each([1, 3, 6, 9, 12])(
+    "killed after write %i: the re-run applies the rest, nothing twice",
+    async (killAfter) => {
+      const test = await cliTest({ config: CONFIG });
+      const { run } = test;
+      const saved = await run(["plan", "--out", "plan.json", "--output", "json"]);
+      expect(saved.code, saved.stderr).toBe(0);
+      const planned = (
+        JSON.parse(await test.workspace.read("plan.json")) as { actions: { requests: unknown[] }[] }
+      ).actions;
+      const total = planned.reduce((sum, action) => sum + action.requests.length, 0);
+      expect(total).toBeGreaterThan(killAfter);
+
+      test.emulator.clearRequests();
+      const killed = await run(["apply", "plan.json", "--concurrency", "1"], {
+        onSpawn: killWhen(() => writes(test).length >= killAfter),
+      });
+      expect(killed.signal).toBe("SIGKILL");
+      const done = answered(test);
+
+      test.emulator.clearRequests();
+      const rerun = await run(["apply", "plan.json", "--concurrency", "1", "--output", "json"]);
+      expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+      const report = JSON.parse(rerun.stdout) as { alreadyApplied?: string[]; counts: { applied: number } };
+      expect(report.alreadyApplied?.length ?? 0).toBeGreaterThan(0);
+      expect(report.counts.applied).toBeGreaterThan(0);
+      // Nothing the killed run was told it did is sent again.
+      expect(answered(test).filter((write) => done.includes(write) && write.startsWith("POST"))).toEqual([]);
+
+      const again = await run(["plan", "--detailed-exitcode"]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      const store = test.emulator.store();
+      const count = (names: string[]) => names.filter((name, i) => names.indexOf(name) !== i);
+      expect(count(store.topics.map((t) => t.key))).toEqual([]);
+      expect(count(store.notificationGroups.map((g) => g.name))).toEqual([]);
+      expect(count(store.workflows.filter((w) => w.deleted !== true).map((w) => w.name))).toEqual([]);
+      expect(count((store.layouts ?? []).filter((l) => !l.deleted).map((l) => l.identifier))).toEqual([]);
+      expect(count(store.tenants.map((t) => t.identifier ?? ""))).toEqual([]);
+    },
+    60_000,
+  );
+
+  it("the text report names what was already as desired", async () => {
+    const test = await cliTest({ config: CONFIG });
+    expect((await test.run(["plan", "--out", "plan.json"])).code).toBe(0);
+    const killed = await test.run(["apply", "plan.json", "--concurrency", "1"], {
+      onSpawn: killWhen(() => writes(test).length >= 2),
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    const rerun = await test.run(["apply", "plan.json"]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout).toMatch(
+      /\d+ of the plan's actions were already as desired \(an earlier run of the plan applied them\) and were not sent again: \S+/,
+    );
+  }, 60_000);
+
+  it("a resource the plan has yet to create, made meanwhile with other values, is still refused as stale", async () => {
+    const test = await cliTest({ config: CONFIG });
+    expect((await test.run(["plan", "--out", "plan.json"])).code).toBe(0);
+    const killed = await test.run(["apply", "plan.json", "--concurrency", "1"], {
+      onSpawn: killWhen(() => writes(test).length >= 1),
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    const missing = ["tenant-a", "tenant-b"].find(
+      (identifier) => !test.emulator.store().tenants.some((t) => t.identifier === identifier),
+    );
+    if (missing === undefined) throw new Error("the killed run created both tenants: kill earlier");
+    const made = await fetch(`${test.emulator.url}/v1/tenants`, {
+      method: "POST",
+      headers: { authorization: `ApiKey ${test.emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ identifier: missing, name: "Made by hand" }),
+    });
+    expect(made.status).toBe(201);
+    test.emulator.clearRequests();
+    const rerun = await test.run(["apply", "plan.json", "--output", "json"]);
+    expect(rerun.code).toBe(1);
+    expect(JSON.parse(rerun.stdout).error).toMatchObject({ code: "PLAN_STALE" });
+    expect(JSON.parse(rerun.stdout).error.message).toContain(`tenant/${missing}`);
+    expect(writes(test)).toEqual([]);
+  }, 60_000);
+});
