@@ -115,12 +115,15 @@ function numeric(value: number, token: string): string {
   return token.endsWith("o") && token.length === 2 ? ordinal(value) : pad(value, token.length);
 }
 
-/** Month, weekday and quarter names by token width: 3 abbreviated, 4 wide, 5 narrow, 6 short. */
+/**
+ * Month and weekday names by token width: 3 abbreviated, 5 narrow, 6 short (weekdays); 4 and any
+ * longer width is wide, date-fns's default (`MMMMMM` is "March", `EEEEEEE` "Tuesday").
+ */
 function named(wide: string, length: number, short?: string): string {
-  if (length === 4) return wide;
+  if (length <= 3) return wide.slice(0, 3);
   if (length === 5) return wide.charAt(0);
   if (length === 6 && short !== undefined) return short;
-  return wide.slice(0, 3);
+  return wide;
 }
 
 function weekday(date: Date, token: string, local: number): string {
@@ -169,9 +172,9 @@ function dayPeriod(date: Date, token: string, withNoon: boolean): string {
     return period;
   }
   if (token.length === 5) return period.charAt(0);
-  if (token.length === 4) return `${period.charAt(0)}.m.`;
   if (token.length === 3) return period;
-  return period.toUpperCase();
+  if (token.length <= 2) return period.toUpperCase();
+  return `${period.charAt(0)}.m.`; // 4 and longer: wide, date-fns's default
 }
 
 function year(token: string, value: number): string {
@@ -185,9 +188,9 @@ type Formatter = (date: Date, token: string) => string;
 const FORMATTERS: Record<string, Formatter> = {
   G: (date, token) => {
     const ad = date.getUTCFullYear() > 0;
-    if (token.length === 4) return ad ? "Anno Domini" : "Before Christ";
+    if (token.length <= 3) return ad ? "AD" : "BC";
     if (token.length === 5) return ad ? "A" : "B";
-    return ad ? "AD" : "BC";
+    return ad ? "Anno Domini" : "Before Christ"; // 4 and longer: wide, date-fns's default
   },
   y: (date, token) => {
     const full = date.getUTCFullYear();
@@ -234,8 +237,8 @@ const FORMATTERS: Record<string, Formatter> = {
   X: () => "Z",
   x: (_date, token) =>
     token.length === 1 ? "+00" : token.length === 2 || token.length === 4 ? "+0000" : "+00:00",
-  O: (_date, token) => (token.length === 4 ? "GMT+00:00" : "GMT+0"),
-  z: (_date, token) => (token.length === 4 ? "GMT+00:00" : "GMT+0"),
+  O: (_date, token) => (token.length <= 3 ? "GMT+0" : "GMT+00:00"),
+  z: (_date, token) => (token.length <= 3 ? "GMT+0" : "GMT+00:00"),
   t: (date, token) => pad(Math.floor(date.getTime() / 1000), token.length),
   T: (date, token) => pad(date.getTime(), token.length),
 };
@@ -243,9 +246,9 @@ const FORMATTERS: Record<string, Formatter> = {
 function quarter(date: Date, token: string): string {
   const value = Math.ceil((date.getUTCMonth() + 1) / 3);
   if (token.length <= 2 || token.endsWith("o")) return numeric(value, token);
-  if (token.length === 4) return `${ordinal(value)} quarter`;
+  if (token.length === 3) return `Q${value}`;
   if (token.length === 5) return String(value);
-  return `Q${value}`;
+  return `${ordinal(value)} quarter`; // 4 and longer: wide, date-fns's default
 }
 
 function month(date: Date, token: string): string {

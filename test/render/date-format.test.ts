@@ -31,6 +31,11 @@ describe("formatDate", () => {
     ["PPPppp", "March 5th, 2024 'at' 3:04:05 PM GMT+0".replace(" 'at' ", " at ")],
     ["'quoted' '' 'it''s'", "quoted ' it's"],
     ["dd/MM/yyyy 'at' HH:mm", "05/03/2024 at 15:04"],
+    // A name letter repeated past its longest width is the wide form, date-fns's default (found
+    // by date-format-vs-date-fns.test.ts).
+    ["GGGGGG QQQQQQ qqqqqq MMMMMM LLLLLL", "Anno Domini 1st quarter 1st quarter March March"],
+    ["EEEEEEE eeeeeee ccccccc iiiiiii", "Tuesday Tuesday Tuesday Tuesday"],
+    ["aaaaaa bbbbbb OOOOO zzzzz", "p.m. p.m. GMT+00:00 GMT+00:00"],
   ])("%s -> %s", (pattern, expected) => {
     expect(formatDate(AT, pattern)).toBe(expected);
   });
