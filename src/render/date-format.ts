@@ -136,7 +136,7 @@ function startOfWeek(time: number, weekStartsOn: number): number {
   const date = new Date(time);
   const day = date.getUTCDay();
   const diff = (day < weekStartsOn ? 7 : 0) + day - weekStartsOn;
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - diff);
+  return utcDay(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - diff);
 }
 
 function utcDay(year: number, month: number, day: number): number {

@@ -46,6 +46,17 @@ describe("formatDate", () => {
     expect(formatDate(Date.UTC(2024, 0, 1, 12), "b B")).toBe("noon in the afternoon");
   });
 
+  it("weeks and week-numbering years in the years 0-99 (not read as 1900-1999)", () => {
+    const day = (year: number, month: number, date: number) => {
+      const at = new Date(0);
+      at.setUTCFullYear(year, month, date);
+      return at.getTime();
+    };
+    expect(formatDate(day(1, 1, 28), "Y w R I")).toBe("1 9 1 9");
+    expect(formatDate(day(50, 0, 1), "Y w R I EEE")).toBe("50 1 49 52 Sat");
+    expect(formatDate(day(0, 0, 1), "Y w R I")).toBe("1 1 -1 52");
+  });
+
   it("refuses what date-fns v2 refuses, with its messages", () => {
     expect(() => formatDate(AT, "yyyy-MM-dd 'at' HH:mm j")).toThrow(
       new RangeError("Format string contains an unescaped latin alphabet character `j`"),
