@@ -37,6 +37,7 @@ const TOKENS = /[yYQqMLwIdDecihHKkms]o|(\w)\1*|''|'(''|[^'])+('|$)|./g;
 export function formatDate(time: number, pattern: string): string {
   const date = new Date(time);
   if (Number.isNaN(date.getTime())) throw new RangeError("Invalid time value");
+  const shown = shownDate(date);
   const expanded = (pattern.match(LONG_TOKENS) ?? [])
     .map((part) => (part[0] === "p" ? longTime(part.length) : part[0] === "P" ? longDateTime(part) : part))
     .join("");
@@ -48,13 +49,25 @@ export function formatDate(time: number, pattern: string): string {
       const formatter = FORMATTERS[first];
       if (formatter !== undefined) {
         checkProtected(part, pattern, date);
-        return formatter(date, part);
+        return formatter(shown, part, date.getTime());
       }
       if (/[a-zA-Z]/.test(first))
         throw new RangeError(`Format string contains an unescaped latin alphabet character \`${first}\``);
       return part;
     })
     .join("");
+}
+
+/**
+ * The date whose UTC fields date-fns shows. It first takes the machine's offset off, measured with
+ * `Date.UTC` over the date's own fields, which reads the years 0-99 as 1900-1999; 1900 has no
+ * February 29th, so on February 29th of year 0 (1 BC) the offset comes out as minus one day and
+ * every calendar token shows March 1st. Timestamps (`t`, `T`) and its errors keep the instant.
+ */
+function shownDate(date: Date): Date {
+  const leapDayOfYearZero =
+    date.getUTCFullYear() === 0 && date.getUTCMonth() === 1 && date.getUTCDate() === 29;
+  return leapDayOfYearZero ? new Date(date.getTime() + MS_DAY) : date;
 }
 
 function longDate(length: number): string {
@@ -183,7 +196,8 @@ function year(token: string, value: number): string {
   return pad(value, token.length);
 }
 
-type Formatter = (date: Date, token: string) => string;
+/** `date` is the date shown (see shownDate), `time` the instant. */
+type Formatter = (date: Date, token: string, time: number) => string;
 
 const FORMATTERS: Record<string, Formatter> = {
   G: (date, token) => {
@@ -239,8 +253,8 @@ const FORMATTERS: Record<string, Formatter> = {
     token.length === 1 ? "+00" : token.length === 2 || token.length === 4 ? "+0000" : "+00:00",
   O: (_date, token) => (token.length <= 3 ? "GMT+0" : "GMT+00:00"),
   z: (_date, token) => (token.length <= 3 ? "GMT+0" : "GMT+00:00"),
-  t: (date, token) => pad(Math.floor(date.getTime() / 1000), token.length),
-  T: (date, token) => pad(date.getTime(), token.length),
+  t: (_date, token, time) => pad(Math.floor(time / 1000), token.length),
+  T: (_date, token, time) => pad(time, token.length),
 };
 
 function quarter(date: Date, token: string): string {

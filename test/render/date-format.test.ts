@@ -57,6 +57,15 @@ describe("formatDate", () => {
     expect(formatDate(day(0, 0, 1), "Y w R I")).toBe("1 1 -1 52");
   });
 
+  it("February 29th of year 0 (1 BC) shows as March 1st, as date-fns v2 shows it; timestamps keep the instant", () => {
+    const leapDay = new Date(0);
+    leapDay.setUTCFullYear(0, 1, 29);
+    leapDay.setUTCHours(13, 30);
+    expect(formatDate(leapDay.getTime(), "P HH:mm G DDD EEE")).toBe("03/01/0001 13:30 BC 061 Wed");
+    expect(formatDate(leapDay.getTime(), "T")).toBe(String(leapDay.getTime()));
+    expect(formatDate(leapDay.getTime() - 86_400_000, "P EEE")).toBe("02/28/0001 Mon");
+  });
+
   it("refuses what date-fns v2 refuses, with its messages", () => {
     expect(() => formatDate(AT, "yyyy-MM-dd 'at' HH:mm j")).toThrow(
       new RangeError("Format string contains an unescaped latin alphabet character `j`"),
