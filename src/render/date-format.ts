@@ -38,10 +38,10 @@ export function formatDate(time: number, pattern: string): string {
   const date = new Date(time);
   if (Number.isNaN(date.getTime())) throw new RangeError("Invalid time value");
   const shown = shownDate(date);
-  const expanded = (pattern.match(LONG_TOKENS) ?? [])
+  const expanded = tokensOf(pattern, LONG_TOKENS)
     .map((part) => (part[0] === "p" ? longTime(part.length) : part[0] === "P" ? longDateTime(part) : part))
     .join("");
-  return (expanded.match(TOKENS) ?? [])
+  return tokensOf(expanded, TOKENS)
     .map((part) => {
       if (part === "''") return "'";
       const first = part[0] ?? "";
@@ -56,6 +56,17 @@ export function formatDate(time: number, pattern: string): string {
       return part;
     })
     .join("");
+}
+
+/**
+ * The pattern's tokens. Neither regex matches a line break outside quotes, so date-fns drops them
+ * ("yyyy\nMM" is "202403"), and it maps over the match unchecked: a pattern with nothing else (or
+ * empty) fails there with V8's message for reading `map` of null, the server's 400.
+ */
+function tokensOf(text: string, tokens: RegExp): string[] {
+  const found = text.match(tokens);
+  if (found === null) throw new TypeError("Cannot read properties of null (reading 'map')");
+  return found;
 }
 
 /**

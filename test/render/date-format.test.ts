@@ -76,6 +76,17 @@ describe("formatDate", () => {
     expect(() => formatDate(AT, "dd D")).toThrow("Use `d` instead of `D`");
     expect(() => formatDate(Number.NaN, "yyyy")).toThrow(new RangeError("Invalid time value"));
   });
+
+  it("drops line breaks outside quotes, and fails as date-fns v2 does on a pattern of nothing else", () => {
+    expect(formatDate(AT, "yyyy\nMM'\n'dd")).toBe("202403\n05");
+    for (const pattern of ["\n", "\r\n", "\u2028", ""])
+      expect(() => formatDate(AT, pattern)).toThrow(
+        new TypeError("Cannot read properties of null (reading 'map')"),
+      );
+    expect(() =>
+      renderer.renderSms({ content: "{{dateFormat d f}}" }, { payload: { d: "2024-03-05", f: "\n" } }),
+    ).toThrow("Cannot read properties of null (reading 'map')");
+  });
 });
 
 describe("the dateFormat helper", () => {
