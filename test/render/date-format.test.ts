@@ -108,6 +108,17 @@ describe("the dateFormat helper", () => {
     expect(sms.content).toBe("2024-03-04 00:00|2024-03-05 10:00|08:00");
   });
 
+  it("reads them as UTC where taking the local offset back off would not (found by date-format-vs-date-fns.test.ts)", () => {
+    process.env.TZ = "America/New_York";
+    const read = (d: string) =>
+      renderer.renderSms({ content: "{{dateFormat d 'yyyy-MM-dd HH:mm:ss'}}" }, { payload: { d } }).content;
+    expect(read("1800-01-01T00:00")).toBe("1800-01-01 00:00:00"); // local mean time: -4:56:02
+    expect(read("2024-03-10T02:30")).toBe("2024-03-10 02:30:00"); // in the spring-forward gap
+    expect(read(" 2024-03-05 ")).toBe("2024-03-05 00:00:00"); // not ISO with spaces: read locally
+    expect(read("-2024-03-05")).toBe("2024-03-05 00:00:00"); // not ISO (a signed year has 6 digits)
+    expect(read("Tue Mar 05 2024 15:04:05 GMT-0500 (Eastern Standard Time)")).toBe("2024-03-05 20:04:05");
+  });
+
   it("without a format fails like the server: the options object is read as the pattern (r4-22)", () => {
     expect(() =>
       renderer.renderSms({ content: "{{dateFormat d}}" }, { payload: { d: "2024-01-01" } }),
