@@ -36,18 +36,33 @@ function parsed(engine: Engine, text: string): TemplateAst | RenderError {
 
 const CHILD_KEYS = ["path", "params", "hash", "pairs", "value", "program", "inverse", "body"] as const;
 
-/** Call `visit` on every node below `node`, depth first, in source order. */
-function walk(node: unknown, visit: (node: Node) => void): void {
+/** What a node sees: the block parameters of the blocks whose body holds it. */
+interface CheckScope {
+  blockParams: ReadonlySet<string>;
+}
+
+const TOP: CheckScope = { blockParams: new Set() };
+
+/**
+ * Call `visit` on every node below `node`, depth first, in source order, with its scope. A block
+ * parameter is bound lexically, as the compiler binds it: inside the block's body (its Program),
+ * not in the block's own arguments, its {{else}} or anywhere after the block.
+ */
+function walk(node: unknown, visit: (node: Node, scope: CheckScope) => void, scope: CheckScope = TOP): void {
   if (Array.isArray(node)) {
-    for (const item of node) walk(item, visit);
+    for (const item of node) walk(item, visit, scope);
     return;
   }
   if (typeof node !== "object" || node === null || typeof (node as Node).type !== "string") return;
   const current = node as Node & Record<string, unknown>;
-  visit(current);
+  let inner = scope;
+  const params = current.type === "Program" ? (current as unknown as hbs.AST.Program).blockParams : undefined;
+  if (params !== undefined && params.length > 0)
+    inner = { blockParams: new Set([...scope.blockParams, ...params]) };
+  visit(current, inner);
   for (const key of CHILD_KEYS) {
     const child = current[key];
-    if (child !== undefined && child !== null && typeof child === "object") walk(child, visit);
+    if (child !== undefined && child !== null && typeof child === "object") walk(child, visit, inner);
   }
 }
 
@@ -83,6 +98,8 @@ function helperProblem(
   const path = call.path;
   const name = path.original;
   const withArguments = call.params.length > 0;
+  // A block parameter in scope is a value even with arguments: the compiler never calls it.
+  if (isSimple(path) && blockParams.has(name)) return undefined;
   if (!isSimple(path))
     return withArguments
       ? problem(
@@ -96,7 +113,6 @@ function helperProblem(
       ? problem("template-helper", `Missing helper: "${name}"${didYouMean(name, SUGGESTED_HELPERS)}`, path)
       : undefined;
   if (withArguments && !HOOKS.has(name)) return undefined;
-  if (!withArguments && blockParams.has(name)) return undefined;
   const failure = bareCallFailure(engine, name, call.type === "BlockStatement", bareFailures);
   if (failure === undefined) return undefined;
   const how = HOOKS.has(name)
@@ -125,15 +141,6 @@ function bareCallFailure(
   return failure;
 }
 
-/** Every block parameter the template names (`as |item|`): such a name is a value, never a helper. */
-function blockParamsOf(ast: TemplateAst): Set<string> {
-  const names = new Set<string>();
-  walk(ast, (node) => {
-    for (const name of (node as { program?: hbs.AST.Program }).program?.blockParams ?? []) names.add(name);
-  });
-  return names;
-}
-
 /** Per engine: what a bare call of each helper does (the same every time). */
 const BARE_FAILURES = new WeakMap<Engine, Map<string, string | undefined>>();
 
@@ -147,13 +154,12 @@ export function checkTemplateWith(engine: Engine, text: string): TemplateProblem
     return [found];
   }
   const problems: TemplateProblem[] = [];
-  const blockParams = blockParamsOf(ast);
   let bareFailures = BARE_FAILURES.get(engine);
   if (bareFailures === undefined) {
     bareFailures = new Map();
     BARE_FAILURES.set(engine, bareFailures);
   }
-  walk(ast, (node) => {
+  walk(ast, (node, scope) => {
     switch (node.type) {
       case "PartialStatement": {
         const name = (node as hbs.AST.PartialStatement).name;
@@ -176,7 +182,7 @@ export function checkTemplateWith(engine: Engine, text: string): TemplateProblem
       case "MustacheStatement":
       case "BlockStatement":
       case "SubExpression": {
-        const found = helperProblem(engine, node as Call, blockParams, bareFailures);
+        const found = helperProblem(engine, node as Call, scope.blockParams, bareFailures);
         if (found !== undefined) problems.push(found);
         break;
       }

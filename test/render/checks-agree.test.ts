@@ -1,0 +1,44 @@
+// The disagreements between the offline render checks (renderer.checkTemplate, run by validate,
+// plan and apply) and the renderer, each reduced to a minimal template and payload, with which
+// side Handlebars 4.7 (the server's engine) proves right.
+import { describe, expect, it } from "vitest";
+import { loadRenderer, RenderError } from "../../src/render/index.js";
+
+const renderer = await loadRenderer();
+
+/** The checks' errors, as `line:col message`. */
+function errorsOf(template: string): string[] {
+  return renderer
+    .checkTemplate(template)
+    .filter((p) => p.severity === "error")
+    .map((p) => `${p.pos?.line}:${p.pos?.col} ${p.message}`);
+}
+
+/** The renderer's answer: the text, or the RenderError's message. */
+function rendered(template: string, payload: Record<string, unknown> = {}): string {
+  try {
+    return renderer.renderSms({ content: template }, { payload }).content;
+  } catch (error) {
+    if (error instanceof RenderError) return `RenderError: ${error.message}`;
+    throw error;
+  }
+}
+
+describe("disagreements found by the generative agreement test", () => {
+  it("a block parameter is a value, even given arguments, and only inside its block's body", () => {
+    // The compiler binds `as |item|` lexically (classifySexpr: a block param is never a call):
+    // `{{item x}}` prints the item, `{{#item 1}}` is a section over it.
+    const inside = "{{#each items as |item|}}{{item x}}{{#item 1}}!{{/item}}{{/each}}";
+    expect(rendered(inside, { items: [1, 2] })).toBe("1!2!");
+    expect(errorsOf(inside)).toEqual([]);
+    // After the block (or in its {{else}}) the name is the helper again: a bare call that fails.
+    const after = "{{#each items as |uppercase|}}{{/each}}{{uppercase}}";
+    expect(rendered(after, { items: [1] })).toBe("RenderError: value.toUpperCase is not a function");
+    expect(errorsOf(after)).toEqual([
+      '1:42 "uppercase" is a helper, called here with no arguments, which fails every render: value.toUpperCase is not a function',
+    ]);
+    const inElse = "{{#each items as |a|}}{{else}}{{a y}}{{/each}}";
+    expect(rendered(inElse)).toBe('RenderError: Missing helper: "a"');
+    expect(errorsOf(inElse)).toEqual(['1:33 Missing helper: "a" (did you mean "gt"?)']);
+  });
+});
