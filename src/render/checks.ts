@@ -7,7 +7,7 @@
 
 import { didYouMean } from "../config/did-you-mean.js";
 import type { Engine, TemplateAst } from "./engine.js";
-import { KNOWN_HELPERS, SUGGESTED_HELPERS } from "./helper-names.js";
+import { BUILT_IN_HELPERS, KNOWN_HELPERS, SUGGESTED_HELPERS } from "./helper-names.js";
 import { RenderError } from "./render-error.js";
 import type { TemplatePosition, TemplateProblem } from "./types.js";
 
@@ -70,6 +70,35 @@ function isPath(node: unknown): node is Path {
   return (node as Node | undefined)?.type === "PathExpression";
 }
 
+const LITERALS = new Set([
+  "StringLiteral",
+  "NumberLiteral",
+  "BooleanLiteral",
+  "UndefinedLiteral",
+  "NullLiteral",
+]);
+
+/**
+ * The path a call's callee is to the compiler: a literal (`{{"foo" x}}`, `{{true x}}`) is the
+ * simple name of its text (transformLiteralToPath), so it calls a helper like any name.
+ */
+function calleePath(node: Node): Path | undefined {
+  if (isPath(node)) return node;
+  if (!LITERALS.has(node.type)) return undefined;
+  const text = String((node as unknown as { original: unknown }).original);
+  return {
+    type: "PathExpression",
+    data: false,
+    depth: 0,
+    parts: [text],
+    original: text,
+    loc: node.loc,
+  } as Path;
+}
+
+/** Handlebars' built-in helpers: the compiler's knownHelpers. */
+const BUILT_INS: ReadonlySet<string> = new Set(BUILT_IN_HELPERS);
+
 /** A bare name (`name`, not `this.name`, `../name`, `a.b` or `@name`): what may name a helper. */
 function isSimple(path: Path): boolean {
   return !path.data && path.depth === 0 && path.parts.length === 1 && !/^(this|\.)/.test(path.original);
@@ -94,20 +123,28 @@ function helperProblem(
   blockParams: ReadonlySet<string>,
   bareFailures: Map<string, string | undefined>,
 ): TemplateProblem | undefined {
-  if (!isPath(call.path)) return undefined;
-  const path = call.path;
-  const name = path.original;
+  const path = calleePath(call.path);
+  if (path === undefined) return undefined;
+  let name = path.original;
   const withArguments = call.params.length > 0;
-  // A block parameter in scope is a value even with arguments: the compiler never calls it.
-  if (isSimple(path) && blockParams.has(name)) return undefined;
-  if (!isSimple(path))
-    return withArguments
-      ? problem(
-          "template-helper",
-          `"${name}" is called with arguments but is not a helper: a path cannot be called`,
-          path,
-        )
-      : undefined;
+  if (isSimple(path)) {
+    // A block parameter in scope is a value even with arguments: the compiler never calls it.
+    if (blockParams.has(name)) return undefined;
+  } else {
+    const called = withArguments || (call.hash?.pairs.length ?? 0) > 0 || call.type === "SubExpression";
+    // A path whose first part is a built-in (`this.if`, `../lookup`), when called, calls that
+    // built-in (the compiler's helperSexpr looks its first part up in knownHelpers).
+    const first = path.parts[0] ?? "";
+    if (!called || !BUILT_INS.has(first))
+      return withArguments
+        ? problem(
+            "template-helper",
+            `"${name}" is called with arguments but is not a helper: a path cannot be called`,
+            path,
+          )
+        : undefined;
+    name = first;
+  }
   if (!KNOWN_HELPERS.has(name))
     return withArguments
       ? problem("template-helper", `Missing helper: "${name}"${didYouMean(name, SUGGESTED_HELPERS)}`, path)

@@ -41,4 +41,29 @@ describe("disagreements found by the generative agreement test", () => {
     expect(rendered(inElse)).toBe('RenderError: Missing helper: "a"');
     expect(errorsOf(inElse)).toEqual(['1:33 Missing helper: "a" (did you mean "gt"?)']);
   });
+
+  it("a path whose first part is a built-in, called, calls that built-in; a literal callee is a name", () => {
+    // helperSexpr looks `path.parts[0]` up in the compiler's known helpers: `this.if`, `../lookup`
+    // and `lookup.x` are the built-ins; the checks refused them as paths that cannot be called.
+    expect(rendered('{{this.lookup a "b"}}|{{#this.if x}}yes{{/this.if}}', { a: { b: "B" }, x: 1 })).toBe(
+      "B|yes",
+    );
+    expect(errorsOf('{{this.lookup a "b"}}|{{#this.if x}}yes{{/this.if}}')).toEqual([]);
+    // ... and a hook reached that way fails every render, with a hash alone too.
+    expect(rendered("{{this.helperMissing k=1}}")).toBe(
+      "RenderError: Cannot read properties of undefined (reading 'call')",
+    );
+    expect(errorsOf("{{this.helperMissing k=1}}")).toEqual([
+      "1:3 \"helperMissing\" is Handlebars' own hook, not a helper a template can call, which fails every render: Cannot read properties of undefined (reading 'call')",
+    ]);
+    // transformLiteralToPath: `{{"foo" x}}` calls `foo` (and `{{"uppercase" x}}` the helper).
+    expect(rendered('{{"uppercase" x}}', { x: "a" })).toBe("A");
+    expect(rendered('{{"foo" x}}')).toBe('RenderError: Missing helper: "foo"');
+    expect(rendered("{{true x}}")).toBe('RenderError: Missing helper: "true"');
+    expect(errorsOf('{{"uppercase" x}}{{"foo" x}}{{true x}}{{uppercase ("lookup")}}')).toEqual([
+      '1:20 Missing helper: "foo"',
+      '1:31 Missing helper: "true"',
+      "1:52 \"lookup\" is a helper, called here with no arguments, which fails every render: Cannot read properties of undefined (reading 'lookupProperty')",
+    ]);
+  });
 });
