@@ -36,12 +36,37 @@ function parsed(engine: Engine, text: string): TemplateAst | RenderError {
 
 const CHILD_KEYS = ["path", "params", "hash", "pairs", "value", "program", "inverse", "body"] as const;
 
-/** What a node sees: the block parameters of the blocks whose body holds it. */
+/**
+ * What a node sees: the block parameters of the blocks whose body holds it, and the inline
+ * partials (`{{#*inline "name"}}…{{/inline}}`, Handlebars' own decorator) its program or an
+ * enclosing one defines: the decorator runs when that program starts, so they serve every
+ * `{{> name}}` rendered while it runs, before or after the definition.
+ */
 interface CheckScope {
   blockParams: ReadonlySet<string>;
+  partials: ReadonlySet<string>;
 }
 
-const TOP: CheckScope = { blockParams: new Set() };
+const TOP: CheckScope = { blockParams: new Set(), partials: new Set() };
+
+/** The name an inline partial block defines, when its argument is a literal. */
+function inlineName(node: Node): string | undefined {
+  if (node.type !== "DecoratorBlock") return undefined;
+  const block = node as unknown as { path: Path; params: Node[] };
+  const first = block.params[0] as (Node & { value?: unknown }) | undefined;
+  if (block.path.original !== "inline" || first === undefined || !LITERALS.has(first.type)) return undefined;
+  return String(first.value);
+}
+
+function enter(program: hbs.AST.Program, scope: CheckScope): CheckScope {
+  const params = program.blockParams ?? [];
+  const inline = program.body.map(inlineName).filter((name) => name !== undefined);
+  if (params.length === 0 && inline.length === 0) return scope;
+  return {
+    blockParams: new Set([...scope.blockParams, ...params]),
+    partials: new Set([...scope.partials, ...inline]),
+  };
+}
 
 /**
  * Call `visit` on every node below `node`, depth first, in source order, with its scope. A block
@@ -55,10 +80,7 @@ function walk(node: unknown, visit: (node: Node, scope: CheckScope) => void, sco
   }
   if (typeof node !== "object" || node === null || typeof (node as Node).type !== "string") return;
   const current = node as Node & Record<string, unknown>;
-  let inner = scope;
-  const params = current.type === "Program" ? (current as unknown as hbs.AST.Program).blockParams : undefined;
-  if (params !== undefined && params.length > 0)
-    inner = { blockParams: new Set([...scope.blockParams, ...params]) };
+  const inner = current.type === "Program" ? enter(current as unknown as hbs.AST.Program, scope) : scope;
   visit(current, inner);
   for (const key of CHILD_KEYS) {
     const child = current[key];
@@ -201,6 +223,7 @@ export function checkTemplateWith(engine: Engine, text: string): TemplateProblem
       case "PartialStatement": {
         const name = (node as hbs.AST.PartialStatement).name;
         const label = isPath(name) ? name.original : "(dynamic)";
+        if (isPath(name) && scope.partials.has(name.original)) break;
         problems.push(
           problem(
             "template-partial",
@@ -213,6 +236,8 @@ export function checkTemplateWith(engine: Engine, text: string): TemplateProblem
       case "DecoratorBlock":
       case "Decorator": {
         const path = (node as unknown as { path: Path }).path;
+        // Handlebars' own decorator: it defines an inline partial and renders nothing.
+        if (path.original === "inline") break;
         problems.push(problem("template-helper", `Missing decorator: "${path.original}"`, node));
         break;
       }

@@ -66,4 +66,19 @@ describe("disagreements found by the generative agreement test", () => {
       "1:52 \"lookup\" is a helper, called here with no arguments, which fails every render: Cannot read properties of undefined (reading 'lookupProperty')",
     ]);
   });
+
+  it("the inline decorator is Handlebars' own: the partial it defines is found in its program", () => {
+    // Every Handlebars environment registers `inline`; the server's engine too. The partial it
+    // defines serves its program (and the blocks inside) from the start: the checks refused
+    // both the decorator and the partial.
+    const template = '{{> p}}{{#each items}}{{> p}}{{/each}}{{#*inline "p"}}[{{@root.n}}]{{/inline}}';
+    expect(rendered(template, { n: 1, items: [0] })).toBe("[1][1]");
+    expect(errorsOf(template)).toEqual([]);
+    // Defined inside a block, it is gone once the block is done: that partial still fails.
+    const scoped = '{{#if n}}{{#*inline "p"}}x{{/inline}}{{/if}}{{> p}}';
+    expect(rendered(scoped, { n: 1 })).toBe("RenderError: The partial p could not be found");
+    expect(errorsOf(scoped)).toEqual([
+      "1:45 The partial p could not be found: the server registers no partials (a partial block {{#> p}}…{{/p}} renders its fallback)",
+    ]);
+  });
 });
