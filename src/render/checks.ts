@@ -131,6 +131,11 @@ function isSimple(path: Path): boolean {
  * without (`{{helperMissing name}}` included).
  */
 const HOOKS: ReadonlySet<string> = new Set(["helperMissing", "blockHelperMissing"]);
+/**
+ * Helpers that render one of their block's branches: called inline or as a sub-expression (no
+ * block, so no options.fn or options.inverse) they throw whatever their arguments.
+ */
+const BLOCK_ONLY: ReadonlySet<string> = new Set(["if", "unless", "each", "with", "equals"]);
 
 /**
  * The problem with a call, or undefined when it renders. With arguments, the name must be one of
@@ -171,6 +176,12 @@ function helperProblem(
     return withArguments
       ? problem("template-helper", `Missing helper: "${name}"${didYouMean(name, SUGGESTED_HELPERS)}`, path)
       : undefined;
+  if (withArguments && call.type !== "BlockStatement" && BLOCK_ONLY.has(name))
+    return problem(
+      "template-helper",
+      `"${name}" is a block helper: called inline it fails every render (options.fn or options.inverse is not a function); write {{#${name} …}}…{{/${name}}}`,
+      path,
+    );
   if (withArguments && !HOOKS.has(name)) return undefined;
   const failure = bareCallFailure(engine, name, call.type === "BlockStatement", bareFailures);
   if (failure === undefined) return undefined;

@@ -158,6 +158,25 @@ describe("render checks", () => {
     ]);
   });
 
+  it("refuses a block helper called inline or as a sub-expression, which fails whatever the payload", async () => {
+    const result = await validate({
+      "notiform.yaml": WORKFLOW(`      - name: sms
+        type: sms
+        template:
+          content: "{{if shipped}} {{uppercase (with user)}} {{equals a b}} {{#if ok}}{{each items}}{{/if}} {{#each items}}ok{{/each}}"
+`),
+    });
+    expect(result.valid).toBe(false);
+    const message = (name: string) =>
+      `"${name}" is a block helper: called inline it fails every render (options.fn or options.inverse is not a function); write {{#${name} …}}…{{/${name}}}`;
+    expect(shown(result.problems)).toEqual([
+      `notiform.yaml:10:23 error template-helper workflows[0].steps[0].template.content: ${message("if")}`,
+      `notiform.yaml:10:49 error template-helper workflows[0].steps[0].template.content: ${message("with")}`,
+      `notiform.yaml:10:64 error template-helper workflows[0].steps[0].template.content: ${message("equals")}`,
+      `notiform.yaml:10:89 error template-helper workflows[0].steps[0].template.content: ${message("each")}`,
+    ]);
+  });
+
   it("accepts bare helper names that render, a block parameter named like a helper, and {{log}}, which writes nowhere", async () => {
     const result = await validate({
       "notiform.yaml": WORKFLOW(

@@ -11,6 +11,8 @@
 //     unless its first part is a built-in: the compiler then calls that built-in
 //     (helperSexpr: knownHelpers[path.parts[0]]), so `{{#this.if x}}…{{/this.if}}` is an `if`;
 //   - the hooks (helperMissing, blockHelperMissing) are not in the runtime's helpers: any call throws;
+//   - if, unless, each, with and the server's equals called inline or as a sub-expression with
+//     positional arguments throw whatever their arguments (no block: options.fn/inverse missing);
 //   - `{{> p}}` throws (no partial registered) unless an inline partial may define it;
 //     `{{#> p}}fallback{{/p}}` renders its fallback; `{{* name}}` throws unless `inline`.
 import type { BareProbe, CallKind, Generated, Node, Piece, Region, Verdict } from "./template-grammar.js";
@@ -50,6 +52,9 @@ type Call = Extract<Node, { k: "mustache" }>["call"];
 type Param = Call["params"][number];
 
 const HOOKS = new Set(["helperMissing", "blockHelperMissing"]);
+// Helpers that call options.fn or options.inverse whatever their arguments (Handlebars' if,
+// unless, each, with; the server's equals): a call without a block passes neither, so it throws.
+const BLOCK_ONLY = new Set(["if", "unless", "each", "with", "equals"]);
 const KNOWN = new Set([...SERVER, ...BUILT_INS]);
 const BUILT_IN = new Set(BUILT_INS);
 
@@ -84,13 +89,24 @@ class Writer {
       if (!isCall) return "renders";
       const first = firstPart(call.callee.v);
       if (first !== undefined && BUILT_IN.has(first))
-        return HOOKS.has(first) ? "fails" : positional === 0 ? this.probe(first, kind) : "depends";
+        return HOOKS.has(first)
+          ? "fails"
+          : positional === 0
+            ? this.probe(first, kind)
+            : kind !== "block" && BLOCK_ONLY.has(first)
+              ? "fails"
+              : "depends";
       return positional > 0 ? "fails" : "depends";
     }
     const name = call.callee.k === "lit" ? call.callee.v.replace(/^"|"$/g, "") : call.callee.v;
     if (scope.has(name)) return "renders";
     if (HOOKS.has(name)) return "fails";
-    if (KNOWN.has(name)) return positional === 0 ? this.probe(name, kind) : "depends";
+    if (KNOWN.has(name))
+      return positional === 0
+        ? this.probe(name, kind)
+        : kind !== "block" && BLOCK_ONLY.has(name)
+          ? "fails"
+          : "depends";
     if (!isCall) return "renders";
     return positional > 0 ? "fails" : "depends";
   }
