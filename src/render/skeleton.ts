@@ -5,7 +5,8 @@
 // share one compiled function, and each render passes its own texts. Output is unchanged: literal
 // text and a raw mustache both append their string as it is, and standalone-line and `~` stripping
 // already happened in the parser, on the texts themselves. Templates with partials or decorators
-// are compiled as they are (their compile-time errors carry positions of their own).
+// are compiled as they are (their compile-time errors carry positions of their own), and so are
+// templates that print a helper's options (`{{json}}`), which hold the @data and the position.
 
 /** The @data key the texts are passed under; no template of the server's names it. */
 export const TEXTS_KEY = "__notiformTexts";
@@ -42,6 +43,20 @@ function textLookup(index: number, loc: unknown): AstNode {
 const UNSUPPORTED = new Set(["PartialStatement", "PartialBlockStatement", "Decorator", "DecoratorBlock"]);
 
 /**
+ * `json` called with no argument prints the helper's options: its @data (the skeleton's texts
+ * would show there) and its position in the source (the shared function's first template's).
+ * Such a template is compiled as it is, so it prints what the server prints.
+ */
+function printsOptions(node: AstNode): boolean {
+  if (node.type !== "MustacheStatement" && node.type !== "BlockStatement" && node.type !== "SubExpression")
+    return false;
+  const path = node.path as { type?: unknown; original?: unknown } | undefined;
+  return (
+    path?.type === "PathExpression" && path.original === "json" && (node.params as unknown[]).length === 0
+  );
+}
+
+/**
  * The skeleton of a parsed template, or undefined when it must be compiled as it is. The key (JSON
  * of the skeleton without `loc`) is written by a walk that allocates no node: most texts of a
  * config share a few skeletons, so the copy is made only for a key not compiled yet.
@@ -65,7 +80,7 @@ export function skeletonOf(ast: TemplateAst): Skeleton | undefined {
       return;
     }
     const current = node as AstNode;
-    if (UNSUPPORTED.has(current.type as string)) unsupported = true;
+    if (UNSUPPORTED.has(current.type as string) || printsOptions(current)) unsupported = true;
     // A comment renders nothing; its text need not tell skeletons apart.
     if (current.type === "CommentStatement") {
       key += `{"type":"CommentStatement","strip":${JSON.stringify(current.strip) ?? "null"}}`;

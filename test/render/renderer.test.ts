@@ -1,6 +1,7 @@
 // The renderer beyond what the captures show: send mode (the preheader block filled in, the sender
 // name rendered), layout variables, editor blocks, what a render must leave untouched, errors
 // naming their field, and the channels' contexts.
+import Handlebars from "handlebars";
 import { describe, expect, it, vi } from "vitest";
 import { loadRenderer, RenderError } from "../../src/render/index.js";
 
@@ -213,6 +214,27 @@ describe("templates that differ only in their text", () => {
       "<ol><i>1</i><i>2</i></ol>{{y}}",
     ]);
     expect(rendered.slice(4)).toEqual(rendered.slice(0, 4));
+  });
+
+  it("print a helper's options ({{json}}) as a plain compile does: no texts of ours, their own position", () => {
+    // The oracle: Handlebars itself, each template compiled on its own, with the server's json.
+    const plain = Handlebars.create();
+    plain.registerHelper("json", (value: unknown) => JSON.stringify(value));
+    const texts = [
+      "Hello there {{json}}",
+      "Hi {{json}}",
+      "Hi {{{json}}}{{#each xs}} {{json}}{{/each}}",
+      "Hello {{{json}}}{{#each xs}} {{json}}{{/each}}",
+      "Hi {{{json k=1}}}",
+    ];
+    const payload = { a: 1, xs: [1] };
+    for (const content of texts) {
+      const expected = plain.compile(content)(payload).replaceAll("&#x27;", "'");
+      expect(renderer.renderSms({ content }, { payload }).content, content).toBe(expected);
+    }
+    expect(renderer.renderSms({ content: texts[1] as string }, { payload }).content).not.toContain(
+      "notiform",
+    );
   });
 
   it("never share a skeleton when anything but their text differs", () => {
