@@ -30,6 +30,10 @@ export async function loadEngine(): Promise<Engine> {
   // `{{log x}}` writes to the server's console, never into a message; here it would write to
   // the CLI's output (a preview's JSON, or a payload value from the environment): it writes nowhere.
   handlebars.log = () => undefined;
+  // Nor Handlebars' warning for a name it will not resolve from a prototype (`{{constructor}}`):
+  // its logger (shared by every environment) writes it to the console, above its highest level.
+  const logger = (imported.default ?? imported).logger as { level: number | string } | undefined;
+  if (logger !== undefined) logger.level = 4;
   return createEngine(handlebars);
 }
 

@@ -106,12 +106,18 @@ describe("layout variables", () => {
 });
 
 describe("what rendering must not change", () => {
-  it("{{log}} renders nothing and writes nothing to the console (the CLI's output), as on the server's side", () => {
+  it("{{log}} and prototype names render nothing and write nothing to the console (the CLI's output)", () => {
     const methods = ["log", "info", "warn", "error", "debug"] as const;
     const spies = methods.map((method) => vi.spyOn(console, method).mockImplementation(() => undefined));
     try {
       const sms = renderer.renderSms({ content: "a{{log token}}{{log}}b" }, { payload: { token: "s3cret" } });
       expect(sms.content).toBe("ab");
+      // Nor Handlebars' own warning for a name it will not resolve from a prototype.
+      const denied = renderer.renderSms(
+        { content: "{{constructor}}{{x.__proto__}}{{toString}}" },
+        { payload: { x: {} } },
+      );
+      expect(denied.content).toBe("");
       for (const spy of spies) expect(spy).not.toHaveBeenCalled();
     } finally {
       for (const spy of spies) spy.mockRestore();
