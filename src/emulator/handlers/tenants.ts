@@ -94,6 +94,8 @@ export const updateTenant: Handler = (ctx) => {
   const tenant = find(ctx, identifier);
   if (!tenant) throw missing(ctx, identifier);
   const body = isObject(ctx.body) ? ctx.body : {};
+  // Every check before any field changes, as a real server writes once: a refused PATCH leaves
+  // the tenant as it was (its identifier too).
   if (body.name !== undefined && (typeof body.name !== "string" || body.name.trim() === ""))
     throw badRequest(["name must be a string", "name should not be empty"]);
   if (body.identifier !== undefined) {
@@ -101,10 +103,10 @@ export const updateTenant: Handler = (ctx) => {
       throw badRequest(["identifier must be a string", "identifier should not be empty"]);
     const other = find(ctx, body.identifier);
     if (other !== undefined && other !== tenant) throw taken(ctx, body.identifier);
-    tenant.identifier = body.identifier;
   }
-  if (typeof body.name === "string") tenant.name = body.name;
   const data = dataOf(body);
+  if (typeof body.identifier === "string") tenant.identifier = body.identifier;
+  if (typeof body.name === "string") tenant.name = body.name;
   if (data !== undefined) tenant.data = data;
   tenant.updatedAt = ctx.now;
   return ok(served(ctx, tenant), 200, true);
