@@ -4,9 +4,10 @@
 // 404 before authentication, as on a real server), authenticate, run the handler, answer or lose
 // the answer. Handlers never see a request the faults decided to drop.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { nestsDeeperThan } from "../nesting.js";
 import type { Faults } from "./faults.js";
 import type { Flavor, HandlerContext } from "./handlers/context.js";
-import { errorBody, HttpError, internalError } from "./http-error.js";
+import { badRequest, errorBody, HttpError, internalError } from "./http-error.js";
 import { header, JSON_TYPE, readBody, sendJson, sendText } from "./http-io.js";
 import type { IdempotencyStore } from "./idempotency.js";
 import { matchRoute } from "./routes.js";
@@ -44,6 +45,13 @@ export interface PipelineState {
 
 const BODY_LIMIT = 100 * 1024;
 const WORKFLOW_BODY_LIMIT = 20 * 1024 * 1024;
+/**
+ * How deep a body may nest (the body itself level 1): a real server's database stores no document
+ * nested more than 100 levels, and a few thousand overflow the stack of whatever copies or diffs
+ * the body, so the emulator refuses it whole before any handler runs. A config never comes near
+ * it (src/nesting.ts: 80 levels with the document around it).
+ */
+const MAX_BODY_DEPTH = 100;
 
 type Settled = { status: number; body: string } | undefined;
 
@@ -200,6 +208,8 @@ async function answerFresh(
     } catch {
       return fail(new HttpError(400, "Unexpected token in JSON body"));
     }
+    if (nestsDeeperThan(body, MAX_BODY_DEPTH))
+      return fail(badRequest([`body must not be nested more than ${MAX_BODY_DEPTH} levels deep`]));
   }
   const context: HandlerContext = {
     data,
