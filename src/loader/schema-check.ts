@@ -46,6 +46,9 @@ const SINGLE_SECTIONS: ReadonlySet<string> = new Set(
   ),
 );
 
+/** How a schema refuses a null where a value is expected: a type, a list of values, one value. */
+const NULL_REFUSALS: ReadonlySet<string> = new Set(["type", "enum", "const"]);
+
 /** An entry's missing required field, or a field of an entry (or a channel) set to null. */
 function allowedInOverlay(error: ErrorObject): boolean {
   const segments = segmentsOf(error.instancePath);
@@ -53,7 +56,7 @@ function allowedInOverlay(error: ErrorObject): boolean {
   if (!single && typeof segments[1] !== "number") return false;
   const depth = single ? 1 : 2;
   if (error.keyword === "required") return segments.length === depth;
-  return error.keyword === "type" && error.data === null && segments.length > depth;
+  return error.data === null && NULL_REFUSALS.has(error.keyword) && segments.length > depth;
 }
 
 function segmentsOf(instancePath: string): (string | number)[] {

@@ -111,4 +111,15 @@ describe("environment overlays", () => {
     expect(cli.stderr).toContain("(environment production)");
     expect(cli.stderr).toContain("2 errors");
   });
+
+  it("leave a field set to null unmanaged also when its value is one of a list (an enum, a constant)", async () => {
+    const ws = await createWorkspace({
+      "notiform.yaml":
+        'version: 1\nenvironments:\n  stage:\n    include: [stage.yaml]\nbranding:\n  color: "#000000"\n  direction: rtl\nlayouts:\n  - identifier: brand\n    contentType: customHtml\n',
+      "stage.yaml": "branding:\n  direction: null\nlayouts:\n  - identifier: brand\n    contentType: null\n",
+    });
+    const { desired } = await loadConfig({ cwd: ws.dir, vars: {}, env: "stage" });
+    expect(desired.resources.branding[0]?.spec).toEqual({ color: "#000000" });
+    expect(desired.resources.layout[0]?.spec).toEqual({ identifier: "brand" });
+  });
 });
