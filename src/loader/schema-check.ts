@@ -56,7 +56,13 @@ function allowedInOverlay(error: ErrorObject): boolean {
   if (!single && typeof segments[1] !== "number") return false;
   const depth = single ? 1 : 2;
   if (error.keyword === "required") return segments.length === depth;
-  return error.data === null && NULL_REFUSALS.has(error.keyword) && segments.length > depth;
+  if (error.data !== null || !NULL_REFUSALS.has(error.keyword)) return false;
+  // Only what layering leaves out (merge.ts, withoutNulls): a field of the entry, or one channel
+  // of its preferenceSettings. A null deeper down (a step's name) would reach the server as null.
+  return (
+    segments.length === depth + 1 ||
+    (segments.length === depth + 2 && segments[depth] === "preferenceSettings")
+  );
 }
 
 function segmentsOf(instancePath: string): (string | number)[] {

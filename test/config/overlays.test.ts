@@ -122,4 +122,31 @@ describe("environment overlays", () => {
     expect(desired.resources.branding[0]?.spec).toEqual({ color: "#000000" });
     expect(desired.resources.layout[0]?.spec).toEqual({ identifier: "brand" });
   });
+
+  it("refuse a null inside a field: only a field, or a channel, is left unmanaged", async () => {
+    const result = await validateConfig({
+      cwd: (
+        await createWorkspace({
+          "notiform.yaml": ROOT,
+          "dev.yaml":
+            "workflows:\n  - identifier: order-shipped\n    steps:\n      - name: null\n        type: sms\n        template: { content: null }\n",
+          "prod.yaml": "",
+        })
+      ).dir,
+      vars: {},
+      env: "development",
+    });
+    expect(result.problems.map((p) => [`${p.pos.file}:${p.pos.line}`, p.field, p.message])).toEqual([
+      [
+        "dev.yaml:4",
+        "workflows[0].steps[0].name",
+        "workflows[0].steps[0].name: must be a string, got nothing",
+      ],
+      [
+        "dev.yaml:6",
+        "workflows[0].steps[0].template.content",
+        expect.stringMatching(/^workflows\[0\]\.steps\[0\]\.template\.content: /),
+      ],
+    ]);
+  });
 });
