@@ -76,17 +76,21 @@ export function interpolateFile(
 
   // What JSON cannot hold would reach the server changed (a set as {}, .nan as null, a 20-digit
   // integer rounded): refused at the value instead (rule yaml-value, which stops the file's load).
-  const refuse = (node: unknown, message: string) => {
+  // The field a problem here names ("tenants[0].data.big"), when below the top.
+  const fieldHere = (): { field?: string } => {
     const field = at
       .map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`))
       .join("")
       .slice(1);
+    return field === "" ? {} : { field };
+  };
+  const refuse = (node: unknown, message: string) => {
     problems.push({
       severity: "error",
       rule: YAML_VALUE,
       message,
       pos: positionOfNode(file, node),
-      ...(field === "" ? {} : { field }),
+      ...fieldHere(),
     });
   };
   const unsupportedTag = (node: { tag?: string | undefined }): boolean => {
@@ -132,6 +136,7 @@ export function interpolateFile(
           rule: "interpolation",
           message: `"${match}" is not a valid reference: use \${NAME} or \${NAME:-default}`,
           pos: positionOfNode(file, node),
+          ...fieldHere(),
         });
         failed = true;
         return match;
@@ -143,6 +148,7 @@ export function interpolateFile(
           rule: "interpolation",
           message: `"${match}}" nests a reference in its default, which is not supported: give a plain default`,
           pos: positionOfNode(file, node),
+          ...fieldHere(),
         });
         failed = true;
         return match;
@@ -160,6 +166,7 @@ export function interpolateFile(
         rule: "interpolation",
         message: `environment variable ${name} is not set and has no default (write \${${name}:-default} to give one)`,
         pos: positionOfNode(file, node),
+        ...fieldHere(),
       });
       failed = true;
       return match;

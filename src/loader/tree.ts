@@ -116,7 +116,16 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     return [entry];
   }
   entry.data = data;
-  checkSchema(file, data, loader.problems, loader.sensitive, loader.overlay);
+  // A value whose ${VAR} could not be resolved still holds its raw text: what the schema says of
+  // that text (a key's pattern, an enum) is the same mistake again, told once, by interpolation.
+  const unresolved = loader.problems
+    .slice(from)
+    .flatMap((p) => (p.rule === "interpolation" && p.field !== undefined ? [p.field] : []));
+  const schemaProblems: Problem[] = [];
+  checkSchema(file, data, schemaProblems, loader.sensitive, loader.overlay);
+  for (const problem of schemaProblems)
+    if (!unresolved.some((field) => problem.field !== undefined && isUnder(problem.field, field)))
+      loader.problems.push(problem);
   const templates = templateSites(file, data);
   await resolveTextFileRefs(
     { file, project: loader.project, cwd: loader.cwd, budget: loader.textBudget },
@@ -153,6 +162,11 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   // Positions are in the collected resources now; the tree is the biggest thing in memory.
   if (!isRoot) file.doc = undefined;
   return [entry, ...included];
+}
+
+/** Whether `path` is `field` or lies under it ("steps[1].name" under "steps[1]"). */
+function isUnder(path: string, field: string): boolean {
+  return path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`);
 }
 
 /** Top-level section name -> entries (a list's length; 1 for a mapping). */

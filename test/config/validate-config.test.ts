@@ -8,6 +8,34 @@ import { createWorkspace } from "../support/cli.js";
 const W1 = "64f1c0ffee0000000000a001";
 
 describe("validateConfig", () => {
+  // Found by test/config/arrangement-equivalence.test.ts: one mistake in one file is one error.
+  const ref = (name: string) => `\${${name}}`;
+  const oneError = async (files: Record<string, string>) => {
+    const result = await validateConfig({ cwd: (await createWorkspace(files)).dir, vars: {} });
+    return result.problems.map((p) => [
+      `${p.pos.file}:${p.pos.line}:${p.pos.col}`,
+      p.rule,
+      p.field,
+      p.message,
+    ]);
+  };
+
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
+  it("tells an unset ${VAR} once, naming its field, not again as the raw text the schema refuses", async () => {
+    expect(
+      await oneError({
+        "notiform.yaml": `version: 1\ntopics:\n  - key: ${ref("TOPIC_KEY")}\n    name: Orders\n`,
+      }),
+    ).toEqual([
+      [
+        "notiform.yaml:3:10",
+        "interpolation",
+        "topics[0].key",
+        `environment variable TOPIC_KEY is not set and has no default (write ${ref("TOPIC_KEY:-default")} to give one)`,
+      ],
+    ]);
+  });
+
   it("counts the resources of a valid config and prints warnings on stderr", async () => {
     const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ninclude: [more.yaml, none/*.yaml]\ntopics:\n  - key: a\n    name: A\nworkflows:\n  - key: w\n    id: ${W1}\n`,
