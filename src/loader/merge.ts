@@ -42,7 +42,8 @@ export function completeResources(resources: Resources, problems: Problem[], lab
       const entry = item.spec as Record<string, unknown>;
       const missing = requiredOf(kind).filter((name) => entry[name] === undefined);
       // A field the schema refused was taken out (Source.flagged): already told.
-      for (const name of missing.filter((field) => !isFlagged(item.source, field))) {
+      const untold = missing.filter((field) => !isFlagged(item.source, field));
+      for (const name of untold) {
         problems.push({
           severity: "error",
           rule: "schema",
@@ -50,7 +51,9 @@ export function completeResources(resources: Resources, problems: Problem[], lab
           pos: item.source.pos,
         });
       }
-      if (missing.length > 0) continue;
+      // An entry whose only missing fields were refused stays, so the entries naming it do not
+      // call it missing too (the config fails on the refusal: no such entry is ever planned).
+      if (untold.length > 0) continue;
       // Spaces alone pass the schema's minLength; notiform refuses such a name before sending it
       // (the server answers an empty one 500), so validate says so at its line.
       if (typeof entry.name === "string" && entry.name !== "" && entry.name.trim() === "")

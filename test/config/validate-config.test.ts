@@ -36,6 +36,23 @@ describe("validateConfig", () => {
     ]);
   });
 
+  it("does not call an entry missing when its required field was refused, in another file", async () => {
+    expect(
+      await oneError({
+        "notiform.yaml":
+          "version: 1\ninclude: groups.yaml\nworkflows:\n  - identifier: w\n    notificationGroup: billing\n",
+        "groups.yaml": "notificationGroups:\n  - key: billing\n    name: [Billing]\n",
+      }),
+    ).toEqual([
+      [
+        "groups.yaml:3:11",
+        "schema",
+        "notificationGroups[0].name",
+        "notificationGroups[0].name: must be a string, got a list",
+      ],
+    ]);
+  });
+
   it("counts the resources of a valid config and prints warnings on stderr", async () => {
     const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ninclude: [more.yaml, none/*.yaml]\ntopics:\n  - key: a\n    name: A\nworkflows:\n  - key: w\n    id: ${W1}\n`,
