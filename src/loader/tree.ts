@@ -16,6 +16,7 @@ import { STEPS_COUNT } from "../config/section-scan.js";
 import { resolveTextFileRefs, type TextBudget } from "../config/text-file-ref.js";
 import { positionAt, positionOfNode, readYamlFile, type YamlFile } from "../config/yaml-file.js";
 import type { Problem } from "../errors.js";
+import { KINDS, registry } from "../kinds/registry.js";
 import { collectResources, type FileResources } from "./collect.js";
 import { checkSchema } from "./schema-check.js";
 import { checkTemplates, templateSites } from "./template-checks.js";
@@ -149,6 +150,9 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     .slice(from)
     .flatMap((p) => (p.severity === "error" && p.field !== undefined ? [p.field] : []));
   entry.resources = collectResources(file, data, faults);
+  // An entry whose identity was refused (or that is no mapping) is an entry nobody can name:
+  // a reference to it cannot be called missing either.
+  if (faults.some(refusesIdentity)) loader.incomplete = true;
 
   // Includes are followed even when this file has schema problems: the user sees every file's
   // problems at once (globsOf ignores an include value of the wrong type, already reported).
@@ -162,6 +166,18 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   // Positions are in the collected resources now; the tree is the biggest thing in memory.
   if (!isRoot) file.doc = undefined;
   return [entry, ...included];
+}
+
+/** Each list section's identity fields ("workflows" -> key, identifier). */
+const IDENTITY_FIELDS = new Map(
+  KINDS.map((kind) => [registry[kind].section.name, new Set(registry[kind].section.identityFields.flat())]),
+);
+
+/** Whether a refused field ("topics[2].key", "topics[2]") is an entry's identity or the entry. */
+function refusesIdentity(field: string): boolean {
+  const match = /^([^.[]+)\[\d+\](?:\.([^.[]+))?$/.exec(field);
+  const names = match === null ? undefined : IDENTITY_FIELDS.get(match[1] as string);
+  return names !== undefined && (match?.[2] === undefined || names.has(match[2]));
 }
 
 /** Whether `path` is `field` or lies under it ("steps[1].name" under "steps[1]"). */

@@ -53,6 +53,39 @@ describe("validateConfig", () => {
     ]);
   });
 
+  it("does not call a reference missing when an entry's identity could not be read", async () => {
+    const files = {
+      "notiform.yaml":
+        "version: 1\ninclude: groups.yaml\nworkflows:\n  - identifier: w\n    notificationGroup: billing\n",
+    };
+    expect(
+      await oneError({
+        ...files,
+        "groups.yaml": `notificationGroups:\n  - key: ${ref("GROUP_KEY")}\n    name: Billing\n`,
+      }),
+    ).toEqual([
+      [
+        "groups.yaml:2:10",
+        "interpolation",
+        "notificationGroups[0].key",
+        `environment variable GROUP_KEY is not set and has no default (write ${ref("GROUP_KEY:-default")} to give one)`,
+      ],
+    ]);
+    expect(
+      await oneError({
+        ...files,
+        "groups.yaml": "notificationGroups:\n  - key: [billing]\n    name: Billing\n",
+      }),
+    ).toEqual([
+      [
+        "groups.yaml:2:10",
+        "schema",
+        "notificationGroups[0].key",
+        "notificationGroups[0].key: must be a string, got a list",
+      ],
+    ]);
+  });
+
   it("counts the resources of a valid config and prints warnings on stderr", async () => {
     const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ninclude: [more.yaml, none/*.yaml]\ntopics:\n  - key: a\n    name: A\nworkflows:\n  - key: w\n    id: ${W1}\n`,
