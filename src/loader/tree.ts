@@ -64,7 +64,8 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
   const entry: LoadedFile = { file, data: undefined, resources: undefined };
   loader.loaded.set(path, entry);
   if (file.doc === undefined) {
-    loader.incomplete = true;
+    // An empty file holds no entries (that is known); one that could not be read, unknown ones.
+    if (!file.empty) loader.incomplete = true;
     if (isRoot && file.empty) {
       loader.problems.push({
         severity: "error",

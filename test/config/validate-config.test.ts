@@ -86,6 +86,23 @@ describe("validateConfig", () => {
     ]);
   });
 
+  it("calls a reference missing also when an included file is empty", async () => {
+    expect(
+      await oneError({
+        "notiform.yaml": "version: 1\ninclude: [a.yaml, b.yaml]\n",
+        "a.yaml": "",
+        "b.yaml": "workflows:\n  - identifier: w\n    notificationGroup: missing-group\n",
+      }),
+    ).toEqual([
+      [
+        "b.yaml:3:24",
+        "unknown-reference",
+        undefined,
+        'workflow "w" names notification group "missing-group", which is not a notificationGroups key of this config',
+      ],
+    ]);
+  });
+
   it("counts the resources of a valid config and prints warnings on stderr", async () => {
     const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ninclude: [more.yaml, none/*.yaml]\ntopics:\n  - key: a\n    name: A\nworkflows:\n  - key: w\n    id: ${W1}\n`,
