@@ -129,18 +129,23 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
     if (!unresolved.some((field) => problem.field !== undefined && isUnder(problem.field, field)))
       loader.problems.push(problem);
   const templates = templateSites(file, data);
+  // Nor is a `{ file: }` whose path did not resolve read: it would be "does not exist" again.
+  const refProblems: Problem[] = [];
   await resolveTextFileRefs(
     { file, project: loader.project, cwd: loader.cwd, budget: loader.textBudget },
     data,
     textFileFields(),
-    loader.problems,
+    refProblems,
   );
   await resolveDataFileRefs(
     { file, project: loader.project, cwd: loader.cwd, budget: loader.textBudget },
     data,
     dataFileFields(),
-    loader.problems,
+    refProblems,
   );
+  for (const problem of refProblems)
+    if (!unresolved.some((field) => problem.field !== undefined && isUnder(field, problem.field)))
+      loader.problems.push(problem);
   await checkTemplates(file, templates, loader.cwd, loader.problems);
   checkRootOnly(file, data, isRoot, loader.problems);
   // Collected even when the schema failed, so duplicates and the later checks are reported too

@@ -86,6 +86,21 @@ describe("validateConfig", () => {
     ]);
   });
 
+  it("tells an unset variable in a template file's path once, not also as a file that does not exist", async () => {
+    expect(
+      await oneError({
+        "notiform.yaml": `version: 1\nlayouts:\n  - identifier: a\n    content: { file: "${ref("LAYOUT_FILE")}" }\n`,
+      }),
+    ).toEqual([
+      [
+        "notiform.yaml:4:22",
+        "interpolation",
+        "layouts[0].content.file",
+        `environment variable LAYOUT_FILE is not set and has no default (write ${ref("LAYOUT_FILE:-default")} to give one)`,
+      ],
+    ]);
+  });
+
   it("calls a reference missing also when an included file is empty", async () => {
     expect(
       await oneError({
