@@ -13,16 +13,20 @@
 // each entry at the file and line it is written on, and gets the same `validate` verdict.
 // And the negative side: one fault in one file of a split config (a value of the wrong type, an
 // unknown key, an identity defined in two files, a template file that is not there, an unset
-// ${VAR}) is one error, at that file and line, naming the field.
+// ${VAR}, a name no entry has) is one error, at that file and line, naming the field.
 // Pure and in-process: the loader is called directly. To hunt: NF_ARRANGE_SEED=n and a larger
 // NF_ARRANGE_RUNS. What it found (each now an example of its own, in overlays.test.ts and
 // validate-config.test.ts): an overlay's null refused on a field with a list of values
 // (branding.direction), a null deeper than a field let through by an overlay, an unset ${VAR} told
 // twice (and without its field), and one refused field in one file making the entries of other
-// files that name its entry errors too.
+// files that name its entry errors too; then, with empty included files and two more faults (a
+// name no entry has, an unset ${VAR} in a `{ file: }` path): an empty included file silencing
+// every missing-reference check, and the unset path told twice.
 // AVOID (left out of the arrangements, with their reasons in test/support/arrange.ts): an empty
 // `branding: {}` in an overlay; a boolean or a number behind ${VAR} (docs/environments.md speaks
-// of string values only); glob characters in file names (an include is a glob).
+// of string values only); glob characters in file names (an include is a glob); block scalars
+// for text of spaces and line breaks alone in the `yaml` library's style (its stringify writes
+// one that reads back otherwise).
 import { relative, sep } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -225,6 +229,7 @@ const FAULTS = [
   "duplicate identity",
   "missing template file",
   "unset variable",
+  "unknown reference",
 ] as const;
 type Fault = (typeof FAULTS)[number];
 
@@ -307,8 +312,6 @@ function stringPaths(value: Json, path = ""): string[] {
   if (typeof value === "string") return [path];
   if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, `${path}[${i}]`));
   if (value === null || typeof value !== "object") return [];
-  // A `{ file: }` reference's path is not a value of the config.
-  if (Object.keys(value).length === 1 && "file" in value) return [];
   // Keys a dotted path can spell (free-form data may hold "a.b", "" or brackets).
   return Object.entries(value)
     .filter(([k]) => /^[^.[\]]+$/.test(k))
@@ -335,6 +338,7 @@ function inject(
     if (fault === "missing template file") return templatesOf(section, entry).length > 0;
     if (fault === "unset variable") return stringPaths(entry).length > 0;
     if (fault === "duplicate identity") return section !== "branding" || arrangement.yaml.length > 1;
+    if (fault === "unknown reference") return section === "workflows" || section === "overrides";
     return true;
   });
   if (usable.length === 0) return undefined;
@@ -364,6 +368,13 @@ function inject(
       const full = path.startsWith("[") ? `${at}${path}` : `${at}.${path}`;
       setAt(entry, path, `${escaped("prefix ")}\${NF_NOT_SET_ANYWHERE}`);
       return done(full, full);
+    }
+    case "unknown reference": {
+      // A name no entry of the config has: told at the field naming it (no field path: the check
+      // runs over the merged entries), naming what is missing.
+      const field = section === "workflows" ? "notificationGroup" : "workflow";
+      entry[field] = "no-such-entry";
+      return done(undefined, `${at}.${field}`, ['"no-such-entry"']);
     }
     case "duplicate identity": {
       // The same entry again in another file (written for that file: its template paths).

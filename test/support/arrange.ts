@@ -299,6 +299,8 @@ export function arrange(meaning: Meaning, seed: number, options: Options): Arran
   for (const [path, tree] of trees) {
     const style = pick(rng, styles);
     const emitted = emit(tree, style, rng);
+    // An included file with nothing in it may be empty (no YAML document at all).
+    if (path !== ROOT && Object.keys(tree).length === 0 && rng() < 0.5) emitted.text = "";
     w.files[path] = emitted.text;
     emittedStyles.set(path, style);
     lines.set(path, emitted.lines);

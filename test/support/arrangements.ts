@@ -218,7 +218,10 @@ const child = (path: string, key: string | number) =>
 
 export function emit(tree: Obj, style: Style, rng: Rng): Emitted {
   const lines = new Map<string, number>();
-  if (style === "library") return { text: stringify(tree, { lineWidth: 0 }), lines };
+  // AVOID: block scalars for text of spaces and line breaks alone: yaml 2.9's stringify writes
+  // "  \n" as `|+` over a line of spaces, which reads back (by the spec) as "\n". Quoted instead.
+  if (style === "library")
+    return { text: stringify(tree, { lineWidth: 0, blockQuote: !hasBlankText(tree) }), lines };
   const out: string[] = [];
   const mark = (path: string) => lines.set(path, out.length + 1);
   const inline = (v: Json): string => {
@@ -283,6 +286,13 @@ export function emit(tree: Obj, style: Style, rng: Rng): Emitted {
   else block(tree, 0, "");
   lines.delete("");
   return { text: `${out.join("\n")}\n`, lines };
+}
+
+/** Whether any text of `value` is spaces and line breaks alone, with both. */
+function hasBlankText(value: Json): boolean {
+  if (typeof value === "string") return /^[ \n]*$/.test(value) && value.includes(" ") && value.includes("\n");
+  if (Array.isArray(value)) return value.some(hasBlankText);
+  return value !== null && typeof value === "object" && Object.values(value).some(hasBlankText);
 }
 
 /** The folder of a file's path, "" for the root's folder. */
