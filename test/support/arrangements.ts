@@ -289,7 +289,7 @@ export function emit(tree: Obj, style: Style, rng: Rng): Emitted {
 }
 
 /** Whether any text of `value` is spaces and line breaks alone, with both. */
-function hasBlankText(value: Json): boolean {
+export function hasBlankText(value: Json): boolean {
   if (typeof value === "string") return /^[ \n]*$/.test(value) && value.includes(" ") && value.includes("\n");
   if (Array.isArray(value)) return value.some(hasBlankText);
   return value !== null && typeof value === "object" && Object.values(value).some(hasBlankText);
