@@ -6,7 +6,6 @@
 import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { stringify } from "yaml";
 import { StateRecorder } from "../apply/state-recorder.js";
 import { NotiformError } from "../errors.js";
 import { type KnownSecrets, StandIns, scrubExport, variablesOf } from "../export-secrets.js";
@@ -21,6 +20,7 @@ import { defaultStatePath } from "../state/state-store.js";
 import type { RunArgs, RunContext } from "./context.js";
 import { definesEnvironment, isShared, layoutForEnvironment } from "./export-environment.js";
 import { inspectExportTargets, makeExportDir, writeExportFile } from "./export-files.js";
+import { exportYaml } from "./export-yaml.js";
 import { environmentOption } from "./prepare-plan.js";
 import {
   openSession,
@@ -113,16 +113,11 @@ export async function runExport(
       if (name === "notiform.yaml" && rootDocument !== undefined) continue;
       const path = join(dir, name);
       const own = dirname(path) === dir ? header : exportHeader(schemaReference(dirname(path)));
-      await writeExportFile(real, name, `${own}${stringify(document, { lineWidth: 0 })}`, args.dir);
+      await writeExportFile(real, name, `${own}${exportYaml(document)}`, args.dir);
     }
     // Last: the root names the other files only once they are there.
     if (rootDocument !== undefined)
-      await writeExportFile(
-        real,
-        "notiform.yaml",
-        `${header}${stringify(rootDocument, { lineWidth: 0 })}`,
-        args.dir,
-      );
+      await writeExportFile(real, "notiform.yaml", `${header}${exportYaml(rootDocument)}`, args.dir);
     if (layout?.rootText !== undefined)
       await writeExportFile(real, "notiform.yaml", layout.rootText, args.dir);
     await withStateLock(statePath, { command: "notiform export" }, async () => {

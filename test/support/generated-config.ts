@@ -7,7 +7,7 @@
 // Value spaces left out on purpose are marked "AVOID:" below, each with its reason (a documented
 // refusal).
 import fc from "fast-check";
-import { stringify } from "yaml";
+import { exportYaml } from "../../src/pipeline/export-yaml.js";
 import type { CliResult } from "./cli.js";
 
 /** The interpolated variable, and the value the runs give it (unicode and spaces). */
@@ -596,7 +596,7 @@ export function over(first: Generated, second: Generated): Generated {
 
 /** The config's text: `header` (version, organization, environments) and the kinds. */
 export function yamlOf(header: string, generated: Generated): string {
-  return `${header}${stringify(generated.body, { lineWidth: 0 })}`;
+  return `${header}${exportYaml(generated.body)}`;
 }
 
 /** A failed step of a run, with everything needed to reproduce it: the output, the config, its files. */
