@@ -177,6 +177,24 @@ function toProblem(file: YamlFile, error: ErrorObject, sensitive: ReadonlySet<st
         pos: positionAt(file, segments),
       };
     }
+    case "minProperties":
+      return {
+        ...base,
+        message: `${label}: must set at least ${String(params.limit)} field${params.limit === 1 ? "" : "s"}, got none`,
+        pos: positionAt(file, segments),
+      };
+    case "maxProperties": {
+      // `{ file: PATH }` stands alone (a dependent schema of `file`): name the field it is about.
+      const alone = /\/dependentSchemas\/([^/]+)\/maxProperties$/.exec(error.schemaPath)?.[1];
+      return {
+        ...base,
+        message:
+          alone !== undefined && params.limit === 1
+            ? `${label}: with "${alone}" nothing else may be given (the rest belongs in that file)`
+            : `${label}: must have at most ${String(params.limit)} fields`,
+        pos: positionAt(file, segments),
+      };
+    }
     case "uniqueItems":
       return { ...base, message: `${label}: lists the same value twice`, pos: positionAt(file, segments) };
     case "format":

@@ -36,6 +36,30 @@ describe("validateConfig", () => {
     ]);
   });
 
+  it("says in plain words what an empty branding and a { file } with company lack, not the validator's", async () => {
+    expect(
+      await oneError({
+        "notiform.yaml": `version: 1
+branding: {}
+workflows:
+  - identifier: w
+    name: W
+    preview: { file: example.json, payload: {} }
+    steps: []
+`,
+        "example.json": "{}",
+      }),
+    ).toEqual([
+      ["notiform.yaml:2:11", "schema", "branding", "branding: must set at least 1 field, got none"],
+      [
+        "notiform.yaml:6:14",
+        "schema",
+        "workflows[0].preview",
+        'workflows[0].preview: with "file" nothing else may be given (the rest belongs in that file)',
+      ],
+    ]);
+  });
+
   it("does not call an entry missing when its required field was refused, in another file", async () => {
     expect(
       await oneError({
