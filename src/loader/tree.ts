@@ -162,12 +162,17 @@ export async function loadTree(loader: Loader, path: string, chain: string[]): P
 
   // Includes are followed even when this file has schema problems: the user sees every file's
   // problems at once (globsOf ignores an include value of the wrong type, already reported).
+  const includeField = (index: number) =>
+    typeof data.include === "string" ? "include" : `include[${index}]`;
   const included = await loadIncludes(
     loader,
     dirname(path),
     globsOf(data.include),
     (index) => positionAt(file, typeof data.include === "string" ? ["include"] : ["include", index]),
     [...chain, path],
+    // A pattern whose ${VAR} did not resolve is not followed: its raw text matches nothing, told
+    // again as "matches no file".
+    (index) => unresolved.some((field) => isUnder(includeField(index), field)),
   );
   // Positions are in the collected resources now; the tree is the biggest thing in memory.
   if (!isRoot) file.doc = undefined;
@@ -242,9 +247,11 @@ export async function loadIncludes(
   patterns: string[],
   position: (index: number) => Problem["pos"],
   chain: string[],
+  unresolved: (index: number) => boolean = () => false,
 ): Promise<LoadedFile[]> {
   const out: LoadedFile[] = [];
   for (const [index, pattern] of patterns.entries()) {
+    if (unresolved(index)) continue;
     if (pattern.length > MAX_INCLUDE_PATTERN) {
       loader.problems.push({
         severity: "error",

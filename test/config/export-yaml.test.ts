@@ -30,7 +30,12 @@ const awkward = fc.string({
   maxLength: 12,
 });
 const blank = fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r\n"), maxLength: 8 });
-const text = fc.oneof(blank, awkward, fc.string({ unit: "grapheme", maxLength: 20 }), fc.string({ maxLength: 20 }));
+const text = fc.oneof(
+  blank,
+  awkward,
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.string({ maxLength: 20 }),
+);
 const key = fc.oneof(
   fc.constantFrom("__proto__", "constructor", "a b", "-", "? x", ""),
   fc.string({ maxLength: 8 }),

@@ -60,6 +60,13 @@ workflows:
     ]);
   });
 
+  it("tells an unset ${VAR} in an include pattern once, not again as a pattern that matches no file", async () => {
+    for (const include of [`"${ref("NF_PARTS")}/*.yaml"`, `["${ref("NF_PARTS")}/*.yaml"]`]) {
+      const problems = await oneError({ "notiform.yaml": `version: 1\ninclude: ${include}\n` });
+      expect(problems.map(([, rule]) => rule)).toEqual(["interpolation"]);
+    }
+  });
+
   it("does not call an entry missing when its required field was refused, in another file", async () => {
     expect(
       await oneError({
