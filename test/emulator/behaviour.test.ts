@@ -9,6 +9,7 @@ import { type EmulatorHandle, type EmulatorOptions, startEmulator } from "../../
 
 const SEED = "examples/emulator-seed.yaml";
 const W1 = "64f1c0ffee0000000000a001";
+const W2 = "64f1c0ffee0000000000a002";
 const T1 = "650000000000000000000001";
 
 let emulator: EmulatorHandle | undefined;
@@ -120,7 +121,7 @@ describe("rules where the spec is silent", () => {
     expect((await call("GET", "/v1/topics", undefined, handle.productionApiKey)).status).toBe(200);
   });
 
-  it("replaces workflow lists and refuses an empty update", async () => {
+  it("replaces workflow lists and refuses an empty update or a taken identifier", async () => {
     const { call } = await start();
     await call("PUT", `/v1/workflows/${W1}`, { tags: ["a", "b"] });
     const replaced = await call("PUT", `/v1/workflows/${W1}`, { tags: ["c"], active: false });
@@ -131,6 +132,17 @@ describe("rules where the spec is silent", () => {
     expect((await call("PUT", "/v1/workflows/abc", { name: "x" })).body?.message).toEqual([
       "id must be a mongodb id",
     ]);
+    // UpdateWorkflow refuses another workflow's trigger identifier, and changes nothing.
+    const taken = (await call("GET", `/v1/workflows/${W2}`)).body?.data.triggers[0].identifier;
+    const own = (await call("GET", `/v1/workflows/${W1}`)).body?.data.triggers[0].identifier;
+    const refused = await call("PUT", `/v1/workflows/${W1}`, { identifier: taken, tags: ["d"] });
+    expect(refused.status).toBe(400);
+    expect(refused.body?.message).toBe(`Workflow with identifier ${taken} already exists`);
+    expect((await call("GET", `/v1/workflows/${W1}`)).body?.data).toMatchObject({
+      tags: ["c"],
+      triggers: [{ identifier: own }],
+    });
+    expect((await call("PUT", `/v1/workflows/${W1}`, { identifier: own })).status).toBe(200);
   });
 
   it("answers unknown keys and schemes like a real server, and refuses big bodies", async () => {

@@ -72,6 +72,14 @@ export const updateWorkflow: Handler = (ctx) => {
   if (b.data !== undefined && !isObject(b.data)) problems.push("data must be an object");
   problems.push(...checkSteps(b.steps));
   if (problems.length > 0) throw badRequest(problems);
+  // As UpdateWorkflow: another workflow's trigger identifier is refused.
+  if (
+    typeof b.identifier === "string" &&
+    ctx.store.workflows.some(
+      (w) => w !== workflow && w.deleted !== true && w.triggers.some((t) => t.identifier === b.identifier),
+    )
+  )
+    throw badRequest(`Workflow with identifier ${b.identifier} already exists`);
   if (b.notificationGroupId !== undefined) {
     const group = ctx.store.notificationGroups.find((g) => g._id === b.notificationGroupId);
     if (!group) throw notFound(`Notification group with id ${String(b.notificationGroupId)} not found`);
