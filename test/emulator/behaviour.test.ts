@@ -133,8 +133,11 @@ describe("rules where the spec is silent", () => {
       "id must be a mongodb id",
     ]);
     // UpdateWorkflow refuses another workflow's trigger identifier, and changes nothing.
-    const taken = (await call("GET", `/v1/workflows/${W2}`)).body?.data.triggers[0].identifier;
-    const own = (await call("GET", `/v1/workflows/${W1}`)).body?.data.triggers[0].identifier;
+    const identifierOf = async (id: string) =>
+      ((await call("GET", `/v1/workflows/${id}`)).body?.data as { triggers: { identifier: string }[] })
+        .triggers[0]?.identifier;
+    const taken = await identifierOf(W2);
+    const own = await identifierOf(W1);
     const refused = await call("PUT", `/v1/workflows/${W1}`, { identifier: taken, tags: ["d"] });
     expect(refused.status).toBe(400);
     expect(refused.body?.message).toBe(`Workflow with identifier ${taken} already exists`);
