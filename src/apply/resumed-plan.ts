@@ -101,7 +101,7 @@ function sameText(
   let pattern = "^";
   let at = 0;
   for (const match of placeholders) {
-    pattern += escapeRegExp(saved.slice(at, match.index)) + "([^/<>\\s]+)";
+    pattern += `${escapeRegExp(saved.slice(at, match.index))}([^/<>\\s]+)`;
     at = (match.index ?? 0) + match[0].length;
   }
   pattern += `${escapeRegExp(saved.slice(at))}$`;

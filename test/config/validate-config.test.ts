@@ -60,6 +60,7 @@ workflows:
     ]);
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: ${...} is the config's interpolation syntax, on purpose.
   it("tells an unset ${VAR} in an include pattern once, not again as a pattern that matches no file", async () => {
     for (const include of [`"${ref("NF_PARTS")}/*.yaml"`, `["${ref("NF_PARTS")}/*.yaml"]`]) {
       const problems = await oneError({ "notiform.yaml": `version: 1\ninclude: ${include}\n` });

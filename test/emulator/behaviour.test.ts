@@ -133,9 +133,10 @@ describe("rules where the spec is silent", () => {
       "id must be a mongodb id",
     ]);
     // UpdateWorkflow refuses another workflow's trigger identifier, and changes nothing.
-    const identifierOf = async (id: string) =>
-      ((await call("GET", `/v1/workflows/${id}`)).body?.data as { triggers: { identifier: string }[] })
-        .triggers[0]?.identifier;
+    const identifierOf = async (id: string) => {
+      const { body } = await call("GET", `/v1/workflows/${id}`);
+      return (body as { data: { triggers: { identifier: string }[] } }).data.triggers[0]?.identifier;
+    };
     const taken = await identifierOf(W2);
     const own = await identifierOf(W1);
     const refused = await call("PUT", `/v1/workflows/${W1}`, { identifier: taken, tags: ["d"] });
