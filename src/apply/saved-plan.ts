@@ -291,13 +291,20 @@ export async function refreshSavedPlan(
   const freshById = new Map(fresh.actions.map((a) => [a.id, a]));
   // Already as desired (an interrupted run of this plan applied it, or someone did): not sent
   // again. The rest may name the resources those created by id now (resumed-plan.ts).
-  const alreadyApplied = saved.actions.filter((action) => !freshById.has(action.id)).map((a) => a.id);
+  // An action that now sends nothing (its other changes were sent; what is left the server cannot
+  // take, e.g. an emptied layout description) is as desired as it can be: applied too.
+  const alreadyApplied = saved.actions
+    .filter((action) => {
+      const now = freshById.get(action.id);
+      return now === undefined || (now.op === "not-applicable" && action.op !== "not-applicable");
+    })
+    .map((a) => a.id);
   const applied = new Set(alreadyApplied);
   const resolved = new Map<string, string>();
   const moved: string[] = [];
   for (const action of saved.actions) {
     const now = freshById.get(action.id);
-    if (now === undefined) continue;
+    if (now === undefined || applied.has(action.id)) continue;
     if (now.live.digest !== action.live.digest)
       moved.push(`${action.id} (${movedFields(action, now)} changed on the server since the plan)`);
     else {

@@ -5,7 +5,7 @@
 // resources its earlier ones create (`<id of ...>`: a workflow's new group, a step's new layout,
 // an override's new workflow and tenant), which the re-run finds by id.
 import { describe, expect, it } from "vitest";
-import { type CliTest, cliTests, killWhen } from "../support/cli.js";
+import { type CliTest, cliTests, killWhen, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
@@ -137,5 +137,26 @@ describe("a saved plan's apply killed part-way, then run again", () => {
     expect(JSON.parse(rerun.stdout).error).toMatchObject({ code: "PLAN_STALE" });
     expect(JSON.parse(rerun.stdout).error.message).toContain(`tenant/${missing}`);
     expect(writes(test)).toEqual([]);
+  }, 60_000);
+
+  // Found by test/reliability/kill-anywhere.test.ts (seed 20260601): the layout's PATCH reached
+  // the server before the kill; what was left of its action, the emptied description, is a change
+  // the server cannot take, so the re-run planned it as not applicable (it sends nothing) and
+  // refused the whole saved plan as stale.
+  it("an update whose only change left is one the server cannot take counts as already applied", async () => {
+    const fresh = twoEnvironments("Layout Inc");
+    const test = await cliTest({
+      ...fresh.options,
+      config: `${fresh.header}layouts:\n  - identifier: novu-default-layout\n    name: Brand\n    description: ""\n`,
+    });
+    const dev = ["--env", "development"];
+    expect((await test.run(["plan", ...dev, "--out", "plan.json"])).code).toBe(0);
+    await test.run(["apply", "plan.json", ...dev], {
+      onSpawn: killWhen(() => test.emulator.requests.some((r) => r.method === "PATCH" && r.status === 200)),
+    });
+    const rerun = await test.run(["apply", "plan.json", ...dev, "--output", "json"]);
+    expect(rerun.code, rerun.stdout).toBe(0);
+    expect(JSON.parse(rerun.stdout).alreadyApplied).toEqual(["layout/novu-default-layout"]);
+    expect((await test.run(["plan", ...dev, "--detailed-exitcode"])).code).toBe(0);
   }, 60_000);
 });
