@@ -302,10 +302,14 @@ export async function refreshSavedPlan(
   const applied = new Set(alreadyApplied);
   const resolved = new Map<string, string>();
   const moved: string[] = [];
+  // A create an interrupted run of the plan left in flight, which the server cannot settle:
+  // `notiform resolve` settles it, and the plan applies then (it is not stale).
+  const uncertain: string[] = [];
   for (const action of saved.actions) {
     const now = freshById.get(action.id);
     if (now === undefined || applied.has(action.id)) continue;
-    if (now.live.digest !== action.live.digest)
+    if (now.op === "uncertain" && action.op === "create") uncertain.push(action.id);
+    else if (now.live.digest !== action.live.digest)
       moved.push(`${action.id} (${movedFields(action, now)} changed on the server since the plan)`);
     else {
       const masked = maskAction(now, input.masker);
@@ -335,6 +339,15 @@ export async function refreshSavedPlan(
     if (!boundByApplied(key, fresh.bindings.notificationGroups[key], applied, resolved))
       moved.push(`the binding of notification group ${key} (the plan made none)`);
   }
+  if (moved.length === 0 && uncertain.length > 0)
+    throw new NotiformError(
+      "CREATE_UNCERTAIN",
+      `the plan cannot be applied yet; nothing was applied: an earlier run's create of ${uncertain.join(", ")} was interrupted before its answer was recorded, and the server cannot tell whether it happened`,
+      {
+        hint: `Run \`notiform resolve ${uncertain[0]} --id ID\` if it exists, or \`--not-created\` if it does not, then apply the plan again.`,
+      },
+    );
+  for (const id of uncertain) moved.push(`${id} (its create by an earlier run was interrupted: resolve it)`);
   if (moved.length > 0) {
     throw new NotiformError(
       "PLAN_STALE",

@@ -114,6 +114,69 @@ describe("a saved plan's apply killed part-way, then run again", () => {
     );
   }, 60_000);
 
+  it("a create the killed run left uncertain is named with the resolve hint; resolved, the plan applies", async () => {
+    const config = `version: 1
+organization: Acme Inc
+topics:
+  - key: news
+    name: News
+workflows:
+  - identifier: shipped
+    name: Shipped
+    steps:
+      - name: bell
+        type: in_app
+        template:
+          content: "hi"
+`;
+    const test = await cliTest({
+      config: "version: 1\norganization: Acme Inc\ntopics:\n  - key: news\n    name: News\n",
+    });
+    expect((await test.run(["apply", "--auto-approve"])).code).toBe(0);
+    await test.workspace.write("notiform.yaml", config);
+    expect((await test.run(["plan", "--out", "plan.json"])).code).toBe(0);
+    // What a run killed with the create in flight leaves: its intent in the state file, and on the
+    // server a workflow of that name under another identifier, which may be the one it made.
+    const state = JSON.parse(await test.workspace.read("notiform.state.json"));
+    state.intents = {
+      "workflow/shipped": { kind: "workflow", key: "shipped", startedAt: "2026-11-27T08:00:00.000Z" },
+    };
+    await test.workspace.write("notiform.state.json", JSON.stringify(state));
+    const made = await fetch(`${test.emulator.url}/v1/workflows`, {
+      method: "POST",
+      headers: { authorization: `ApiKey ${test.emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "Shipped",
+        notificationGroupId: test.emulator.store().notificationGroups[0]?._id,
+        steps: [],
+      }),
+    });
+    expect(made.status).toBe(201);
+    // The server names it after its name; under another identifier, as after a rename.
+    const id = ((await made.json()) as { data: { _id: string } }).data._id;
+    const renamed = await fetch(`${test.emulator.url}/v1/workflows/${id}`, {
+      method: "PUT",
+      headers: { authorization: `ApiKey ${test.emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ identifier: "shipped-elsewhere" }),
+    });
+    expect(renamed.status).toBe(200);
+
+    test.emulator.clearRequests();
+    const refused = await test.run(["apply", "plan.json", "--output", "json"]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({
+      code: "CREATE_UNCERTAIN",
+      hint: "Run `notiform resolve workflow/shipped --id ID` if it exists, or `--not-created` if it does not, then apply the plan again.",
+    });
+    expect(writes(test)).toEqual([]);
+
+    const resolved = await test.run(["resolve", "workflow/shipped", "--not-created"], { url: null });
+    expect(resolved.code, resolved.stdout + resolved.stderr).toBe(0);
+    const applied = await test.run(["apply", "plan.json"]);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect((await test.run(["plan", "--detailed-exitcode"])).code).toBe(0);
+  }, 60_000);
+
   it("a resource the plan has yet to create, made meanwhile with other values, is still refused as stale", async () => {
     const test = await cliTest({ config: CONFIG });
     expect((await test.run(["plan", "--out", "plan.json"])).code).toBe(0);
