@@ -1,7 +1,8 @@
 // The message steps a preview shows, in config order: each workflow's email, in-app, SMS, chat and
 // push steps (digest and delay steps send nothing), with the files they are written to, named as
 // `export` names template files (`<workflow>/<step>`, steps-export.ts): the same slug rules, so a
-// step's preview sits at the path its template would be exported to. Pure.
+// step's preview sits at the path its template would be exported to (except a device name Windows
+// reserves, which gets a suffix here). Pure.
 
 import type { DesiredState } from "../config/model.js";
 import type { Position } from "../errors.js";
@@ -19,14 +20,27 @@ export interface MessageStep {
   source: Position;
 }
 
+/**
+ * Names Windows keeps for devices, whatever follows their first dot (`con.json`, `aux/`): a site
+ * holding one cannot be unpacked or opened there (the preview is uploaded as a CI artifact and
+ * downloaded on any machine). A slug that is one of them is taken as used, so it gets a suffix.
+ */
+const DEVICE_NAMES = [
+  "con",
+  "prn",
+  "aux",
+  "nul",
+  ...[..."0123456789"].flatMap((n) => [`com${n}`, `lpt${n}`]),
+];
+
 /** Every message step of the selected workflows (all when `only` is empty). */
 export function messageStepsOf(desired: DesiredState, only: readonly string[] = []): MessageStep[] {
   const out: MessageStep[] = [];
-  const usedFolders = new Set<string>();
+  const usedFolders = new Set<string>(DEVICE_NAMES);
   for (const { spec, source } of desired.resources.workflow) {
     const folder = uniqueKey(slug(spec.key) || "workflow", usedFolders);
     if (only.length > 0 && !only.includes(spec.key) && !only.includes(spec.identifier ?? "")) continue;
-    const usedNames = new Set<string>();
+    const usedNames = new Set<string>(DEVICE_NAMES);
     for (const step of spec.steps ?? []) {
       const name = uniqueKey(slug(step.name) || "step", usedNames);
       if (!isMessageChannel(step.type)) continue;
