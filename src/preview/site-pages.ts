@@ -42,7 +42,11 @@ export function summaryOf(outcome: RenderOutcome): string {
   const m = outcome.message;
   const text = m.subject ?? m.title ?? m.content ?? "";
   const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+  if (line.length <= 120) return line;
+  // Not between the two halves of a character outside the BMP (an emoji): a lone half is
+  // written to the page as U+FFFD.
+  const cut = /[\ud800-\udbff]/.test(line[118] ?? "") ? 118 : 119;
+  return `${line.slice(0, cut)}…`;
 }
 
 export function stepPage(step: PreviewStep): string {

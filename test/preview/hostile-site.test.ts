@@ -11,7 +11,9 @@
 // no file system confuses with another's; the JSON files follow their schema
 // (test/support/site-checks.ts). To hunt: NF_HOSTILE_SEED=n and a larger NF_HOSTILE_RUNS.
 // What it found, each now an example below: a workflow or step named after a device Windows
-// reserves (CON, aux) made a folder or file no Windows machine can hold.
+// reserves (CON, aux) made a folder or file no Windows machine can hold; the index's summary cut
+// an emoji in half.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
@@ -87,4 +89,23 @@ workflows:
       "index.html",
     ]);
   });
+
+  it("cuts a long summary on the index between characters, never inside an emoji", async () => {
+    // Found while hunting: 118 characters then an emoji; the summary's cut at 119 UTF-16 units
+    // left half of it, which the page holds as U+FFFD.
+    const text = `${"a".repeat(118)}😀b`;
+    const { site, problems } = await previewOf(
+      yamlOf({
+        version: 1,
+        workflows: [{ identifier: "w", steps: [{ name: "s", type: "sms", template: { content: text } }] }],
+      }),
+      [sms("w", "s")],
+    );
+    expect(problems).toEqual([]);
+    expect(readFileSync(join(site, "index.html"), "utf8")).toContain(`<td>${"a".repeat(118)}…</td>`);
+  });
 });
+
+function yamlOf(value: unknown): string {
+  return `${JSON.stringify(value, null, 1)}\n`;
+}
