@@ -10,6 +10,7 @@ import { readFile, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { extname, join, normalize, relative, sep } from "node:path";
 import { isLoopbackHost } from "../api/base-url.js";
+import { FRAME_CSP } from "./html.js";
 
 export interface ServeOptions {
   /** The site's folder (absolute). */
@@ -39,6 +40,9 @@ const TYPES: Record<string, string> = {
   ".png": "image/png",
   ".js": "text/javascript; charset=utf-8",
 };
+
+/** A message served alone: a sandbox (an opaque origin, no scripts, forms or popups) and the frames' policy. */
+const MESSAGE_POLICY = { "content-security-policy": `sandbox; ${FRAME_CSP}` };
 
 const RELOAD_JS = `new EventSource("/.notiform/events").addEventListener("reload", () => location.reload());\n`;
 
@@ -82,13 +86,24 @@ export async function serveSite(options: ServeOptions): Promise<SiteServer> {
     // A page of the site (not a message's own HTML file, which is served as it was written).
     if (file.endsWith(".preview.html") || inside === "index.html")
       return send(response, 200, type, servedPage(body.toString("utf8")));
+    // A message's own HTML (`<step>.html`): its bytes as written, but sandboxed as its frames are.
+    // Opened from this server it would otherwise run the template's scripts at the server's
+    // origin, where they could read every page and example of the site.
+    if (extname(file) === ".html") return send(response, 200, type, body, MESSAGE_POLICY);
     return send(response, 200, type, body);
   }
-  function send(response: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  function send(
+    response: ServerResponse,
+    status: number,
+    type: string,
+    body: string | Buffer,
+    headers: Record<string, string> = {},
+  ): void {
     response.writeHead(status, {
       "content-type": type,
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",
+      ...headers,
     });
     response.end(body);
   }

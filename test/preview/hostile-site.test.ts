@@ -9,20 +9,26 @@
 // never as an element, attribute or comment of its own; every frame is sandboxed without scripts
 // and holds exactly the message written beside it; every file stays in the folder under a name
 // no file system confuses with another's; the JSON files follow their schema
-// (test/support/site-checks.ts). To hunt: NF_HOSTILE_SEED=n and a larger NF_HOSTILE_RUNS.
+// (test/support/site-checks.ts). A fixed config of the same kind is served with --serve (no
+// path, however spelled, reaches outside the site). To hunt: NF_HOSTILE_SEED=n and a larger NF_HOSTILE_RUNS.
 // What it found, each now an example below: a workflow or step named after a device Windows
 // reserves (CON, aux) made a folder or file no Windows machine can hold; the index's summary cut
-// an emoji in half.
+// an emoji in half; --serve served a message's own HTML file unsandboxed at its origin.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { createWorkspace, runCli, type Workspace } from "../support/cli.js";
+import { HEADLESS_FLAGS } from "../../src/preview/screenshots.js";
+import { BIN, createWorkspace, runCli, type Workspace } from "../support/cli.js";
 import { type ExpectedStep, hostileConfig, hostileShape } from "../support/hostile-config.js";
 import { checkSite, filesUnder } from "../support/site-checks.js";
 
 const SEED = Number(process.env.NF_HOSTILE_SEED ?? 20_250_611);
 const RUNS = Number(process.env.NF_HOSTILE_RUNS ?? 40);
+const CHROMIUM = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim();
+
 const workspaces: Workspace[] = [];
 afterEach(async () => {
   for (const ws of workspaces.splice(0)) await ws.remove();
@@ -106,6 +112,148 @@ workflows:
   });
 });
 
+// A fixed hostile config for the browser and the server: every field tries to run a script that
+// would mark the page (data-pwned on <html>, its title) or paint a frame red.
+const PWN = `<script>document.documentElement.setAttribute('data-pwned','1');document.title='PWNED'</script><img src=x onerror="document.documentElement.setAttribute('data-pwned','1')">`;
+const RED = `<body style="margin:0;background:#0000ff"><div style="width:300px;height:300px;background:#0000ff"></div><script>document.body.style.background='#ff0000';document.documentElement.setAttribute('data-pwned','1')</script><img src=x onerror="document.body.style.background='#ff0000'"></body>`;
+const FIXED_NAMES = { key: `wf${PWN}`, name: `"></title>${PWN}<!--`, example: `</h2>${PWN}` };
+const FIXED_STEPS: ExpectedStep[] = [
+  ["mail", "email"],
+  [`bell${PWN}`, "in_app"],
+  [`push</strong>${PWN}`, "push"],
+].map(([step = "", channel = ""]) => ({
+  workflowKey: FIXED_NAMES.key,
+  workflowShown: FIXED_NAMES.name,
+  step,
+  channel,
+  examples: [FIXED_NAMES.example],
+}));
+const FIXED = yamlOf({
+  version: 1,
+  workflows: [
+    {
+      identifier: FIXED_NAMES.key,
+      name: FIXED_NAMES.name,
+      preview: [{ name: FIXED_NAMES.example, payload: { x: PWN, u: "javascript:document.title='PWNED'" } }],
+      steps: [
+        {
+          name: FIXED_STEPS[0]?.step,
+          type: "email",
+          template: { subject: `{{{x}}}${PWN}`, senderName: "{{{x}}}", content: RED },
+        },
+        {
+          name: FIXED_STEPS[1]?.step,
+          type: "in_app",
+          template: {
+            content: "{{{x}}}",
+            cta: {
+              type: "redirect",
+              data: { url: "{{{u}}}" },
+              action: { buttons: [{ type: "primary", content: "{{{x}}}" }] },
+            },
+          },
+        },
+        { name: FIXED_STEPS[2]?.step, type: "push", template: { title: "{{{x}}}", content: "{{{x}}}" } },
+      ],
+    },
+  ],
+});
+
 function yamlOf(value: unknown): string {
   return `${JSON.stringify(value, null, 1)}\n`;
 }
+
+/** Chromium's DOM of `url` once loaded (loopback and files only: no network beyond). */
+function dumpDom(url: string, profile: string): string {
+  return execFileSync(
+    CHROMIUM,
+    [...HEADLESS_FLAGS, "--virtual-time-budget=3000", `--user-data-dir=${profile}`, "--dump-dom", url],
+    {
+      encoding: "utf8",
+      timeout: 60_000,
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
+}
+
+const pwned = (dom: string) => /<html[^>]*data-pwned/.test(dom) || dom.includes("<title>PWNED");
+
+/** One raw HTTP/1.1 request (the path as written: no client normalises it), its status, headers and body. */
+function rawGet(port: number, target: string): Promise<{ status: number; head: string; body: string }> {
+  return new Promise((done, fail) => {
+    const socket = connect(port, "127.0.0.1", () =>
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+    );
+    let text = "";
+    socket.setEncoding("latin1").on("data", (chunk: string) => {
+      text += chunk;
+    });
+    socket.on("error", fail).on("close", () => {
+      const [head = "", ...rest] = text.split("\r\n\r\n");
+      done({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0), head, body: rest.join("\r\n\r\n") });
+    });
+  });
+}
+
+describe("the hostile site served (--serve)", () => {
+  it("serves nothing outside the site, however the path is spelled, and a message's own HTML only sandboxed", async () => {
+    const ws = await createWorkspace({ "notiform.yaml": FIXED, "outside.txt": "SENTINEL-OUTSIDE" });
+    workspaces.push(ws);
+    const proc = spawn(process.execPath, [BIN, "preview", "--serve", "--port", "0", "--out", "site"], {
+      cwd: ws.dir,
+      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", HOME: ws.dir },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    proc.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    try {
+      let port = 0;
+      for (let i = 0; i < 400 && port === 0; i += 1) {
+        port = Number(/Serving the preview on http:\/\/127\.0\.0\.1:(\d+)\//.exec(stderr)?.[1] ?? 0);
+        if (port === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(port, stderr).toBeGreaterThan(0);
+      for (const target of [
+        "/../outside.txt",
+        "/%2e%2e/outside.txt",
+        "/..%2foutside.txt",
+        "/%2e%2e%2foutside.txt",
+        "/.%2e/outside.txt",
+        "/..\\\\outside.txt",
+        "/%5c..%5coutside.txt",
+        "//../outside.txt",
+        "/index.html/..%2f..%2foutside.txt",
+        "http://127.0.0.1/../outside.txt",
+        "/site/../../outside.txt",
+        "/%252e%252e/outside.txt",
+        "/.notiform-preview",
+        "/%2enotiform-preview",
+        "/outside.txt%00.html",
+        "/%",
+        "/..%c0%afoutside.txt",
+        `/${"../".repeat(40)}etc/hostname`,
+      ]) {
+        const answer = await rawGet(port, target);
+        expect(answer.body, target).not.toContain("SENTINEL-OUTSIDE");
+        expect([400, 404, 500], target).toContain(answer.status);
+      }
+      // The step's page is served with the reload script; the email's own file as it was written,
+      // but sandboxed: its script may not run at the server's origin.
+      const mail = await rawGet(
+        port,
+        `/${filesUnder(join(ws.dir, "site")).find((f) => f.endsWith("/mail.html"))}`,
+      );
+      expect(mail.status).toBe(200);
+      expect(mail.body).toContain("<script>document.body.style.background");
+      expect(mail.head.toLowerCase()).toMatch(/content-security-policy: sandbox;/);
+      if (CHROMIUM !== "") {
+        const url = `http://127.0.0.1:${port}/${filesUnder(join(ws.dir, "site")).find((f) => f.endsWith("/mail.html"))}`;
+        expect(pwned(dumpDom(url, join(ws.dir, ".chromium")))).toBe(false);
+      }
+    } finally {
+      proc.kill("SIGINT");
+    }
+  }, 120_000);
+});
