@@ -9,29 +9,39 @@
 // never as an element, attribute or comment of its own; every frame is sandboxed without scripts
 // and holds exactly the message written beside it; every file stays in the folder under a name
 // no file system confuses with another's; the JSON files follow their schema
-// (test/support/site-checks.ts). A fixed config of the same kind is served with --serve (no
-// path, however spelled, reaches outside the site). To hunt: NF_HOSTILE_SEED=n and a larger NF_HOSTILE_RUNS.
-// What it found, each now an example below: a workflow or step named after a device Windows
-// reserves (CON, aux) made a folder or file no Windows machine can hold; the index's summary cut
-// an emoji in half; --serve served a message's own HTML file unsandboxed at its origin.
+// (test/support/site-checks.ts). A fixed config of the same kind is opened in headless Chromium
+// (no script of it runs, no frame paints), previewed with --changed against an emulator whose
+// messages are hostile too, and served with --serve (no path, however spelled, reaches outside
+// the site). To hunt: NF_HOSTILE_SEED=n and a larger NF_HOSTILE_RUNS.
+// What it found (or was written beside), each now an example below: a workflow or step named
+// after a device Windows reserves (CON, aux) made a folder or file no Windows machine can hold;
+// the index's summary cut an emoji in half; --serve served a message's own HTML file unsandboxed
+// at its origin.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { HEADLESS_FLAGS } from "../../src/preview/screenshots.js";
-import { BIN, createWorkspace, runCli, type Workspace } from "../support/cli.js";
+import { countPixels, decodePng } from "../helpers/png.js";
+import { BIN, createWorkspace, SEED as EMULATOR_SEED, runCli, type Workspace } from "../support/cli.js";
+import { createContentWorkflow } from "../support/dashboard.js";
 import { type ExpectedStep, hostileConfig, hostileShape } from "../support/hostile-config.js";
-import { checkSite, filesUnder } from "../support/site-checks.js";
+import { checkPage, checkSite, filesUnder } from "../support/site-checks.js";
 
 const SEED = Number(process.env.NF_HOSTILE_SEED ?? 20_250_611);
 const RUNS = Number(process.env.NF_HOSTILE_RUNS ?? 40);
 const CHROMIUM = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim();
 
 const workspaces: Workspace[] = [];
+let emulator: EmulatorHandle | undefined;
 afterEach(async () => {
   for (const ws of workspaces.splice(0)) await ws.remove();
+  await emulator?.close();
+  emulator = undefined;
 });
 
 /** The site `notiform preview --out site` writes for `yaml`, and the problems checkSite finds. */
@@ -177,6 +187,91 @@ function dumpDom(url: string, profile: string): string {
 }
 
 const pwned = (dom: string) => /<html[^>]*data-pwned/.test(dom) || dom.includes("<title>PWNED");
+
+describe("the hostile site in headless Chromium", () => {
+  it("runs no script of the config's on any page, and the frames keep the message's script from running", async () => {
+    expect(CHROMIUM, "install Chromium: apt-get install -y chromium").not.toBe("");
+    const { ws, site, problems } = await previewOf(FIXED, FIXED_STEPS);
+    expect(problems).toEqual([]);
+    const pages = filesUnder(site).filter((f) => f.endsWith(".preview.html") || f === "index.html");
+    expect(pages).toHaveLength(4);
+    for (const page of pages) {
+      const dom = dumpDom(pathToFileURL(join(site, page)).href, join(ws.dir, ".chromium"));
+      expect(dom, page).toContain("</body>");
+      expect(pwned(dom), page).toBe(false);
+    }
+    // The email's page as seen: the blue message in its frames, nothing red (its script and
+    // handler did not run).
+    const mail = pages.find((p) => p.endsWith("/mail.preview.html")) ?? "";
+    const png = join(ws.dir, "shot.png");
+    execFileSync(
+      CHROMIUM,
+      [
+        ...HEADLESS_FLAGS,
+        "--hide-scrollbars",
+        "--virtual-time-budget=5000",
+        `--user-data-dir=${join(ws.dir, ".chromium")}`,
+        `--screenshot=${png}`,
+        "--window-size=1300,900",
+        pathToFileURL(join(site, mail)).href,
+      ],
+      { timeout: 60_000, stdio: "ignore" },
+    );
+    const image = decodePng(readFileSync(png));
+    const blue = countPixels(image, ([r, g, b]) => b > 200 && r < 60 && g < 60);
+    const red = countPixels(image, ([r, g, b]) => r > 200 && g < 60 && b < 60);
+    expect({ blue: blue > 100, red }).toEqual({ blue: true, red: 0 });
+  }, 120_000);
+});
+
+describe("the hostile site with --changed, the server's side hostile too", () => {
+  it("shows the live message and the config's, and their diff, as text and in sandboxed frames", async () => {
+    emulator = await startEmulator({ seedFile: EMULATOR_SEED, port: 0, flavor: "real" });
+    const handle = emulator;
+    const smsName = `sms</pre>${PWN}`;
+    await createContentWorkflow(handle, `<p>live {{{x}}}</p>${RED}`, [
+      { name: smsName, template: { type: "sms", content: `live</pre>${PWN}{{{x}}}` } },
+    ]);
+    const ws = await createWorkspace({});
+    workspaces.push(ws);
+    const env = { NOTIFORM_API_KEY: handle.apiKey };
+    const cli = (...args: string[]) => runCli([...args, "--api-url", handle.url], { cwd: ws.dir, env });
+    expect((await cli("export", "--dir", ".")).code).toBe(0);
+    const exported = await ws.read("workflows.yaml");
+    const edited = exported
+      .replace(/^( *)(- )?identifier: order-shipped-content\n/m, (line, indent: string, dash?: string) => {
+        const inner = `${indent}${dash === undefined ? "" : "  "}`;
+        return `${line}${inner}preview:\n${inner}  - name: ${JSON.stringify(FIXED_NAMES.example)}\n${inner}    payload: { x: ${JSON.stringify(PWN)} }\n`;
+      })
+      .replace(
+        "subject: Your order {{orderId}} shipped",
+        `subject: ${JSON.stringify(`{{{x}}}</pre>${PWN}`)}`,
+      );
+    expect(edited).not.toBe(exported);
+    await ws.write("workflows.yaml", edited);
+    const smsFile = /file: (templates\/order-shipped-content\/sms-[^\n]*\.txt)/.exec(edited)?.[1] ?? "";
+    expect(await ws.read(smsFile)).toContain("live</pre>");
+    await ws.write(smsFile, `config</pre>${PWN}{{{x}}}`);
+    const result = await cli("preview", "--changed", "--out", "site");
+    expect(result.code, result.stderr).toBe(0);
+    const step = (name: string, channel: string): ExpectedStep => ({
+      workflowKey: "order-shipped-content",
+      workflowShown: "Order shipped content",
+      step: name,
+      channel,
+      examples: [FIXED_NAMES.example],
+    });
+    const site = join(ws.dir, "site");
+    expect(checkSite(site, [step("email-customer", "email"), step(smsName, "sms")])).toEqual([]);
+    const json = JSON.parse(readFileSync(join(site, "order-shipped-content/email-customer.json"), "utf8"));
+    expect(json.examples[0].before.html).toBe("order-shipped-content/email-customer.before.html");
+    // The diff shows both sides' text, as text.
+    const smsPage = filesUnder(site).find((f) => /\/sms-.*\.preview\.html$/.test(f)) ?? "";
+    const facts = checkPage(smsPage, readFileSync(join(site, smsPage), "utf8"), []);
+    expect(facts.text).toContain(`-live</pre>${PWN}${PWN}`);
+    expect(facts.text).toContain(`+config</pre>${PWN}${PWN}`);
+  }, 60_000);
+});
 
 /** One raw HTTP/1.1 request (the path as written: no client normalises it), its status, headers and body. */
 function rawGet(port: number, target: string): Promise<{ status: number; head: string; body: string }> {
