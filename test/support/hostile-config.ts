@@ -131,6 +131,24 @@ const variants = (base: fc.Arbitrary<string>, max: number) =>
       ]),
     ]);
 
+/** Names without a marker, as they are: device names, the site's own words, dots, very long. */
+const bare = (extra: string[]) =>
+  fc.constantFrom(
+    "CON",
+    "aux",
+    "Nul",
+    "com1",
+    "LPT9",
+    "con.txt",
+    "preview",
+    "index",
+    "step",
+    "workflow",
+    "-",
+    "x".repeat(300),
+    ...extra,
+  );
+
 const KEY_CHARS = ["a", "B", ".", ":", "-", "_", "0", "CON", "aux", "..."];
 const key = fc
   .array(fc.constantFrom(...KEY_CHARS), { minLength: 1, maxLength: 4 })
@@ -174,7 +192,7 @@ const workflow = fc.record(
   {
     name: data,
     key,
-    stepNames: variants(data, 3),
+    stepNames: variants(fc.oneof(data, bare([".", "..", "../"])), 3),
     steps: fc.array(step, { minLength: 1, maxLength: 3 }),
     examples: fc.array(example, { maxLength: 3 }),
     exampleNames: fc.subarray(["preview", "before", "PREVIEW", "Before", "", "example-2", "desktop"]),
@@ -183,7 +201,7 @@ const workflow = fc.record(
 );
 
 export const hostileShape = fc.record({
-  identifiers: variants(data, 3),
+  identifiers: variants(fc.oneof(data, bare(["..."])), 3),
   workflows: fc.array(workflow, { minLength: 1, maxLength: 3 }),
   layout: template,
   layoutId: fc.constantFrom("lay", "CON", "a..b", "x:y", "aux.html"),
