@@ -103,6 +103,40 @@ describe("notiform preview, offline", () => {
     expect(result.stdout + result.stderr).not.toContain(secret);
   });
 
+  it("writes no form of an environment value, escaped by the template, doubly by the page, or changed by a helper", async () => {
+    // `=` and the backtick are escaped by {{x}} as the server escapes them (&#x3D;, &#x60;), which
+    // a mask of the value's own text does not see; the page escapes a frame's HTML again.
+    const secret = "tok=abc`<p&ss>\"d'x";
+    const ws = await offlineWorkspace(
+      CONFIG.replace(
+        'payload: { orderId: "Ünï-9" }',
+        'payload: { orderId: "Ünï-9", token: "${NF_PREVIEW_TOKEN}" }',
+      ).replace(
+        'content: "Shipped {{orderId}}"',
+        'content: "Shipped {{token}} {{uppercase token}} {{{token}}} {{json token}}"',
+      ),
+    );
+    const result = await runCli(["preview"], { cwd: ws.dir, env: { NF_PREVIEW_TOKEN: secret } });
+    expect(result.code, result.stderr).toBe(0);
+    const folder = join(ws.dir, "notiform-preview");
+    const files = readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((name) =>
+      /\.(html|json)$/.test(name),
+    );
+    const texts = files.map((name) => readFileSync(join(folder, name), "utf8")).join("\n");
+    // Recognizable pieces of the value in every form it could take: none is left anywhere.
+    for (const piece of [
+      "tok=abc",
+      "tok&#x3D;abc",
+      "TOK=ABC",
+      "TOK&#X3D;ABC",
+      "tok&amp;#x3D;abc",
+      "p&amp;ss",
+      "p&ss",
+    ])
+      expect(texts, piece).not.toContain(piece);
+    expect(texts).toContain("Shipped ********");
+  });
+
   it("writes every message step with each example: index, channel pages, the server's exact HTML and JSON", async () => {
     const ws = await offlineWorkspace();
     // No API key and no API URL: the config alone.
