@@ -6,7 +6,7 @@
 
 import type { DesiredState } from "../config/model.js";
 import type { Position } from "../errors.js";
-import { slug, uniqueKey } from "../kinds/export-keys.js";
+import { DEVICE_NAMES, slug, uniqueKey } from "../kinds/export-keys.js";
 import type { StepSpec } from "../kinds/workflow/step-spec.js";
 import type { WorkflowSpec } from "../kinds/workflow/types.js";
 import { MESSAGE_CHANNELS, type MessageChannel } from "./model.js";
@@ -20,20 +20,9 @@ export interface MessageStep {
   source: Position;
 }
 
-/**
- * Names Windows keeps for devices, whatever follows their first dot (`con.json`, `aux/`): a site
- * holding one cannot be unpacked or opened there (the preview is uploaded as a CI artifact and
- * downloaded on any machine). A slug that is one of them is taken as used, so it gets a suffix.
- */
-const DEVICE_NAMES = [
-  "con",
-  "prn",
-  "aux",
-  "nul",
-  ...[..."0123456789"].flatMap((n) => [`com${n}`, `lpt${n}`]),
-];
-
 /** Every message step of the selected workflows (all when `only` is empty). */
+// A slug that is a device name (DEVICE_NAMES: Windows refuses such a file or folder) is taken as
+// used, so it gets a suffix (con-2).
 export function messageStepsOf(desired: DesiredState, only: readonly string[] = []): MessageStep[] {
   const out: MessageStep[] = [];
   const usedFolders = new Set<string>(DEVICE_NAMES);

@@ -2,7 +2,7 @@
 // "+" and "/" are kept (and plan back to nothing over percent-encoded paths), a workflow
 // description longer than an update may set is left out with a warning (one of 300 emoji is not),
 // and the schema modeline resolves from the directory written to.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -68,6 +68,46 @@ describe("notiform export writes only config that validates", () => {
     expect(applied.code, applied.stderr).toBe(0);
     const read = await caller(handle.url, handle.apiKey)("GET", "/v1/topics/ops%2Bdccc2e%40example.com");
     expect(read.body.data.name).toBe("Renamed ops+dccc2e@example.com");
+  });
+
+  it("names no file or folder after a device Windows keeps (con, aux, nul), and plans back to zero", async () => {
+    const { emulator: handle, workspace, cli } = await cliTest();
+    const call = caller(handle.url, handle.apiKey);
+    const layout = await call("POST", "/v1/layouts", {
+      name: "Nul",
+      identifier: "nul",
+      content: "<div>{{{body}}}</div>",
+    });
+    expect(layout.status, JSON.stringify(layout.body)).toBe(201);
+    const groups = await call("GET", "/v1/notification-groups");
+    const created = await call("POST", "/v1/workflows", {
+      name: "Con",
+      notificationGroupId: groups.body.data[0]._id,
+      steps: [
+        {
+          name: "aux",
+          template: {
+            type: "email",
+            subject: "Hi",
+            content: "<p>hi</p>",
+            contentType: "customHtml",
+            layoutId: layout.body.data._id,
+          },
+        },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+
+    const exported = await cli("export", "--dir", "config");
+    expect(exported.code, exported.stderr).toBe(0);
+    const written = readdirSync(join(workspace.dir, "config"), { recursive: true, encoding: "utf8" });
+    const parts = written.flatMap((path) => path.split(/[\\/]/));
+    expect(
+      parts.filter((part) => ["con", "prn", "aux", "nul"].includes((part.split(".")[0] ?? "").toLowerCase())),
+    ).toEqual([]);
+    expect(written.some((path) => path.startsWith("templates"))).toBe(true);
+    const plan = await cli("plan", "--config", "config/notiform.yaml", "--detailed-exitcode");
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
   it("leaves out, never writes, a topic whose key the config cannot hold", () => {

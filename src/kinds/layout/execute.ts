@@ -4,6 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { InternalError, NotiformError } from "../../errors.js";
+import { isDeviceName } from "../export-keys.js";
 import type { ExecuteContext, ExecuteResult, ExportSection } from "../kind.js";
 import type { LiveByKind } from "../kinds.js";
 import type { NotificationApi } from "../notification-api.js";
@@ -74,7 +75,8 @@ function contentFiles(identifiers: readonly string[]): Map<string, string> {
   const files = new Map<string, string>();
   for (const identifier of identifiers) {
     const name = safe(identifier);
-    const plain = name === identifier && groups.get(name.toLowerCase()) === 1;
+    // A device name (con, aux...) is no file on Windows: it takes the digest too.
+    const plain = name === identifier && groups.get(name.toLowerCase()) === 1 && !isDeviceName(name);
     files.set(identifier, `layouts/${plain ? name : `${name}-${shortDigest(identifier)}`}.html`);
   }
   return files;

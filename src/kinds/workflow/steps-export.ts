@@ -4,7 +4,7 @@
 // entry as `{ file: PATH }` relative to the exported YAML file. Editor block lists stay in the
 // YAML (they are data, not text). Pure: the caller writes the files.
 
-import { slug, uniqueKey } from "../export-keys.js";
+import { isDeviceName, slug, uniqueKey } from "../export-keys.js";
 import { STEP_TYPES } from "./step-spec.js";
 import { liveStepName, withoutSubIds } from "./steps-canonical.js";
 import type { Step } from "./wire.js";
@@ -78,7 +78,10 @@ export function exportSteps(
       typeof content === "string" &&
       (type === "email" || content.length > INLINE_MAX || content.includes("\n"))
     ) {
-      const base = `templates/${slug(workflowKey) || "workflow"}/${uniqueKey(slug(name) || "step", usedNames)}`;
+      const folder = slug(workflowKey) || "workflow";
+      // A device name (con, aux...) is no file or folder on Windows: it gets a suffix.
+      const step = uniqueKey(slug(name) || "step", usedNames);
+      const base = `templates/${isDeviceName(folder) ? `${folder}-2` : folder}/${isDeviceName(step) ? uniqueKey(step, usedNames) : step}`;
       const path = uniqueFile(`${base}.${type === "email" ? "html" : "txt"}`, usedFiles);
       files.set(path, content);
       exported.content = { file: path };
