@@ -38,6 +38,17 @@ export function sameButResolved(
   });
 }
 
+/**
+ * Whether `now` is what is left of `saved` once its sendable changes were sent: not applicable
+ * (the server cannot take the rest, e.g. an emptied layout description), and fewer fields. An
+ * action that became not applicable whole (a change now arriving by promotion) is not.
+ */
+export function partlySentRest(saved: PlanAction, now: PlanAction): boolean {
+  if (now.op !== "not-applicable" || saved.op === "not-applicable") return false;
+  const fields = new Set(saved.changes.map((change) => change.field));
+  return now.changes.length < fields.size && now.changes.every((change) => fields.has(change.field));
+}
+
 /** A binding the fresh plan has where the saved plan had none: the group its own create made. */
 export function boundByApplied(
   key: string,

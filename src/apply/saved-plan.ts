@@ -23,7 +23,7 @@ import { validatorOf } from "../schemas.js";
 import { KEY_CHECK_TEXT, type KeyedDigest, keyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
 import { normalizeUrl } from "../state/state-store.js";
-import { boundByApplied, sameButResolved } from "./resumed-plan.js";
+import { boundByApplied, partlySentRest, sameButResolved } from "./resumed-plan.js";
 
 export async function readSavedPlan(path: string): Promise<Plan> {
   // Bounded: a regular file of at most 20 MB (not /dev/zero, not a pipe).
@@ -291,12 +291,13 @@ export async function refreshSavedPlan(
   const freshById = new Map(fresh.actions.map((a) => [a.id, a]));
   // Already as desired (an interrupted run of this plan applied it, or someone did): not sent
   // again. The rest may name the resources those created by id now (resumed-plan.ts).
-  // An action that now sends nothing (its other changes were sent; what is left the server cannot
-  // take, e.g. an emptied layout description) is as desired as it can be: applied too.
+  // An action that now sends nothing because its other changes were sent (what is left, fewer
+  // fields, the server cannot take: an emptied layout description) is as desired as it can be:
+  // applied too. One that became not applicable whole (a change now arriving by promotion) moved.
   const alreadyApplied = saved.actions
     .filter((action) => {
       const now = freshById.get(action.id);
-      return now === undefined || (now.op === "not-applicable" && action.op !== "not-applicable");
+      return now === undefined || partlySentRest(action, now);
     })
     .map((a) => a.id);
   const applied = new Set(alreadyApplied);

@@ -2,7 +2,7 @@
 // when only the ids of resources the plan's applied actions created were filled in, each the same
 // id wherever it appears; anything else that differs is a moved plan.
 import { describe, expect, it } from "vitest";
-import { boundByApplied, sameButResolved } from "../../src/apply/resumed-plan.js";
+import { boundByApplied, partlySentRest, sameButResolved } from "../../src/apply/resumed-plan.js";
 import type { PlanAction } from "../../src/kinds/plan-action.js";
 
 const GROUP = "notificationGroup/orders";
@@ -100,5 +100,28 @@ describe("boundByApplied", () => {
     expect(boundByApplied("orders", "6a00000000000000000000aa", APPLIED, ids)).toBe(false);
     expect(boundByApplied("orders", ID_G, new Set(), new Map())).toBe(false);
     expect(boundByApplied("orders", undefined, APPLIED, new Map())).toBe(false);
+  });
+});
+
+describe("partlySentRest", () => {
+  const layout = (op: string, fields: string[]) =>
+    ({
+      ...saved(),
+      id: "layout/brand",
+      op,
+      changes: fields.map((field) => ({ field, new: "" })),
+    }) as unknown as PlanAction;
+
+  it("takes an update whose sendable fields went, leaving only what the server cannot take", () => {
+    expect(
+      partlySentRest(layout("update", ["content", "description"]), layout("not-applicable", ["description"])),
+    ).toBe(true);
+  });
+
+  it("not an update that became not applicable whole, nor one that was never applicable", () => {
+    expect(partlySentRest(layout("update", ["name"]), layout("not-applicable", ["name"]))).toBe(false);
+    expect(partlySentRest(layout("update", ["name"]), layout("not-applicable", ["other"]))).toBe(false);
+    expect(partlySentRest(layout("not-applicable", ["a", "b"]), layout("not-applicable", ["a"]))).toBe(false);
+    expect(partlySentRest(layout("update", ["a", "b"]), layout("update", ["a"]))).toBe(false);
   });
 });
