@@ -72,9 +72,13 @@ describe("a saved plan's apply killed part-way, then run again", () => {
       expect(total).toBeGreaterThan(killAfter);
 
       test.emulator.clearRequests();
+      // Each write takes 25 ms while the run is killed: the kill (polled every millisecond) lands
+      // before the next write however loaded the machine, so the re-run has work left.
+      test.emulator.setFaults({ latencyMs: 25 });
       const killed = await run(["apply", "plan.json", "--concurrency", "1"], {
         onSpawn: killWhen(() => writes(test).length >= killAfter),
       });
+      test.emulator.setFaults({ latencyMs: 0 });
       expect(killed.signal).toBe("SIGKILL");
       const done = answered(test);
 

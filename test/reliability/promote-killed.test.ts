@@ -83,7 +83,11 @@ async function killedThenRerun(way: "direct" | "saved", killAfter: number) {
   if (way === "saved") expect((await run(["promote", ...DEV, "--out", "promotion.json"])).code).toBe(0);
 
   test.emulator.clearRequests();
+  // Each write takes 25 ms while the promotion is killed: the kill (polled every millisecond)
+  // lands before the next write, however loaded the machine, and the re-run has work left.
+  test.emulator.setFaults({ latencyMs: 25 });
   const killed = await run(promote, { onSpawn: killWhen(() => writes(test) >= killAfter) });
+  test.emulator.setFaults({ latencyMs: 0 });
   const wroteBeforeKill = writes(test);
   const answeredBeforeKill = writePaths(test, true);
 
