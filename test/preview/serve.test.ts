@@ -62,8 +62,14 @@ describe("notiform preview --serve", () => {
 
     await ws.write("email.html", "<p>Second {{orderId}}</p>");
     await until("the rebuild", 400, async () => {
-      const { version } = (await (await fetch(`${url}.notiform/version`)).json()) as { version: number };
+      // A poll that meets a connection reset (seen once on a loaded CI machine) polls again, as a
+      // browser retries; a server that stopped fails the wait, with what it printed.
+      const answer = await fetch(`${url}.notiform/version`).catch(() => undefined);
+      if (answer === undefined) return undefined;
+      const { version } = (await answer.json()) as { version: number };
       return version >= 2 ? version : undefined;
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; the server printed:\n${stderr}`);
     });
     expect(await (await fetch(`${url}order-shipped/email.html`)).text()).toBe("<p>Second A-1</p>");
     let received = "";
