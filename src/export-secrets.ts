@@ -5,6 +5,7 @@
 // the environment. A literal "${" in a server value is written as "$${" so it loads back as
 // written. Pure: documents in, documents and warnings out (warnings never hold a value).
 import { setDataKey } from "./canonical.js";
+import { escapeRegExp } from "./escape-regexp.js";
 import { Masker } from "./mask.js";
 
 export const REDACTED = "REDACTED";
@@ -92,10 +93,6 @@ function credentialMasker(...values: string[]): Masker {
 
 function escapeDollar(text: string): string {
   return text.replace(/\$\{/g, () => "$${");
-}
-
-function escapeRegExp(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**

@@ -9,6 +9,7 @@
 // output would garble it while hiding nothing worth hiding.
 import { setDataKey } from "./canonical.js";
 import { escapeHtml } from "./escape-html.js";
+import { escapeRegExp } from "./escape-regexp.js";
 
 export const MASK = "********";
 const MIN_MASKED_LENGTH = 4;
@@ -171,10 +172,6 @@ function urlForms(value: string): string[] {
     return [];
   }
   return [encoded, encoded.replace(/%20/g, "+")];
-}
-
-function escapeRegExp(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**

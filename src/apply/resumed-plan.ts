@@ -5,6 +5,7 @@
 // applied) the fresh plan has that id. Pure: the refresh (saved-plan.ts) decides with it.
 
 import { canonicalJson } from "../canonical.js";
+import { escapeRegExp } from "../escape-regexp.js";
 import type { PlanAction } from "../kinds/plan-action.js";
 
 const PLACEHOLDER = /<id of ([^<>]+)>/g;
@@ -119,8 +120,4 @@ function sameText(
   const found = new RegExp(pattern).exec(fresh);
   if (found === null) return false;
   return placeholders.every((match, index) => bind(ids, match[1] as string, found[index + 1] as string));
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
