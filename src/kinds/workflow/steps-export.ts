@@ -4,7 +4,7 @@
 // entry as `{ file: PATH }` relative to the exported YAML file. Editor block lists stay in the
 // YAML (they are data, not text). Pure: the caller writes the files.
 
-import { isDeviceName, slug, uniqueKey } from "../export-keys.js";
+import { DEVICE_NAMES, isDeviceName, slug, uniqueKey } from "../export-keys.js";
 import { STEP_TYPES } from "./step-spec.js";
 import { liveStepName, withoutSubIds } from "./steps-canonical.js";
 import type { Step } from "./wire.js";
@@ -28,7 +28,8 @@ export function exportSteps(
 ): ExportedSteps {
   const files = new Map<string, string>();
   const leftOut: string[] = [];
-  const usedNames = new Set<string>();
+  // A device name (con, aux...) is no file on Windows: taken as used, such a step gets a suffix.
+  const usedNames = new Set<string>(DEVICE_NAMES);
   const usedFiles = new Set<string>();
   const seen = new Set<string>();
   const out: Record<string, unknown>[] = [];
@@ -79,9 +80,7 @@ export function exportSteps(
       (type === "email" || content.length > INLINE_MAX || content.includes("\n"))
     ) {
       const folder = slug(workflowKey) || "workflow";
-      // A device name (con, aux...) is no file or folder on Windows: it gets a suffix.
-      const step = uniqueKey(slug(name) || "step", usedNames);
-      const base = `templates/${isDeviceName(folder) ? `${folder}-2` : folder}/${isDeviceName(step) ? uniqueKey(step, usedNames) : step}`;
+      const base = `templates/${isDeviceName(folder) ? `${folder}-2` : folder}/${uniqueKey(slug(name) || "step", usedNames)}`;
       const path = uniqueFile(`${base}.${type === "email" ? "html" : "txt"}`, usedFiles);
       files.set(path, content);
       exported.content = { file: path };
