@@ -8,6 +8,16 @@ import { channelLabel, messageText, outcomeView } from "./channel-views.js";
 import { escapeHtml as e, page } from "./html.js";
 import type { PreviewSite, PreviewStep, RenderOutcome } from "./model.js";
 
+/**
+ * A name or summary from the config, isolated from the text around it: a bidi override in it
+ * (U+202E) would otherwise reverse what follows on the line (` / step`, the channel), so a
+ * reviewer reads something the config does not say.
+ */
+const n = (text: string) => `<bdi>${e(text)}</bdi>`;
+
+/** The same isolation in plain text (a page's title holds no markup): first-strong isolate to pop. */
+const isolated = (text: string) => `\u2068${text}\u2069`;
+
 /** The human page of a step, beside its machine-readable files. */
 export function stepPagePath(step: PreviewStep): string {
   return `${step.base}.preview.html`;
@@ -22,7 +32,7 @@ export function indexPage(site: PreviewSite): string {
     const failed = step.examples.some((x) => !x.after.ok)
       ? ' <span class="changed">does not render</span>'
       : "";
-    return `<tr><td>${e(step.workflowName ?? step.workflow)}<br><small>${e(step.workflow)}</small></td><td><a href="${e(stepPagePath(step))}">${e(step.step)}</a>${change}${failed}</td><td><span class="channel">${e(channelLabel(step.channel))}</span></td><td>${e(summary)}</td><td>${step.examples.length}</td></tr>`;
+    return `<tr><td>${n(step.workflowName ?? step.workflow)}<br><small>${n(step.workflow)}</small></td><td><a href="${e(stepPagePath(step))}">${n(step.step)}</a>${change}${failed}</td><td><span class="channel">${e(channelLabel(step.channel))}</span></td><td>${n(summary)}</td><td>${step.examples.length}</td></tr>`;
   });
   const empty = site.changedOnly ? "The plan changes no message." : "The config has no message steps.";
   const body = `<h1>${e(title)}</h1>
@@ -50,11 +60,11 @@ export function summaryOf(outcome: RenderOutcome): string {
 }
 
 export function stepPage(step: PreviewStep): string {
-  const title = `${step.workflow} / ${step.step}`;
+  const title = `${isolated(step.workflow)} / ${isolated(step.step)}`;
   const notes = step.notes.map((note) => `<div class="note">${e(note)}</div>`).join("\n");
   const examples = step.examples.map((example) => {
     const label = `${step.step}, ${example.name}`;
-    const heading = `<h2>${e(example.name)}${example.placeholder ? " <small>(placeholder values)</small>" : ""}</h2>`;
+    const heading = `<h2>${n(example.name)}${example.placeholder ? " <small>(placeholder values)</small>" : ""}</h2>`;
     if (step.change === undefined) return `${heading}\n${outcomeView(example.after, label)}`;
     const before =
       example.before === undefined
@@ -77,7 +87,7 @@ export function stepPage(step: PreviewStep): string {
   const depth = step.base.split("/").length - 1;
   const root = depth === 0 ? "." : Array.from({ length: depth }, () => "..").join("/");
   const body = `<p><a href="${e(root)}/index.html">all messages</a></p>
-<h1>${e(step.workflowName ?? step.workflow)} / ${e(step.step)} <span class="channel">${e(channelLabel(step.channel))}</span>${step.change === undefined ? "" : ` <span class="${step.change}">${step.change}</span>`}</h1>
+<h1>${n(step.workflowName ?? step.workflow)} / ${n(step.step)} <span class="channel">${e(channelLabel(step.channel))}</span>${step.change === undefined ? "" : ` <span class="${step.change}">${step.change}</span>`}</h1>
 ${notes}
 ${examples.join("\n")}`;
   return page(title, root, body);

@@ -106,6 +106,44 @@ workflows:
     ]);
   });
 
+  it("isolates every name and summary, so a bidi override in one cannot reverse what follows it", async () => {
+    // Noticed while hunting: a workflow named with U+202E showed its heading's ` / step` and the
+    // channel reversed, so the page read differently from the config.
+    const rlo = "\u202e";
+    const { site, problems } = await previewOf(
+      yamlOf({
+        version: 1,
+        workflows: [
+          {
+            identifier: "w",
+            name: `${rlo}Orders`,
+            preview: [{ name: `${rlo}first`, payload: {} }],
+            steps: [{ name: `${rlo}sms`, type: "sms", template: { content: `${rlo}Hi` } }],
+          },
+        ],
+      }),
+      [{ ...sms("w", `${rlo}sms`), examples: [`${rlo}first`] }],
+    );
+    expect(problems).toEqual([]);
+    const index = readFileSync(join(site, "index.html"), "utf8");
+    const page = readFileSync(
+      join(site, filesUnder(site).find((f) => f.endsWith(".preview.html")) ?? ""),
+      "utf8",
+    );
+    for (const [html, texts] of [
+      [index, ["Orders", "sms", "Hi"]],
+      [page, ["Orders", "sms", "first"]],
+    ] as const) {
+      // Left once names are isolated: only the message itself, in its own block.
+      const rest = html
+        .replace(/<bdi>[^<]*<\/bdi>|<title>[^<]*<\/title>/g, "")
+        .replace(/<div class="bubble">[^<]*<\/div>/g, "");
+      expect(rest).not.toContain(rlo);
+      for (const text of texts) expect(html).toContain(`<bdi>${rlo}${text}</bdi>`);
+    }
+    expect(page).toContain(`<title>\u2068w\u2069 / \u2068${rlo}sms\u2069</title>`);
+  });
+
   it("cuts a long summary on the index between characters, never inside an emoji", async () => {
     // Found while hunting: 118 characters then an emoji; the summary's cut at 119 UTF-16 units
     // left half of it, which the page holds as U+FFFD.
@@ -118,7 +156,9 @@ workflows:
       [sms("w", "s")],
     );
     expect(problems).toEqual([]);
-    expect(readFileSync(join(site, "index.html"), "utf8")).toContain(`<td>${"a".repeat(118)}…</td>`);
+    expect(readFileSync(join(site, "index.html"), "utf8")).toContain(
+      `<td><bdi>${"a".repeat(118)}…</bdi></td>`,
+    );
   });
 });
 

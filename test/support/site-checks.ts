@@ -13,7 +13,7 @@ import type { ExpectedStep } from "./hostile-config.js";
 import { type Attribute, strayAmpersands, type Token, tokenize } from "./html-tokens.js";
 
 const TAGS = new Set(
-  "html head meta title style body h1 h2 h3 p a br small table thead tbody tr th td span div strong em figure figcaption iframe section pre".split(
+  "html head meta title style body h1 h2 h3 p a bdi br small table thead tbody tr th td span div strong em figure figcaption iframe section pre".split(
     " ",
   ),
 );
