@@ -8,8 +8,9 @@ import { readFileSync, unlinkSync } from "node:fs";
 import { link, open, readFile, rename, unlink } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
 import { NotiformError } from "../errors.js";
+import { count } from "../plural.js";
 import { visibleText } from "../sanitize.js";
-import { realTarget } from "./state-store.js";
+import { realTarget, removeLeftTemps } from "./state-store.js";
 
 export interface LockInfo {
   holder: string;
@@ -165,8 +166,11 @@ async function acquireLoop(
     const holder = parseLockInfo(found);
     if (judgeLock(holder, { host: info.host, isAlive: isProcessAlive }) === "stale") {
       if (await takeOverStale(path, found)) {
+        // Whatever that run was writing when it died is ours to clear now: nobody else writes here.
+        const temps = await removeLeftTemps(path.slice(0, -".lock".length));
+        const cleared = temps === 0 ? "" : `; removed ${count(temps, "temporary file")} its write left`;
         options.onWarning?.(
-          `taking over a stale lock at ${path}: its process is gone (${describeHolder(holder)})`,
+          `taking over a stale lock at ${path}: its process is gone (${describeHolder(holder)})${cleared}`,
         );
       }
       continue;

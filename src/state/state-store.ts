@@ -3,10 +3,11 @@
 // A corrupt file, or one that belongs to another API URL, organization or environment, is a
 // clear error: it is never silently replaced, because it may be the only record of group ids.
 import { randomBytes } from "node:crypto";
-import { open, readFile, readlink, realpath, rename, unlink } from "node:fs/promises";
+import { open, readdir, readFile, readlink, realpath, rename, unlink } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { sortKeysDeep } from "../canonical.js";
 import { NotiformError } from "../errors.js";
+import { escapeRegExp } from "../escape-regexp.js";
 import { fileErrorReason } from "../file-errors.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { withTempFile } from "../temp-files.js";
@@ -151,6 +152,7 @@ export function serializeState(state: StateFile): string {
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const target = await realTarget(path);
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  // (The name is what leftTempPattern recognises.)
   try {
     await withTempFile(temp, async () => {
       const handle = await open(temp, "w", 0o644);
@@ -173,6 +175,34 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
           : "Choose a path this run can write to; the previous file, if any, is unchanged.",
     });
   }
+}
+
+/** The names writeFileAtomic gives the temporary files beside `target`. */
+function leftTempPattern(target: string): RegExp {
+  return new RegExp(`^\\.${escapeRegExp(basename(target))}\\.[0-9a-f]{12}\\.tmp$`);
+}
+
+/**
+ * Remove the temporary files a write to `target` left when its run was killed outright (kill -9,
+ * a lost machine: no handler ran). Only for a caller that knows no other run writes `target`:
+ * the lock's taker, once it judged the previous holder gone. Returns how many it removed.
+ */
+export async function removeLeftTemps(target: string): Promise<number> {
+  const pattern = leftTempPattern(target);
+  let names: string[];
+  try {
+    names = await readdir(dirname(target));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names.filter((n) => pattern.test(n))) {
+    await unlink(join(dirname(target), name)).then(
+      () => removed++,
+      () => undefined,
+    );
+  }
+  return removed;
 }
 
 /** The file a path finally names, following symbolic links (the path itself when it does not exist yet). */

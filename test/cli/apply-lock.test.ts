@@ -3,6 +3,7 @@
 // force-unlock removes a crashed run's lock; the lock goes away after errors and signals; and
 // two applies started together end as one apply would.
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
@@ -212,6 +213,36 @@ describe("a lock left behind", () => {
     expect(result.stderr).toContain(`ci@${hostname()} (pid ${gone}`);
     expect(groupsIn(handle)).toHaveLength(2);
     expect(await lockExists(workspace)).toBe(false);
+  });
+
+  it("is taken over with the temporary state file its killed write left, and nothing else", async () => {
+    // A kill -9 during the atomic state write leaves `.notiform.state.json.<hex>.tmp` (docs/state.md).
+    const { workspace, cli, handle } = await setup(2);
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    await workspace.write(
+      LOCK,
+      serializeLockInfo({
+        holder: "ci",
+        host: hostname(),
+        pid: gone,
+        startedAt: "2026-11-23T09:00:00.000Z",
+        command: "notiform apply",
+      }),
+    );
+    const left = ".notiform.state.json.0a1b2c3d4e5f.tmp";
+    const others = [
+      ".notiform.prod.state.json.0a1b2c3d4e5f.tmp",
+      ".notiform.state.json.mine.tmp",
+      "notes.tmp",
+    ];
+    for (const name of [left, ...others]) await workspace.write(name, "{");
+    const result = await cli(["apply", "--auto-approve"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain("removed 1 temporary file its write left");
+    expect(groupsIn(handle)).toHaveLength(2);
+    const names = readdirSync(workspace.dir);
+    expect(names).not.toContain(left);
+    for (const name of others) expect(names).toContain(name);
   });
 
   it("from another host is never assumed stale: refused until force-unlock removes it", async () => {
