@@ -32,9 +32,12 @@ export { DEFAULT_API_KEY_ENV } from "./defaults.js";
 /** How many values one alias may expand to before a file is refused as an alias bomb. */
 const _MAX_ALIAS_COUNT = 1000;
 
-export async function loadConfig(
-  options: LoadOptions,
-): Promise<{ desired: DesiredState; warnings: Problem[] }> {
+export async function loadConfig(options: LoadOptions): Promise<{
+  desired: DesiredState;
+  warnings: Problem[];
+  /** With allEnvironments: each environment's resources (the base with its overlay), by name. */
+  environments?: Record<string, DesiredState["resources"]>;
+}> {
   const rootPath = resolve(options.cwd, options.configPath ?? "notiform.yaml");
   if (!existsSync(rootPath)) {
     throw new NotiformError(
@@ -71,6 +74,7 @@ export async function loadConfig(
   // Every problem of every file, then of the merged result, in one run (layered).
   const base = combine(resourcesOf(baseFiles), loader.problems);
   const resources = layered(loader, base, overlayFiles, "");
+  const everyEnvironment: Record<string, DesiredState["resources"]> = Object.create(null);
   if (options.env === undefined && options.allEnvironments === true && root?.data !== undefined) {
     // validate without --env: every environment layered over the base, each problem naming it;
     // a mistake of the base files, met again in each environment, is told once.
@@ -78,7 +82,7 @@ export async function loadConfig(
     for (const [name, value] of Object.entries(isRecord(environments) ? environments : {})) {
       const from = loader.problems.length;
       const files = await loadOverlay(loader, root, name, isRecord(value) ? value : {});
-      layered(loader, base, files, ` (environment ${name})`);
+      everyEnvironment[name] = layered(loader, base, files, ` (environment ${name})`);
       dropRepeats(loader.problems, from);
       for (const problem of loader.problems.slice(from)) {
         if (!problem.message.includes(`(environment ${name})`))
@@ -114,7 +118,9 @@ export async function loadConfig(
   const canonical = canonicalText(desired);
   desired.digest = sha256(canonical);
   desired.shapeDigest = sha256(blankOut(canonical, desired.sensitive));
-  return { desired, warnings: problems };
+  return options.allEnvironments === true && Object.keys(everyEnvironment).length > 0
+    ? { desired, warnings: problems, environments: everyEnvironment }
+    : { desired, warnings: problems };
 }
 
 /**

@@ -8,9 +8,14 @@ import { count } from "../plural.js";
 import { loadConfig } from "./index.js";
 
 function summaryOf(desired: DesiredState): ValidateResult["summary"] {
-  const summary: { files: number } & Record<string, number> = { files: desired.files.length };
-  for (const kind of KINDS) summary[registry[kind].section.name] = desired.resources[kind].length;
-  return summary;
+  return { files: desired.files.length, ...countsOf(desired.resources) };
+}
+
+/** Entries per config section ("topics": 3, ...). */
+function countsOf(resources: DesiredState["resources"]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const kind of KINDS) counts[registry[kind].section.name] = resources[kind].length;
+  return counts;
 }
 
 export interface ValidateResult {
@@ -20,16 +25,28 @@ export interface ValidateResult {
   summary: ({ files: number } & Record<string, number>) | null;
   /** Values from the environment: the renderer masks them. */
   sensitive: string[];
+  /**
+   * Without --env, each environment's entries per section (its overlay over the base), by name;
+   * absent when the config names no environment or one was selected.
+   */
+  environments?: Record<string, Record<string, number>>;
 }
 
 export async function validateConfig(options: LoadOptions): Promise<ValidateResult> {
   try {
-    const { desired, warnings } = await loadConfig(options);
+    const { desired, warnings, environments } = await loadConfig(options);
     return {
       valid: true,
       problems: warnings,
       summary: summaryOf(desired),
       sensitive: desired.sensitive,
+      ...(environments === undefined
+        ? {}
+        : {
+            environments: Object.fromEntries(
+              Object.entries(environments).map(([name, resources]) => [name, countsOf(resources)]),
+            ),
+          }),
     };
   } catch (error) {
     if (error instanceof ConfigError)
@@ -49,8 +66,18 @@ export function renderValidateText(result: ValidateResult): { out: string; err: 
       err: `${lines.join("\n")}\n${errors} ${errors === 1 ? "error" : "errors"}: the configuration is not valid\n`,
     };
   }
-  const s = result.summary;
-  const counts = KINDS.filter(
+  // With environments, the base's entries, then what each environment has over it.
+  const environments = Object.entries(result.environments ?? {});
+  const base = environments.length === 0 ? "" : "the base: ";
+  const out = [
+    `${count(result.summary.files, "file")} valid: ${base}${countsText(result.summary)}`,
+    ...environments.map(([name, counts]) => `environment ${name}: ${countsText(counts)}`),
+  ];
+  return { out: `${out.join("\n")}\n`, err: lines.length > 0 ? `${lines.join("\n")}\n` : "" };
+}
+
+function countsText(s: Record<string, number>): string {
+  return KINDS.filter(
     (kind) => registry[kind].section.shape === "list" || (s[registry[kind].section.name] ?? 0) > 0,
   )
     .map((kind) => {
@@ -58,8 +85,6 @@ export function renderValidateText(result: ValidateResult): { out: string; err: 
       return registry[kind].section.shape === "single" ? describeKind(kind) : `${n} ${describeKind(kind, n)}`;
     })
     .join(", ");
-  const out = `${count(s.files, "file")} valid: ${counts}\n`;
-  return { out, err: lines.length > 0 ? `${lines.join("\n")}\n` : "" };
 }
 
 export function renderValidateJson(result: ValidateResult): string {
@@ -77,5 +102,10 @@ export function validateJsonDocument(result: ValidateResult) {
     col: p.pos.col,
     field: p.field ?? null,
   }));
-  return { valid: result.valid, problems, summary: result.summary };
+  return {
+    valid: result.valid,
+    problems,
+    summary: result.summary,
+    ...(result.environments === undefined ? {} : { environments: result.environments }),
+  };
 }

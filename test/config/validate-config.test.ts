@@ -206,6 +206,35 @@ workflows:
     });
   });
 
+  it("without --env, counts each environment's entries too, not only the base's", async () => {
+    // The summary counted only the base: a topic that only production's overlay adds went uncounted.
+    const ws = await createWorkspace({
+      "notiform.yaml":
+        "version: 1\ntopics:\n  - { key: a, name: A }\nenvironments:\n  development: { apiKeyEnv: NOTIFORM_DEV }\n  production:\n    apiKeyEnv: NOTIFORM_PROD\n    include: [prod.yaml]\n",
+      "prod.yaml": "topics:\n  - { key: b, name: B }\n  - { key: a, name: A in production }\n",
+    });
+    const all = await validateConfig({ cwd: ws.dir, vars: {}, allEnvironments: true });
+    expect(all.summary).toMatchObject({ files: 2, topics: 1 });
+    expect(all.environments).toEqual({
+      development: expect.objectContaining({ topics: 1, workflows: 0 }),
+      production: expect.objectContaining({ topics: 2, workflows: 0 }),
+    });
+    expect(renderValidateText(all).out).toBe(
+      [
+        "2 files valid: the base: 0 notification groups, 1 topic, 0 tenants, 0 layouts, 0 workflows, 0 workflow overrides",
+        "environment development: 0 notification groups, 1 topic, 0 tenants, 0 layouts, 0 workflows, 0 workflow overrides",
+        "environment production: 0 notification groups, 2 topics, 0 tenants, 0 layouts, 0 workflows, 0 workflow overrides",
+        "",
+      ].join("\n"),
+    );
+    expect(JSON.parse(renderValidateJson(all)).environments.production.topics).toBe(2);
+    // One environment selected: its entries are the summary, and nothing more is listed.
+    const production = await validateConfig({ cwd: ws.dir, vars: {}, env: "production" });
+    expect(production.summary).toMatchObject({ topics: 2 });
+    expect(production.environments).toBeUndefined();
+    expect(JSON.parse(renderValidateJson(production))).not.toHaveProperty("environments");
+  });
+
   it("lists every problem of every file, sorted by file, line and column, and counts only errors", async () => {
     const ws = await createWorkspace({
       "notiform.yaml": `version: 1\ninclude: [b.yaml, a.yaml, none.yaml]\nworkflows:\n  - key: w\n    id: nothex\n  - key: v\n    id: ${W1}\n    nmae: V\n`,
