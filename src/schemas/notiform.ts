@@ -516,18 +516,27 @@ export const notiformSchema = {
       properties: {
         color: {
           type: "string",
-          minLength: 1,
-          description: 'Primary colour, e.g. "#0f62fe".',
+          pattern: "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$",
+          "x-message":
+            'must be a hexadecimal colour: 3, 4, 6 or 8 hex digits, optionally after "#" (e.g. "#0f62fe"), as the server checks it',
+          description:
+            'Primary colour, e.g. "#0f62fe". A hexadecimal colour (3, 4, 6 or 8 hex digits, "#" optional): the server refuses anything else.',
         },
         fontColor: {
           type: "string",
-          minLength: 1,
-          description: "Text colour.",
+          pattern: "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$",
+          "x-message":
+            'must be a hexadecimal colour: 3, 4, 6 or 8 hex digits, optionally after "#" (e.g. "#0f62fe"), as the server checks it',
+          description:
+            'Text colour. A hexadecimal colour (3, 4, 6 or 8 hex digits, "#" optional): the server refuses anything else.',
         },
         contentBackground: {
           type: "string",
-          minLength: 1,
-          description: "Background colour of the content.",
+          pattern: "^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$",
+          "x-message":
+            'must be a hexadecimal colour: 3, 4, 6 or 8 hex digits, optionally after "#" (e.g. "#0f62fe"), as the server checks it',
+          description:
+            'Background colour of the content. A hexadecimal colour (3, 4, 6 or 8 hex digits, "#" optional): the server refuses anything else.',
         },
         fontFamily: {
           type: "string",
