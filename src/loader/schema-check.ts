@@ -212,11 +212,14 @@ function toProblem(file: YamlFile, error: ErrorObject, sensitive: ReadonlySet<st
         pos: positionAt(file, [...segments, name], true),
       };
     }
-    default:
+    default: {
+      // A keyword without words of its own here (`not`) says what the schema's x-message says.
+      const custom = (error.parentSchema as { "x-message"?: string } | undefined)?.["x-message"];
       return {
         ...base,
-        message: `${label}: ${error.message ?? "is not valid"}`,
+        message: `${label}: ${custom ?? error.message ?? "is not valid"}`,
         pos: positionAt(file, segments),
       };
+    }
   }
 }

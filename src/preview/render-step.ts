@@ -7,6 +7,7 @@
 import type { StepSpec, StepTemplateSpec } from "../kinds/workflow/step-spec.js";
 import {
   type EditorBlock,
+  type InAppTemplate,
   type LayoutTemplate,
   type RenderContext,
   RenderError,
@@ -83,7 +84,11 @@ function renderWith(
     }
     case "in_app": {
       const inApp = renderer.renderInApp(
-        { content: text, ...(template.cta !== undefined ? { cta: template.cta } : {}) },
+        // The config's cta is the server's free-form shape; the renderer reads the parts it knows.
+        {
+          content: text,
+          ...(template.cta !== undefined ? { cta: template.cta as NonNullable<InAppTemplate["cta"]> } : {}),
+        },
         context,
       );
       return {

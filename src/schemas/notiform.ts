@@ -600,14 +600,143 @@ export const notiformSchema = {
           type: "array",
           items: {
             type: "object",
+            description:
+              "One filter. The server stores these fields with these types (a value it cannot store so is refused, a number or true it would store as text).",
+            properties: {
+              isNegated: {
+                type: "boolean",
+                description: "Whether the filter is negated.",
+              },
+              type: {
+                type: "string",
+                description: "The filter's type (GROUP).",
+              },
+              value: {
+                type: "string",
+                description: "AND or OR.",
+              },
+              children: {
+                type: "array",
+                description: "The conditions.",
+                items: {
+                  type: "object",
+                  description: "One condition; its value may be of any type.",
+                  properties: {
+                    field: {
+                      type: "string",
+                      description: "The field compared.",
+                    },
+                    operator: {
+                      type: "string",
+                      description: "The operator (EQUAL, LARGER, ...).",
+                    },
+                    on: {
+                      type: "string",
+                      description: "What the field is read from (subscriber, payload, ...).",
+                    },
+                    webhookUrl: {
+                      type: "string",
+                      description: "A webhook condition's URL.",
+                    },
+                    timeOperator: {
+                      type: "string",
+                      description: "A time condition's unit.",
+                    },
+                    step: {
+                      type: "string",
+                      description: "A previous step condition's step.",
+                    },
+                    stepType: {
+                      type: "string",
+                      description: "A previous step condition's step type.",
+                    },
+                  },
+                },
+              },
+            },
           },
           description:
             "Step conditions, in the server's filter shape ({isNegated, type: GROUP, value: AND|OR, children: [{on, field, value, operator}]}); default none.",
         },
         metadata: {
           type: "object",
+          properties: {
+            type: {
+              type: "string",
+              description: "regular, backoff, timed (digest) or regular, scheduled (delay).",
+            },
+            amount: {
+              type: "number",
+              description: "How many units.",
+            },
+            unit: {
+              type: "string",
+              description: "The unit.",
+            },
+            digestKey: {
+              type: "string",
+              description: "The payload key to digest by.",
+            },
+            delayPath: {
+              type: "string",
+              description: "A scheduled delay's payload path.",
+            },
+            backoff: {
+              type: "boolean",
+              description: "Whether the digest backs off.",
+            },
+            backoffAmount: {
+              type: "number",
+              description: "Backoff amount.",
+            },
+            backoffUnit: {
+              type: "string",
+              description: "Backoff unit.",
+            },
+            updateMode: {
+              type: "boolean",
+              description: "Whether the digest updates its message.",
+            },
+            timed: {
+              type: "object",
+              additionalProperties: false,
+              description: "A timed digest's schedule.",
+              properties: {
+                atTime: {
+                  type: "string",
+                  description: "The time of day.",
+                },
+                weekDays: {
+                  type: "array",
+                  items: {
+                    type: "string",
+                  },
+                  description: "Days of the week.",
+                },
+                monthDays: {
+                  type: "array",
+                  items: {
+                    type: "number",
+                  },
+                  description: "Days of the month.",
+                },
+                ordinal: {
+                  type: "string",
+                  description: "The ordinal (1, 2, ..., last).",
+                },
+                ordinalValue: {
+                  type: "string",
+                  description: "The day the ordinal counts.",
+                },
+                monthlyType: {
+                  type: "string",
+                  description: "each or on.",
+                },
+              },
+            },
+          },
           description:
-            "Digest and delay settings: {type: regular, amount, unit} (unit: seconds, minutes, hours, days, weeks, months); a digest may add digestKey, backoff, backoffAmount, backoffUnit, updateMode.",
+            "Digest and delay settings: {type: regular, amount, unit} (unit: seconds, minutes, hours, days, weeks, months); a digest may add digestKey, backoff, backoffAmount, backoffUnit, updateMode. Each field has the type the server stores it with: a value of another type is refused there.",
         },
         replyCallback: {
           type: "object",
@@ -674,6 +803,20 @@ export const notiformSchema = {
         },
         cta: {
           type: "object",
+          properties: {
+            type: {
+              type: "string",
+              description: "redirect.",
+            },
+            action: {
+              not: {
+                const: "",
+              },
+              "x-message":
+                'must not be empty: leave it out (the server refuses an empty action: "Please provide a valid CTA action")',
+              description: "The buttons.",
+            },
+          },
           description:
             "In-app only: the call to action, in the server's shape ({type: redirect, data: {url}, action?}).",
         },

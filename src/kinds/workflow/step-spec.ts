@@ -13,6 +13,49 @@ export interface StepVariableSpec {
   defaultValue?: unknown;
 }
 
+/** A filter's condition: the fields a server stores as text; its value may be anything. */
+export interface StepFilterConditionSpec {
+  field?: string;
+  operator?: string;
+  on?: string;
+  webhookUrl?: string;
+  timeOperator?: string;
+  step?: string;
+  stepType?: string;
+  [key: string]: unknown;
+}
+
+/** A step filter in the server's shape, with the types the server stores each field with. */
+export interface StepFilterSpec {
+  isNegated?: boolean;
+  type?: string;
+  value?: string;
+  children?: StepFilterConditionSpec[];
+  [key: string]: unknown;
+}
+
+/** Digest and delay settings, with the types the server stores each field with. */
+export interface StepMetadataSpec {
+  type?: string;
+  amount?: number;
+  unit?: string;
+  digestKey?: string;
+  delayPath?: string;
+  backoff?: boolean;
+  backoffAmount?: number;
+  backoffUnit?: string;
+  updateMode?: boolean;
+  timed?: {
+    atTime?: string;
+    weekDays?: string[];
+    monthDays?: number[];
+    ordinal?: string;
+    ordinalValue?: string;
+    monthlyType?: string;
+  };
+  [key: string]: unknown;
+}
+
 export interface StepTemplateSpec<Text = string> {
   subject?: string;
   /** Text (HTML for email customHtml), or for email with contentType editor the server's block list. */
@@ -21,7 +64,7 @@ export interface StepTemplateSpec<Text = string> {
   preheader?: Text;
   senderName?: string;
   title?: string;
-  cta?: Record<string, unknown>;
+  cta?: { type?: string; action?: unknown; [key: string]: unknown };
   /** A layout identifier, resolved to the layout's id in each environment. */
   layout?: string;
   variables?: StepVariableSpec[];
@@ -32,8 +75,8 @@ export interface StepSpec<Text = string> {
   type: StepType;
   active?: boolean;
   shouldStopOnFail?: boolean;
-  filters?: Record<string, unknown>[];
-  metadata?: Record<string, unknown>;
+  filters?: StepFilterSpec[];
+  metadata?: StepMetadataSpec;
   replyCallback?: { active?: boolean; url?: string };
   template?: StepTemplateSpec<Text>;
 }
