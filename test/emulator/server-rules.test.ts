@@ -1,0 +1,116 @@
+// What a real Novu server refuses, the emulator refuses too (its DTOs, use cases and database
+// schemas), so no test passes against the emulator what would fail half-way through a real apply.
+// Where a real server crashes (500, a Mongoose CastError) the emulator answers 400 naming the
+// field, as it does for its other documented crashes; what the database casts (5 for a string,
+// "5" for a number) passes as it does there. A refused write changes nothing.
+import { describe, expect, it } from "vitest";
+import { type Call, start, W1 } from "./harness.js";
+
+async function generalGroup(call: Call): Promise<string> {
+  const { body } = await call("GET", "/v1/notification-groups");
+  return (body.data as { _id: string; name: string }[])[0]?._id ?? "";
+}
+
+const digest = (metadata: Record<string, unknown>) => ({
+  name: "collect",
+  metadata,
+  template: { type: "digest", content: "" },
+});
+
+describe("a step the server's database cannot store", () => {
+  it("refuses a metadata, filter or callback value of the wrong type on PUT and POST, changing nothing", async () => {
+    const { call } = await start();
+    const before = (await call("GET", `/v1/workflows/${W1}`)).body.data;
+    const cases: [unknown, string][] = [
+      [
+        digest({ type: "regular", amount: 5, unit: "minutes", backoff: "sometimes" }),
+        "steps.0.metadata.backoff must be a boolean value",
+      ],
+      [
+        digest({ type: "regular", amount: "one", unit: "minutes" }),
+        "steps.0.metadata.amount must be a number",
+      ],
+      [
+        digest({ type: "timed", timed: { monthDays: ["first"] } }),
+        "steps.0.metadata.timed.monthDays must be an array of numbers",
+      ],
+      [
+        {
+          name: "in-app",
+          filters: [
+            {
+              type: "GROUP",
+              value: "AND",
+              children: [{ on: "payload", field: { a: 1 }, operator: "EQUAL" }],
+            },
+          ],
+          template: { type: "in_app", content: "Hi" },
+        },
+        "steps.0.filters.0.children.0.field must be a string",
+      ],
+      [
+        {
+          name: "in-app",
+          filters: [{ isNegated: "maybe", children: [] }],
+          template: { type: "in_app", content: "Hi" },
+        },
+        "steps.0.filters.0.isNegated must be a boolean value",
+      ],
+      [
+        {
+          name: "mail",
+          replyCallback: { active: true, url: ["x"] },
+          template: { type: "email", subject: "s", content: "c" },
+        },
+        "steps.0.replyCallback.url must be a string",
+      ],
+      [
+        {
+          name: "in-app",
+          template: {
+            type: "in_app",
+            content: "Hi",
+            cta: { type: "redirect", data: { url: "/" }, action: "" },
+          },
+        },
+        "Please provide a valid CTA action",
+      ],
+    ];
+    for (const [step, message] of cases) {
+      const put = await call("PUT", `/v1/workflows/${W1}`, { steps: [step] });
+      expect(put.status, message).toBe(400);
+      expect(put.body.message).toContain(message);
+      const post = await call("POST", "/v1/workflows", {
+        name: "Refused",
+        notificationGroupId: await generalGroup(call),
+        steps: [step],
+      });
+      expect(post.status, message).toBe(400);
+      expect(post.body.message).toContain(message);
+    }
+    expect((await call("GET", `/v1/workflows/${W1}`)).body.data).toEqual(before);
+    expect((await call("GET", "/v1/workflows?query=Refused")).body.data).toEqual([]);
+  });
+
+  it("takes what the database casts: a number for a string, a numeric string for a number, 'yes'", async () => {
+    const { call } = await start();
+    const put = await call("PUT", `/v1/workflows/${W1}`, {
+      steps: [
+        digest({ type: "regular", amount: "5", unit: "minutes", backoff: "yes", digestKey: 7 }),
+        {
+          name: "in-app",
+          filters: [
+            {
+              isNegated: false,
+              type: "GROUP",
+              value: "AND",
+              children: [{ on: "payload", field: "n", operator: "EQUAL", value: { any: 1 } }],
+            },
+          ],
+          template: { type: "in_app", content: "Hi" },
+        },
+      ],
+    });
+    expect(put.status).toBe(200);
+  });
+});
