@@ -64,17 +64,58 @@ function found(statements: readonly hbs.AST.Statement[]): Found[] {
 
 let handlebars: Promise<typeof HandlebarsNamespace> | undefined;
 
+/** The engine a real server parses with, loaded on first use. */
+export function loadHandlebars(): Promise<typeof HandlebarsNamespace> {
+  handlebars ??= import("handlebars").then(
+    (m) => ((m as { default?: typeof HandlebarsNamespace }).default ?? m) as typeof HandlebarsNamespace,
+  );
+  return handlebars;
+}
+
+/**
+ * The texts of a workflow's steps a real server reads variables from on `POST` and `PUT
+ * /v1/workflows` (ContentService.messagesTextIterator; variants are not read): in-app content and
+ * CTA url, SMS content, push content and title, editor blocks' subject, urls and contents, any
+ * other string content (an e-mail's subject is not read). One that does not parse is
+ * `400 "Failed to extract variables"` (r4-62), before anything is written. Synchronous, on an
+ * engine the handler loaded before it read the store (so no other request runs in between).
+ */
+export function checkStepTexts(engine: typeof HandlebarsNamespace, steps: unknown): void {
+  if (!Array.isArray(steps)) return;
+  const texts: unknown[] = [];
+  for (const step of steps as { template?: Record<string, unknown> }[]) {
+    const template = step?.template;
+    if (template === null || typeof template !== "object") continue;
+    const content = template.content;
+    if (template.type === "in_app") {
+      const cta = template.cta as { data?: { url?: unknown } } | undefined;
+      texts.push(content, cta?.data?.url);
+    } else if (template.type === "sms") texts.push(content);
+    else if (template.type === "push") texts.push(content, template.title);
+    else if (Array.isArray(content)) {
+      texts.push(template.subject);
+      for (const block of content as { url?: unknown; content?: unknown }[])
+        texts.push(block?.url, block?.content);
+    } else if (typeof content === "string") texts.push(content);
+  }
+  const wanted = texts.filter((text): text is string => typeof text === "string" && text !== "");
+  for (const text of wanted) {
+    try {
+      engine.parseWithoutProcessing(text);
+    } catch {
+      throw badRequest("Failed to extract variables");
+    }
+  }
+}
+
 /** The variables a real server stores for a new layout of `content`, given those `sent`. */
 export async function derivedLayoutVariables(
   content: string,
   sent: readonly { name: string; required?: boolean; defaultValue?: unknown }[],
 ): Promise<Record<string, unknown>[]> {
-  handlebars ??= import("handlebars").then(
-    (m) => ((m as { default?: typeof HandlebarsNamespace }).default ?? m) as typeof HandlebarsNamespace,
-  );
   let program: hbs.AST.Program;
   try {
-    program = (await handlebars).parseWithoutProcessing(content);
+    program = (await loadHandlebars()).parseWithoutProcessing(content);
   } catch {
     throw badRequest("Failed to extract variables");
   }

@@ -114,3 +114,57 @@ describe("a step the server's database cannot store", () => {
     expect(put.status).toBe(200);
   });
 });
+
+describe("a template the server cannot read variables from", () => {
+  it("refuses POST and PUT /v1/workflows whose step text does not parse (r4-62), changing nothing", async () => {
+    const { call } = await start();
+    const before = (await call("GET", `/v1/workflows/${W1}`)).body.data;
+    const unparsable = [
+      {
+        name: "Email",
+        template: { type: "email", subject: "Hi", content: "{{#if vip}}VIP", contentType: "customHtml" },
+      },
+      {
+        name: "In-app",
+        template: { type: "in_app", content: "ok", cta: { type: "redirect", data: { url: "{{x" } } },
+      },
+      { name: "Push", template: { type: "push", content: "ok", title: "{{/if}}" } },
+      {
+        name: "Editor",
+        template: {
+          type: "email",
+          subject: "{{#each}}",
+          content: [{ type: "text", content: "ok" }],
+          contentType: "editor",
+        },
+      },
+    ];
+    for (const step of unparsable) {
+      const post = await call("POST", "/v1/workflows", {
+        name: "R4 Parse Error",
+        notificationGroupId: await generalGroup(call),
+        steps: [step],
+      });
+      expect(post.status, step.name).toBe(400);
+      expect(post.body.message).toBe("Failed to extract variables");
+      const put = await call("PUT", `/v1/workflows/${W1}`, { steps: [step], tags: ["x"] });
+      expect(put.status, step.name).toBe(400);
+      expect(put.body.message).toBe("Failed to extract variables");
+    }
+    expect((await call("GET", `/v1/workflows/${W1}`)).body.data).toEqual(before);
+    expect((await call("GET", "/v1/workflows?query=R4 Parse")).body.data).toEqual([]);
+  });
+
+  it("does not read a custom-HTML e-mail's subject, as a real server does not", async () => {
+    const { call } = await start();
+    const put = await call("PUT", `/v1/workflows/${W1}`, {
+      steps: [
+        {
+          name: "Email",
+          template: { type: "email", subject: "{{#if a}}", content: "<p>ok</p>", contentType: "customHtml" },
+        },
+      ],
+    });
+    expect(put.status).toBe(200);
+  });
+});

@@ -6,6 +6,7 @@
 import type { Workflow } from "../../kinds/workflow/wire.js";
 import { layoutsNamed, recordWorkflowChange } from "../changes.js";
 import { badRequest, notFound } from "../http-error.js";
+import { checkStepTexts, loadHandlebars } from "../layout-variables.js";
 import { CREATOR_ID, slug } from "../seed-data.js";
 import { buildSteps, checkSteps, triggerVariables } from "../steps.js";
 import { nextId } from "../store.js";
@@ -58,12 +59,15 @@ function uniqueIdentifier(ctx: HandlerContext, name: string): string {
   return candidate;
 }
 
-export const createWorkflow: Handler = (ctx) => {
+export const createWorkflow: Handler = async (ctx) => {
+  // Loaded before the store is read: no other request runs between the checks and the write.
+  const engine = await loadHandlebars();
   developmentOnly(ctx);
   const b = isObject(ctx.body) ? ctx.body : {};
   checkBody(b);
   const group = ctx.store.notificationGroups.find((g) => g._id === b.notificationGroupId);
   if (!group) throw notFound(`Notification group with id ${String(b.notificationGroupId)} not found`);
+  checkStepTexts(engine, b.steps);
   const name = b.name as string;
   const active = b.active === true;
   const workflow = {

@@ -5,6 +5,7 @@
 import type { Workflow } from "../../kinds/workflow/wire.js";
 import { layoutsNamed, recordChange, recordWorkflowChange } from "../changes.js";
 import { badRequest, HttpError, notFound } from "../http-error.js";
+import { checkStepTexts, loadHandlebars } from "../layout-variables.js";
 import { buildSteps, checkSteps, triggerVariables } from "../steps.js";
 import { nextId } from "../store.js";
 import {
@@ -31,7 +32,9 @@ function withGroup(ctx: HandlerContext, workflow: Workflow): Workflow {
   return group ? { ...workflow, notificationGroup: group } : workflow;
 }
 
-export const updateWorkflow: Handler = (ctx) => {
+export const updateWorkflow: Handler = async (ctx) => {
+  // Loaded before the store is read: no other request runs between the checks and the write.
+  const engine = await loadHandlebars();
   const workflow = findWorkflow(ctx);
   const b = isObject(ctx.body) ? ctx.body : {};
   const fields = [
@@ -80,6 +83,7 @@ export const updateWorkflow: Handler = (ctx) => {
     )
   )
     throw badRequest(`Workflow with identifier ${b.identifier} already exists`);
+  checkStepTexts(engine, b.steps);
   if (b.notificationGroupId !== undefined) {
     const group = ctx.store.notificationGroups.find((g) => g._id === b.notificationGroupId);
     if (!group) throw notFound(`Notification group with id ${String(b.notificationGroupId)} not found`);
