@@ -48,6 +48,27 @@ layouts:
     expect(result.stderr).not.toContain("    at ");
   });
 
+  it("a layout the server does not have and the config gives no content is refused at plan, nothing sent", async () => {
+    // POST /v1/layouts needs content (CreateLayoutRequestDto: IsDefined); the apply would fail there.
+    const { emulator, cli } = await setUp({
+      "notiform.yaml": `version: 1
+organization: Acme Inc
+layouts:
+  - identifier: bare
+    name: Bare
+`,
+    });
+    const result = await cli("plan");
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain("notiform.yaml:4:");
+    expect(result.stderr).toContain(
+      "layout bare: not on the server, and it has no content to create it with",
+    );
+    expect((await cli("apply", "--auto-approve")).code).toBe(1);
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
   it.each(BOTH_WAYS)(
     "applies in Development, plans to zero; Production: arrives by promotion, then zero (%s)",
     async (way) => {

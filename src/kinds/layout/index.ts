@@ -6,6 +6,7 @@
 
 import type { JsonObject, JsonValue } from "../../canonical.js";
 import type { DesiredState } from "../../config/model.js";
+import { NotiformError } from "../../errors.js";
 import { indexBy } from "../duplicates.js";
 import {
   type DesiredItem,
@@ -103,6 +104,17 @@ export const layoutKind: KindModule<"layout"> = {
     if (op === "unverified") return { notApplicable: "the server does not list layouts (GET /v1/layouts)" };
     const { isDefault, ...fields } = item.fields;
     if (op === "create" || live === undefined) {
+      // A server refuses a create without content (CreateLayoutRequestDto: IsDefined), so the
+      // plan does, as a workflow without a name: the apply would stop there half-way.
+      if (fields.content === undefined)
+        throw new NotiformError(
+          "CONFIG_INVALID",
+          `layout ${item.key}: not on the server, and it has no content to create it with`,
+          {
+            pos: item.source.pos,
+            hint: "Give it `content:` (with {{{body}}}) for notiform to create it, or create it on the server.",
+          },
+        );
       // The set-default route after the create, on the id the create answers (as the plan shows).
       const action = `layout/${item.key}`;
       return {
