@@ -4,7 +4,7 @@
 // field, as it does for its other documented crashes; what the database casts (5 for a string,
 // "5" for a number) passes as it does there. A refused write changes nothing.
 import { describe, expect, it } from "vitest";
-import { type Call, start, W1 } from "./harness.js";
+import { type Call, start, T1, W1 } from "./harness.js";
 
 async function generalGroup(call: Call): Promise<string> {
   const { body } = await call("GET", "/v1/notification-groups");
@@ -166,5 +166,31 @@ describe("a template the server cannot read variables from", () => {
       ],
     });
     expect(put.status).toBe(200);
+  });
+});
+
+describe("bodies and answers as a real server's DTOs and use cases give them", () => {
+  it("refuses POST /v1/workflows without steps (CreateWorkflowRequestDto: IsDefined, IsArray)", async () => {
+    const { call } = await start();
+    const post = await call("POST", "/v1/workflows", {
+      name: "No steps",
+      notificationGroupId: await generalGroup(call),
+    });
+    expect(post.status).toBe(400);
+    expect(post.body.message).toEqual(["steps should not be null or undefined", "steps must be an array"]);
+    expect((await call("GET", "/v1/workflows?query=No steps")).body.data).toEqual([]);
+  });
+
+  it("tells a tenant without a name as r3-q4-24 does, and an override's missing tenant before its workflow", async () => {
+    const { call } = await start();
+    const tenant = await call("POST", "/v1/tenants", { identifier: "noname" });
+    expect(tenant.status).toBe(400);
+    expect(tenant.body.message).toEqual(["name should not be empty", "name must be a string"]);
+    const missing = "0bad0bad0bad0bad0bad0bad";
+    const both = await call("POST", "/v1/workflow-overrides", { workflowId: missing, tenantId: missing });
+    expect(both.status).toBe(404);
+    expect(both.body.message).toBe(`Tenant with id ${missing} is not found`);
+    const workflow = await call("POST", "/v1/workflow-overrides", { workflowId: missing, tenantId: T1 });
+    expect(workflow.body.message).toBe(`Workflow with id ${missing} is not found`);
   });
 });

@@ -50,10 +50,11 @@ export const createOverride: Handler = (ctx) => {
   if (problems.length > 0) throw badRequest(problems);
   const workflowId = b.workflowId as string;
   const tenantId = b.tenantId as string;
-  if (!ctx.store.workflows.some((w) => w._id === workflowId))
-    throw notFound(`Workflow with id ${workflowId} not found`);
+  // As CreateWorkflowOverride looks them up: the tenant first.
   if (!ctx.store.tenants.some((t) => t._id === tenantId))
-    throw notFound(`Tenant with id ${tenantId} not found`);
+    throw notFound(`Tenant with id ${tenantId} is not found`);
+  if (!ctx.store.workflows.some((w) => w._id === workflowId))
+    throw notFound(`Workflow with id ${workflowId} is not found`);
   if (ctx.index.override(workflowId, tenantId)) {
     throw new HttpError(
       409,

@@ -37,6 +37,9 @@ function checkBody(b: Record<string, unknown>): void {
     if (b[flag] !== undefined && typeof b[flag] !== "boolean")
       problems.push(`${flag} must be a boolean value`);
   }
+  // CreateWorkflowRequestDto: steps IsDefined, IsArray (a PUT may leave them out).
+  if (b.steps === undefined || b.steps === null)
+    problems.push("steps should not be null or undefined", "steps must be an array");
   problems.push(...checkSteps(b.steps));
   const prefs = b.preferenceSettings;
   if (
