@@ -44,9 +44,12 @@ const CALLS: Record<string, [Call, string]> = {
   "ext-tenants-get-by-identifier-production-404": [(c) => c.getTenant("cap-tenant"), "API_NOT_FOUND"],
   "ext-tenants-get-unknown-404": [(c) => c.getTenant("no-such-tenant"), "API_NOT_FOUND"],
   "ext-tenants-list-200": [(c) => c.listTenants({ page: 0, limit: 2 }), "ok"],
-  "ext-workflows-create-201": [(c) => c.createWorkflow({ name: "Flow", notificationGroupId: ID }), "ok"],
+  "ext-workflows-create-201": [
+    (c) => c.createWorkflow({ name: "Flow", notificationGroupId: ID, steps: [] }),
+    "ok",
+  ],
   "ext-workflows-create-production-401": [
-    (c) => c.createWorkflow({ name: "Flow", notificationGroupId: ID }),
+    (c) => c.createWorkflow({ name: "Flow", notificationGroupId: ID, steps: [] }),
     "API_DEV_ONLY",
   ],
   "ext-workflows-get-by-identifier-200": [(c) => c.getWorkflow("capture-flow"), "ok"],

@@ -88,6 +88,7 @@ describe("workflows by identifier and creation", () => {
       name: "Welcome mail",
       notificationGroupId: groupOf(emulator),
       active: true,
+      steps: [],
     });
     expect(created.triggers[0]?.identifier).toBe("welcome-mail");
     expect((await dev.getWorkflow("welcome-mail"))._id).toBe(created._id);
@@ -96,7 +97,9 @@ describe("workflows by identifier and creation", () => {
 
   it("classifies a Production key's create as API_DEV_ONLY, not a bad key, and sends it once", async () => {
     const { prod, emulator } = await setup();
-    const error = await failureOf(prod.createWorkflow({ name: "P", notificationGroupId: groupOf(emulator) }));
+    const error = await failureOf(
+      prod.createWorkflow({ name: "P", notificationGroupId: groupOf(emulator), steps: [] }),
+    );
     expect(error).toMatchObject({ code: "API_DEV_ONLY", status: 401, attempts: 1 });
     expect(emulator.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
@@ -105,7 +108,7 @@ describe("workflows by identifier and creation", () => {
     const { dev, emulator } = await setup();
     emulator.injectFault({ method: "POST", path: "/v1/workflows", kind: "lost-response" });
     const error = await failureOf(
-      dev.createWorkflow({ name: "Once", notificationGroupId: groupOf(emulator) }),
+      dev.createWorkflow({ name: "Once", notificationGroupId: groupOf(emulator), steps: [] }),
     );
     expect(error).toMatchObject({ code: "NETWORK", mayHaveBeenApplied: true });
     expect(emulator.requests.filter((r) => r.method === "POST")).toHaveLength(1);
@@ -116,7 +119,11 @@ describe("workflows by identifier and creation", () => {
 describe("promotion", () => {
   it("lists and counts pending changes, applies one and the rest in bulk, then lists them promoted", async () => {
     const { dev, prod, emulator } = await setup();
-    const workflow = await dev.createWorkflow({ name: "Invoice", notificationGroupId: groupOf(emulator) });
+    const workflow = await dev.createWorkflow({
+      name: "Invoice",
+      notificationGroupId: groupOf(emulator),
+      steps: [],
+    });
     for (const name of ["A", "B"]) await dev.createNotificationGroup({ name });
     // With the fresh organization's DefaultLayout change (r3-q1-01b).
     expect(await dev.countChanges()).toBe(4);
@@ -143,7 +150,11 @@ describe("promotion", () => {
 
   it("retries an apply whose answer was lost: applied twice, one Production copy", async () => {
     const { dev, emulator } = await setup();
-    const workflow = await dev.createWorkflow({ name: "Lost", notificationGroupId: groupOf(emulator) });
+    const workflow = await dev.createWorkflow({
+      name: "Lost",
+      notificationGroupId: groupOf(emulator),
+      steps: [],
+    });
     const [change] = await dev.listAllChanges();
     emulator.injectFault({ method: "POST", path: "/v1/changes/*", kind: "lost-response" });
     const applied = await dev.applyChange(change?._id ?? "");
@@ -173,7 +184,10 @@ describe("a spec-only server (strict spec)", () => {
       ["getCurrentEnvironment", () => dev.getCurrentEnvironment()],
       ["getTenant", () => dev.getTenant("tenant-one")],
       ["listTenants", () => dev.listAllTenants()],
-      ["createWorkflow", () => dev.createWorkflow({ name: "X", notificationGroupId: groupOf(emulator) })],
+      [
+        "createWorkflow",
+        () => dev.createWorkflow({ name: "X", notificationGroupId: groupOf(emulator), steps: [] }),
+      ],
       ["listChanges", () => dev.listAllChanges()],
       ["countChanges", () => dev.countChanges()],
       ["applyChange", () => dev.applyChange("ffffffffffffffffffffffff")],

@@ -33,6 +33,7 @@ describe("notiform export writes only config that validates", () => {
       notificationGroupId: groups.body.data[0]._id,
       description: LONG,
       active: true,
+      steps: [],
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     // 300 characters as the schema and the server count them (600 UTF-16 units): kept.
@@ -41,6 +42,7 @@ describe("notiform export writes only config that validates", () => {
       notificationGroupId: groups.body.data[0]._id,
       description: "😀".repeat(300),
       active: true,
+      steps: [],
     });
     expect(emoji.status, JSON.stringify(emoji.body)).toBe(201);
 

@@ -169,6 +169,7 @@ describe("creating workflows (Development only)", () => {
     const unknown = await call("POST", "/v1/workflows", {
       name: "X",
       notificationGroupId: "ffffffffffffffffffffffff",
+      steps: [],
     });
     expect(unknown.status).toBe(404);
   });

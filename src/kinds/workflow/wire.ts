@@ -105,6 +105,7 @@ export interface CreateWorkflowBody {
   critical?: boolean;
   tags?: string[];
   preferenceSettings?: Partial<WirePreferenceSettings>;
-  steps?: Step[];
+  /** Required: a real server refuses a create without the list (CreateWorkflowRequestDto). */
+  steps: Step[];
   data?: Record<string, unknown>;
 }
