@@ -128,19 +128,23 @@ function textDiff(
   sides: DiffSides,
 ): string[] {
   const { createTwoFilesPatch } = require("diff") as typeof import("diff");
-  const withEnd = (text: string | undefined) =>
-    text === undefined || text.endsWith("\n") ? (text ?? "") : `${text}\n`;
+  const old = asText(before) ?? "";
+  const next = asText(after) ?? "";
+  // A text without a final newline gets one, so that a last line does not read as changed, unless
+  // the final newline is what changes: then the diff keeps its "\ No newline at end of file".
+  const even = old === "" || next === "" || old.endsWith("\n") === next.endsWith("\n");
+  const withEnd = (text: string) => (!even || text === "" || text.endsWith("\n") ? text : `${text}\n`);
   const patch = createTwoFilesPatch(
     `${name} (${sides.before})`,
     `${name} (${sides.after})`,
-    withEnd(asText(before)),
-    withEnd(asText(after)),
+    withEnd(old),
+    withEnd(next),
     undefined,
     undefined,
     { context: 2 },
   );
   return patch
     .split("\n")
-    .filter((line) => line !== "" && !line.startsWith("=====") && !line.startsWith("\\ No newline"))
+    .filter((line) => line !== "" && !line.startsWith("=====") && !(even && line.startsWith("\\ No newline")))
     .map((line) => v(line));
 }
