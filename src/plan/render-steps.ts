@@ -54,7 +54,21 @@ function isTextOrAbsent(value: JsonValue | undefined): boolean {
 
 function changedLine(head: string, change: FieldChange): string {
   const count = lineCount(change.new);
-  return `${head}: ${change.old === undefined ? "(new)" : "changed"}, ${count} line${count === 1 ? "" : "s"}`;
+  // Text and data (an object) can print as the same lines: then the line says which is which.
+  const from = shapeOf(change.old);
+  const to = shapeOf(change.new);
+  const what =
+    change.old === undefined
+      ? "(new)"
+      : from !== to && from && to
+        ? `changed from ${from} to ${to}`
+        : "changed";
+  return `${head}: ${what}, ${count} line${count === 1 ? "" : "s"}`;
+}
+
+function shapeOf(value: JsonValue | undefined): string | undefined {
+  if (typeof value === "string") return "text";
+  return value !== null && typeof value === "object" ? "data" : undefined;
 }
 
 /** A step's change rendered, or undefined when `change` is not one. */

@@ -36,3 +36,15 @@ describe("a long text's diff shows a change that is only its final newline", () 
     expect(text).not.toContain("No newline");
   });
 });
+
+describe("a step's text and data that print as the same lines", () => {
+  it("says which side is text and which is data", () => {
+    const data = { body: "x".repeat(90) };
+    const change = { field: stepField("wait", "metadata"), old: JSON.stringify(data, null, 2), new: data };
+    const { text, markdown } = rendered(change, "workflow");
+    expect(text).toContain("      step wait  metadata: changed from text to data, 3 lines\n");
+    expect(markdown).toContain("`step wait  metadata: changed from text to data, 3 lines`");
+    const back = rendered({ ...change, old: data, new: change.old }, "workflow");
+    expect(back.text).toContain("metadata: changed from data to text, 3 lines\n");
+  });
+});
