@@ -40,6 +40,22 @@ export function visibleText(text: string): string {
   return text.replace(UNSAFE, visible);
 }
 
+/**
+ * A backslash that would read as the start of one of visibleText's escapes (`\t`, `\u00a0`), or
+ * of the final blank's: doubled by visibleLine, so that such text cannot pass for what it spells.
+ */
+const ESCAPE_LIKE = new RegExp(`\\\\(?=[nrtu\\\\\\n${CONTROLS}]| $)`, "gu");
+
+/**
+ * One line of long text (a template's, in a diff) with every control character made visible,
+ * told apart from the text it could look like: a literal `\t` shows as `\\t` (a tab as `\t`),
+ * and a final space as `\u0020` (a line's trailing blank is otherwise not seen). Not for JSON text,
+ * whose backslashes are escaped already.
+ */
+export function visibleLine(text: string): string {
+  return text.replace(ESCAPE_LIKE, "\\\\").replace(UNSAFE, visible).replace(/ $/, "\\u0020");
+}
+
 /** Text for the terminal: line breaks kept, other controls escaped, own colours optionally kept. */
 export function terminalText(text: string, keepOwnColours: boolean): string {
   return text.replace(UNSAFE_BUT_NEWLINE, (c, offset: number) => {

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import type { JsonValue } from "../canonical.js";
 import type { FieldChange } from "../kinds/plan-action.js";
 import { parseStepField, STEPS_FIELD } from "../kinds/workflow/steps-canonical.js";
-import { visibleText as v } from "../sanitize.js";
+import { visibleText as v, visibleLine } from "../sanitize.js";
 
 /** Text longer than this, or on more than one line, is shown as a diff. */
 const LONG_TEXT = 80;
@@ -157,8 +157,15 @@ function textDiff(
     undefined,
     { context: 2 },
   );
-  return patch
-    .split("\n")
-    .filter((line) => line !== "" && !line.startsWith("=====") && !(even && line.startsWith("\\ No newline")))
-    .map((line) => v(line));
+  return (
+    patch
+      .split("\n")
+      .filter(
+        (line) => line !== "" && !line.startsWith("=====") && !(even && line.startsWith("\\ No newline")),
+      )
+      // The two file heads and the hunk heads are notiform's; a text line's content is the user's.
+      .map((line, index) =>
+        index < 2 || !/^[-+ ]/.test(line) ? v(line) : line[0] + visibleLine(line.slice(1)),
+      )
+  );
 }

@@ -48,3 +48,38 @@ describe("a step's text and data that print as the same lines", () => {
     expect(back.text).toContain("metadata: changed from data to text, 3 lines\n");
   });
 });
+
+describe("a diff line shows what a screen would not", () => {
+  it("a trailing blank: the line's last space shows as \\u0020", () => {
+    const { text, markdown } = rendered({
+      field: "content",
+      old: `<p>\n${LONG}\n</p>`,
+      new: `<p>\n${LONG} \n</p>`,
+    });
+    expect(text).toContain(`        -${LONG}\n        +${LONG}\\u0020\n`);
+    expect(markdown).toContain(`\n+${LONG}\\u0020\n`);
+  });
+
+  it.each([
+    ["a tab and a literal \\t", "\t", "\\t", "\\t", "\\\\t"],
+    ["a CR and a literal \\r", "\r", "\\r", "\\r", "\\\\r"],
+    ["a zero-width space and a literal \\u200b", "\u200b", "\\u200b", "\\u200b", "\\\\u200b"],
+    ["a final space and a literal \\u0020", " ", "\\u0020", "\\u0020", "\\\\u0020"],
+  ])("%s read differently", (_name, char, literal, charShown, literalShown) => {
+    const { text } = rendered({
+      field: "content",
+      old: `<p>\n${LONG}${char}\n</p>`,
+      new: `<p>\n${LONG}${literal}\n</p>`,
+    });
+    expect(text).toContain(`        -${LONG}${charShown}\n        +${LONG}${literalShown}\n`);
+  });
+
+  it("leaves other backslashes as they are", () => {
+    const { text } = rendered({
+      field: "content",
+      old: `<p>\n${LONG}\n</p>`,
+      new: `<p>\n${LONG} C:\\Files \\d+\n</p>`,
+    });
+    expect(text).toContain(`        +${LONG} C:\\Files \\d+\n`);
+  });
+});
