@@ -13,11 +13,15 @@ import { escapeHtml } from "./escape-html.js";
 /**
  * C0 and C1 controls, DEL, bidi controls, line/paragraph separators (\n separately), and the
  * invisible characters: soft hyphen, zero-width space/joiners, word joiner and invisible operators,
- * BOM, Mongolian vowel separator, and the tag characters (U+E0000-U+E007F, which can spell a whole
- * hidden sentence). A name that reads "reset" must not hide something else.
+ * BOM, Mongolian vowel separator, every other format character (\p{Cf}), and the tag characters
+ * (U+E0000-U+E007F, which can spell a whole hidden sentence). A name that reads "reset" must not
+ * hide something else. Also what looks like a plain space or like nothing, so that two values a
+ * screen shows alike print differently: every space but U+0020 (no-break, em, ideographic...),
+ * the Hangul and braille blanks, the combining grapheme joiner and the variation selectors
+ * (U+E0100-U+E01EF can spell hidden text as the tag characters can).
  */
 const CONTROLS =
-  "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\u2028\\u2029\\ufeff\\u{e0000}-\\u{e007f}";
+  "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u00a0\\u00ad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u202a-\\u202f\\u205f-\\u2064\\u2066-\\u2069\\u2028\\u2029\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\uffa0\\ufeff\\p{Cf}\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}";
 const UNSAFE = new RegExp(`[\\n${CONTROLS}]`, "gu");
 const UNSAFE_BUT_NEWLINE = new RegExp(`[${CONTROLS}]`, "gu");
 /** The colour codes notiform itself writes (render-text.ts), let through when colour is on. */

@@ -6,6 +6,7 @@ import type { FieldChange, PlanAction } from "../../src/kinds/plan-action.js";
 import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import { renderPlanMarkdown } from "../../src/plan/render-markdown.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
+import { visibleText } from "../../src/sanitize.js";
 import { planOf, updateAction } from "../helpers/builders.js";
 
 function rendered(change: FieldChange, kind: PlanAction["kind"] = "layout") {
@@ -81,5 +82,28 @@ describe("a diff line shows what a screen would not", () => {
       new: `<p>\n${LONG} C:\\Files \\d+\n</p>`,
     });
     expect(text).toContain(`        +${LONG} C:\\Files \\d+\n`);
+  });
+});
+
+describe("space-like and invisible characters show as escapes", () => {
+  it.each([
+    ["no-break space", "\u00a0", "\\u00a0"],
+    ["em space", "\u2003", "\\u2003"],
+    ["narrow no-break space", "\u202f", "\\u202f"],
+    ["ideographic space", "\u3000", "\\u3000"],
+    ["Hangul filler", "\u3164", "\\u3164"],
+    ["combining grapheme joiner", "\u034f", "\\u034f"],
+    ["variation selector", "\ufe0f", "\\ufe0f"],
+    ["variation selector 17", "\u{e0100}", "\\udb40\\udd00"],
+    ["braille blank", "\u2800", "\\u2800"],
+  ])("a %s in a name", (_name, char, shown) => {
+    const { text, markdown } = rendered({ field: "name", old: "a b", new: `a${char}b` }, "topic");
+    expect(text).toContain(`      name: "a b" -> "a${shown}b"\n`);
+    expect(markdown).toContain(`\`name: "a b" -> "a${shown}b"\``);
+    expect(visibleText(`a${char}b`)).toBe(`a${shown}b`);
+  });
+
+  it("a plain space and the emoji, CJK and accented text around it stay as they are", () => {
+    expect(visibleText("Héllo 世界 🎉 ok")).toBe("Héllo 世界 🎉 ok");
   });
 });
