@@ -9,6 +9,7 @@
 // Values from the server or the environment are escaped (src/sanitize.ts): text never turns into
 // HTML or markup, code spans show values exactly, and raw HTML (`<summary>`) gets HTML escapes.
 
+import type { JsonValue } from "../canonical.js";
 import type { ActionOp, PlanAction } from "../kinds/plan-action.js";
 import { KINDS } from "../kinds/registry.js";
 import { clipText, htmlText, markdownCode, markdownText } from "../sanitize.js";
@@ -28,6 +29,8 @@ export const DIFF_LINES = 40;
 export const DIFF_WIDTH = 240;
 /** The widest field change shown in a table cell (`field: old -> new`). */
 export const CHANGE_WIDTH = 320;
+/** The widest value shown in a field change: each side is cut alone, so `-> new` always shows. */
+export const VALUE_WIDTH = 100;
 /** Room kept for the closing note and warnings. */
 const RESERVE = 2_500;
 
@@ -144,17 +147,20 @@ function renderSection(
   // Rows first: every shown change shows all its fields; diffs get what the rows leave.
   let body = "";
   let shown = 0;
+  let cut = false;
   const room = (extra: number) =>
     open.length +
     tableHead.length +
     body.length +
     extra +
+    CUT_NOTE.length +
     moreNote(actions.length, label).length +
     close.length;
   for (const action of actions) {
     const row = renderRow(action);
-    if (room(row.length) > share) break;
-    body += row;
+    if (room(row.text.length) > share) break;
+    body += row.text;
+    cut ||= row.cut;
     shown += 1;
   }
   let diffs = "";
@@ -165,10 +171,12 @@ function renderSection(
       else diffs += diff;
     }
   }
-  const note = unshownDiffs > 0 ? DIFFS_LEFT_NOTE : "";
+  const note = (cut ? CUT_NOTE : "") + (unshownDiffs > 0 ? DIFFS_LEFT_NOTE : "");
   const rest = actions.length - shown;
   return `${open}${shown > 0 ? tableHead + body : ""}${diffs}${note}${moreNote(rest, label)}${close}`;
 }
+
+const CUT_NOTE = "\n_Values cut short are shown whole by `notiform plan`._\n";
 
 const DIFFS_LEFT_NOTE =
   "\n_Some text diffs are not shown, to keep the comment within its size: run `notiform plan --verbose` for them._\n";
@@ -188,19 +196,28 @@ function countsOf(actions: readonly PlanAction[]): string {
     .join(", ");
 }
 
-function renderRow(action: PlanAction): string {
+/** An action's row, and whether a value in it was cut short. */
+function renderRow(action: PlanAction): { text: string; cut: boolean } {
+  let cut = action.key.length > CHANGE_WIDTH;
+  const value = (json: JsonValue) => {
+    const text = formatValue(json);
+    cut ||= text.length > VALUE_WIDTH;
+    return clipText(text, VALUE_WIDTH);
+  };
   const changes = action.changes
-    .map((change) =>
-      markdownCode(
-        clipText(renderContentChange(change, formatValue)?.line ?? formatChange(change), CHANGE_WIDTH),
-      ),
-    )
+    .map((change) => {
+      const line = renderContentChange(change, value)?.line ?? formatChange(change, value);
+      cut ||= line.length > CHANGE_WIDTH;
+      return markdownCode(clipText(line, CHANGE_WIDTH));
+    })
     .join("<br>");
   const note =
     action.reason === undefined
       ? ""
       : `<br>_${markdownText(action.op)}: ${markdownText(clipText(action.reason, CHANGE_WIDTH))}_`;
-  return `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(clipText(action.key, CHANGE_WIDTH))} | ${changes}${note} |\n`;
+  cut ||= (action.reason?.length ?? 0) > CHANGE_WIDTH;
+  const text = `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(clipText(action.key, CHANGE_WIDTH))} | ${changes}${note} |\n`;
+  return { text, cut };
 }
 
 /**
@@ -227,13 +244,19 @@ function renderDiffs(action: PlanAction): string[] {
 export function renderDiffBlock(summary: string, diff: readonly string[], command: string): string {
   const lines = diff.slice(0, DIFF_LINES).map((line) => clipText(line, DIFF_WIDTH));
   const cut = diff.length - lines.length;
+  const narrowed = diff.slice(0, DIFF_LINES).some((line) => line.length > DIFF_WIDTH);
   // A fence longer than any backtick run in the text, so the text cannot close it.
   const longest = Math.max(
     2,
     ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((m) => m.length))),
   );
   const fence = "`".repeat(longest + 1);
-  const note = cut > 0 ? `\n_… ${cut} more diff lines: run \`${command}\` for the whole diff._\n` : "";
+  const note =
+    cut > 0
+      ? `\n_… ${cut} more diff lines: run \`${command}\` for the whole diff._\n`
+      : narrowed
+        ? `\n_Lines cut at ${DIFF_WIDTH} characters: run \`${command}\` for the whole diff._\n`
+        : "";
   const title = `<code>${htmlText(clipText(summary, 2 * CHANGE_WIDTH))}</code>`;
   return `\n<details><summary>${title}</summary>\n\n${fence}diff\n${lines.join("\n")}\n${fence}\n${note}</details>\n`;
 }

@@ -98,12 +98,16 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function formatChange(change: FieldChange): string {
-  const next = formatValue(change.new);
+/** `field: old -> new`, each value through `format` (the markdown comment cuts them to a width). */
+export function formatChange(
+  change: FieldChange,
+  format: (value: JsonValue) => string = formatValue,
+): string {
+  const next = format(change.new);
   const field = v(change.field);
   if (change.unknown === true) return `${field}: (unknown) -> ${next}`;
   if (change.old === undefined) return `${field}: ${next}`;
-  return `${field}: ${formatValue(change.old)} -> ${next}`;
+  return `${field}: ${format(change.old)} -> ${next}`;
 }
 
 /** A value as JSON (as it is sent), with what JSON leaves raw (C1, bidi controls) escaped too. */

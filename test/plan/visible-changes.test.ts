@@ -107,3 +107,30 @@ describe("space-like and invisible characters show as escapes", () => {
     expect(visibleText("Héllo 世界 🎉 ok")).toBe("Héllo 世界 🎉 ok");
   });
 });
+
+describe("a value the comment cuts short", () => {
+  it("still shows the other side, and says where to see it whole", () => {
+    const old = ["x".repeat(400)];
+    const { markdown } = rendered({ field: "name", old, new: [...old, "added"] }, "topic");
+    const row = markdown.split("\n").find((line) => line.startsWith("| ~ update")) ?? "";
+    expect(row).toMatch(/`name: \["x+… \(\d+ more characters\) -> \["x+… \(\d+ more characters\)`/);
+    expect(markdown).toMatch(/_Values cut short are shown whole by `notiform plan`\._/);
+  });
+
+  it("a diff line cut by width says where to see it whole", () => {
+    const long = "y".repeat(300);
+    const { markdown } = rendered({
+      field: "content",
+      old: `<p>\n${long}a\n</p>`,
+      new: `<p>\n${long}b\n</p>`,
+    });
+    expect(markdown).toMatch(/more characters\)/);
+    expect(markdown).toMatch(/_Lines cut at 240 characters: run `notiform plan` for the whole diff\._/);
+  });
+
+  it("short values are not cut and the note is not there", () => {
+    const { markdown } = rendered({ field: "name", old: "a", new: "b" }, "topic");
+    expect(markdown).toContain('`name: "a" -> "b"`');
+    expect(markdown).not.toMatch(/cut/);
+  });
+});
