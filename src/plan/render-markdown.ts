@@ -31,6 +31,8 @@ export const DIFF_WIDTH = 240;
 export const CHANGE_WIDTH = 320;
 /** The widest value shown in a field change: each side is cut alone, so `-> new` always shows. */
 export const VALUE_WIDTH = 100;
+/** The most warnings the comment lists (the rest are counted). */
+const WARNINGS_SHOWN = 20;
 /** Room kept for the closing note and warnings. */
 const RESERVE = 2_500;
 
@@ -87,8 +89,11 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   }
   if (plan.warnings.length > 0) {
     let text = "\n**Warnings**\n\n";
-    for (const warning of plan.warnings.slice(0, 20))
+    for (const warning of plan.warnings.slice(0, WARNINGS_SHOWN))
       text += `- ${markdownText(clipText(warning.message, 600))}\n`;
+    const more = plan.warnings.length - WARNINGS_SHOWN;
+    if (more > 0)
+      text += `\n_… ${more} more warning${more === 1 ? "" : "s"}: run \`notiform plan\` for them._\n`;
     parts.push({ title: "warnings", text });
   }
   return fitComment(head, parts, budget);

@@ -134,3 +134,15 @@ describe("a value the comment cuts short", () => {
     expect(markdown).not.toMatch(/cut/);
   });
 });
+
+describe("warnings in the comment", () => {
+  it("past the first 20, says how many more and where to see them", () => {
+    const warnings = Array.from({ length: 23 }, (_, i) => ({ code: "test", message: `warning ${i}` }));
+    const markdown = renderPlanMarkdown(
+      planOf([updateAction([{ field: "name", old: "a", new: "b" }], "topic")], { warnings }),
+    );
+    expect(markdown).toContain("- warning 19\n");
+    expect(markdown).not.toContain("- warning 20\n");
+    expect(markdown).toContain("_… 3 more warnings: run `notiform plan` for them._");
+  });
+});
