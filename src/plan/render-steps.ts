@@ -3,7 +3,7 @@
 // and long text (a template's or a layout's HTML) as a unified diff from the `diff` package
 // instead of one escaped string. Renderers only format: the changes themselves come from the plan.
 import { createRequire } from "node:module";
-import type { JsonValue } from "../canonical.js";
+import { type JsonValue, sortKeysDeep } from "../canonical.js";
 import type { FieldChange } from "../kinds/plan-action.js";
 import { parseStepField, STEPS_FIELD } from "../kinds/workflow/steps-canonical.js";
 import { visibleText as v, visibleLine } from "../sanitize.js";
@@ -124,7 +124,8 @@ function isLong(value: JsonValue | undefined): boolean {
 function asText(value: JsonValue | undefined): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") return value;
-  if (typeof value === "object") return JSON.stringify(value, null, 2);
+  // Keys sorted, as a saved plan holds them: `show plan.json` prints what `plan` printed.
+  if (typeof value === "object") return JSON.stringify(sortKeysDeep(value), null, 2);
   return undefined;
 }
 

@@ -5,7 +5,7 @@
 // per changed resource. Renderers only format: they never decide anything.
 // Every embedded value passes through visibleText: names and values may come from the server.
 import { createRequire } from "node:module";
-import { canonicalJson, type JsonValue } from "../canonical.js";
+import { canonicalJson, type JsonValue, sortKeysDeep } from "../canonical.js";
 import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { visibleText as v } from "../sanitize.js";
 import type { Plan } from "./model.js";
@@ -129,8 +129,8 @@ function unifiedDiff(action: PlanAction): string[] {
   const patch = createTwoFilesPatch(
     `${action.id} (live)`,
     `${action.id} (desired)`,
-    action.op === "create" ? "" : `${JSON.stringify(before, null, 2)}\n`,
-    `${JSON.stringify(after, null, 2)}\n`,
+    action.op === "create" ? "" : `${JSON.stringify(sortKeysDeep(before), null, 2)}\n`,
+    `${JSON.stringify(sortKeysDeep(after), null, 2)}\n`,
     undefined,
     undefined,
     { context: 3 },

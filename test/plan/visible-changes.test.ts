@@ -146,3 +146,25 @@ describe("warnings in the comment", () => {
     expect(markdown).toContain("_… 3 more warnings: run `notiform plan` for them._");
   });
 });
+
+describe("data in a diff reads the same whatever its keys' order", () => {
+  it("so plan prints what show prints of the saved (key-sorted) plan, --verbose too", () => {
+    const variables = (total: Record<string, string>) => [
+      total,
+      { name: "legal", defaultValue: "x".repeat(60) },
+    ];
+    const field = stepField("digest", "variables");
+    const one = planOf([
+      updateAction([{ field, old: [], new: variables({ name: "total", defaultValue: "Ω" }) }]),
+    ]);
+    const two = planOf([
+      updateAction([{ field, old: [], new: variables({ defaultValue: "Ω", name: "total" }) }]),
+    ]);
+    for (const verbose of [false, true]) {
+      const text = renderPlanText(one, { color: false, verbose });
+      expect(text).toContain('+    "defaultValue": "Ω",\n');
+      expect(renderPlanText(two, { color: false, verbose })).toBe(text);
+    }
+    expect(renderPlanMarkdown(two)).toBe(renderPlanMarkdown(one));
+  });
+});
