@@ -21,9 +21,16 @@ import { escapeHtml } from "./escape-html.js";
  * (U+E0100-U+E01EF can spell hidden text as the tag characters can).
  */
 const CONTROLS =
-  "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u00a0\\u00ad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u202a-\\u202f\\u205f-\\u2064\\u2066-\\u2069\\u2028\\u2029\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\uffa0\\ufeff\\p{Cf}\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}";
-const UNSAFE = new RegExp(`[\\n${CONTROLS}]`, "gu");
-const UNSAFE_BUT_NEWLINE = new RegExp(`[${CONTROLS}]`, "gu");
+  "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u00a0\\u00ad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u202a-\\u202f\\u205f-\\u2064\\u2066-\\u2069\\u2028\\u2029\\u2800\\u3000\\u3164\\ufe00-\\ufe0d\\uffa0\\ufeff\\p{Cf}\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}";
+/**
+ * The text and emoji presentation selectors (U+FE0E, U+FE0F) are shown as they are where they
+ * choose how the emoji before them is drawn (`⚠️`, `❤️`, a keycap `1️⃣`): subjects are full of them,
+ * and there they are seen. Anywhere else (after a letter, or one after another) they show nothing
+ * and are escaped as the other selectors are.
+ */
+const LONE_PRESENTATION = "[\\ufe0e\\ufe0f](?!\\u20e3)(?<!\\p{Extended_Pictographic}[\\ufe0e\\ufe0f])";
+const UNSAFE = new RegExp(`[\\n${CONTROLS}]|${LONE_PRESENTATION}`, "gu");
+const UNSAFE_BUT_NEWLINE = new RegExp(`[${CONTROLS}]|${LONE_PRESENTATION}`, "gu");
 /** The colour codes notiform itself writes (render-text.ts), let through when colour is on. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching our own escape sequences is the point.
 const OWN_COLOURS = /\x1b\[(?:0|1|2|3[0-7])m/y;
@@ -39,9 +46,26 @@ function visible(c: string): string {
   return out;
 }
 
+const EMOJI_BEFORE = /(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\ufe0f)$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+
+/**
+ * `c` (found at `offset` of `text`) made visible, but for a zero-width joiner between two emoji
+ * (`👩‍💻`, `🏳️‍🌈`): it draws them as one, so it is seen, and there it stays as it is.
+ */
+function shown(c: string, offset: number, text: string): string {
+  if (
+    c === "\u200d" &&
+    EMOJI_BEFORE.test(text.slice(Math.max(0, offset - 2), offset)) &&
+    EMOJI_AFTER.test(text.slice(offset + 1, offset + 3))
+  )
+    return c;
+  return visible(c);
+}
+
 /** One line of text with every control character made visible (line breaks too). */
 export function visibleText(text: string): string {
-  return text.replace(UNSAFE, visible);
+  return text.replace(UNSAFE, shown);
 }
 
 /**
@@ -57,7 +81,7 @@ const ESCAPE_LIKE = new RegExp(`\\\\(?=[nrtu\\\\\\n${CONTROLS}]| $)`, "gu");
  * whose backslashes are escaped already.
  */
 export function visibleLine(text: string): string {
-  return text.replace(ESCAPE_LIKE, "\\\\").replace(UNSAFE, visible).replace(/ $/, "\\u0020");
+  return text.replace(ESCAPE_LIKE, "\\\\").replace(UNSAFE, shown).replace(/ $/, "\\u0020");
 }
 
 /** Text for the terminal: line breaks kept, other controls escaped, own colours optionally kept. */
@@ -67,7 +91,7 @@ export function terminalText(text: string, keepOwnColours: boolean): string {
       OWN_COLOURS.lastIndex = offset;
       if (OWN_COLOURS.test(text)) return c;
     }
-    return visible(c);
+    return shown(c, offset, text);
   });
 }
 

@@ -6,7 +6,7 @@ import type { FieldChange, PlanAction } from "../../src/kinds/plan-action.js";
 import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import { renderPlanMarkdown } from "../../src/plan/render-markdown.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
-import { visibleText } from "../../src/sanitize.js";
+import { terminalText, visibleLine, visibleText } from "../../src/sanitize.js";
 import { planOf, updateAction } from "../helpers/builders.js";
 
 function rendered(change: FieldChange, kind: PlanAction["kind"] = "layout") {
@@ -105,6 +105,25 @@ describe("space-like and invisible characters show as escapes", () => {
 
   it("a plain space and the emoji, CJK and accented text around it stay as they are", () => {
     expect(visibleText("Héllo 世界 🎉 ok")).toBe("Héllo 世界 🎉 ok");
+  });
+
+  it("an emoji's presentation selector and the joiner inside an emoji stay, where they are seen", () => {
+    // Subjects such as "⚠️ Action required" are common: the selector draws the emoji, so a plan
+    // full of `⚠\ufe0f` would only be noise. A selector after a letter, or a second one, shows nothing.
+    for (const text of [
+      "⚠\ufe0f Action required",
+      "❤\ufe0f",
+      "1\ufe0f\u20e3",
+      "👩\u200d💻",
+      "🏳\ufe0f\u200d🌈",
+      "👍🏽\u200d👍",
+    ])
+      expect([visibleText(text), visibleLine(text), terminalText(text, false)]).toEqual([text, text, text]);
+    expect(visibleText("a\ufe0fb")).toBe("a\\ufe0fb");
+    expect(visibleText("❤\ufe0f\ufe0f")).toBe("❤\ufe0f\\ufe0f");
+    expect(visibleText("a\u200d💻")).toBe("a\\u200d💻");
+    expect(visibleText("👩\u200db")).toBe("👩\\u200db");
+    expect(terminalText("x\u200d", false)).toBe("x\\u200d");
   });
 });
 
