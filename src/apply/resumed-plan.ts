@@ -29,7 +29,7 @@ export function sameButResolved(
   if (savedRequests.length !== freshRequests.length) return false;
   return savedRequests.every((request, index) => {
     const other = freshRequests[index];
-    if (other === undefined || request.method !== other.method) return false;
+    if (other === undefined || request.method !== other.method || request.when !== other.when) return false;
     const refs = (request.refs ?? []).filter((ref) => !applied.has(ref.action));
     return (
       canonicalJson(refs) === canonicalJson(other.refs ?? []) &&

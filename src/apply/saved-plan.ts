@@ -12,7 +12,7 @@ import { NotiformError } from "../errors.js";
 import type { LiveSnapshot, ServerEnvironment } from "../kinds/kind.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
 import { readLive } from "../kinds/read-live.js";
-import { requestOf } from "../kinds/requests.js";
+import { requestsOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { isPlanContentSealed, keyPlanDigests } from "../plan/key-plan-digests.js";
@@ -86,7 +86,7 @@ export async function readSavedPlan(path: string): Promise<Plan> {
   const plan: Plan = { ...written, summary: summarizePlan(written, written.summary.unchanged) };
   // Apply performs the operations; the requests are what the reviewer saw. They must agree.
   for (const action of plan.actions) {
-    if (canonicalJson(action.operations.map(requestOf)) !== canonicalJson(action.requests)) {
+    if (canonicalJson(action.operations.flatMap(requestsOf)) !== canonicalJson(action.requests)) {
       throw new NotiformError(
         "PLAN_INVALID",
         `the plan ${path} was edited: the requests of ${action.id} are not the ones its operations send`,

@@ -257,6 +257,8 @@ export interface KindModule<K extends Kind> {
   api: EndpointGroup<EndpointsOf<K>, ExtensionOf<K>>;
   /** The one rendering of each of its operations as the HTTP request apply sends. */
   requestOf(op: OperationByKind[K]): PlannedRequest;
+  /** The requests that follow an operation's own only when its answer calls for them (`when`). */
+  followUpsOf?(op: OperationByKind[K]): PlannedRequest[];
   /** Its operations that may make a second resource if sent twice (their intent is recorded first). */
   creates: readonly OperationByKind[K]["type"][];
   /**

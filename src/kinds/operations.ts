@@ -18,6 +18,11 @@ export interface PlannedRequest {
    * creates (a workflow moved into a group created in the same apply).
    */
   refs?: { field: string; action: string }[];
+  /**
+   * Sent only when this holds, which the plan cannot know before the write before it answers
+   * (a created workflow's identifier, which the server makes from the name).
+   */
+  when?: string;
 }
 
 /** The operation's type names its kind ("topic.create" -> "topic"). */

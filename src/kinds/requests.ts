@@ -12,6 +12,12 @@ export function requestOf(op: Operation): PlannedRequest {
   return moduleOf(op).requestOf(op);
 }
 
+/** Every request apply may send for an operation: its own, then those its answer may call for. */
+export function requestsOf(op: Operation): PlannedRequest[] {
+  const module = moduleOf(op);
+  return [module.requestOf(op), ...(module.followUpsOf?.(op) ?? [])];
+}
+
 /** Creates: the writes that may make a second resource if sent twice (their intent is recorded first). */
 export function isCreate(op: Operation): boolean {
   return moduleOf(op).creates.includes(op.type);

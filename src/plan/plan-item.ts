@@ -5,7 +5,7 @@ import { digestOf, type JsonValue, sameValue } from "../canonical.js";
 import type { DesiredItem, LiveItem, PlanContext } from "../kinds/kind.js";
 import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { registry } from "../kinds/registry.js";
-import { requestOf } from "../kinds/requests.js";
+import { requestsOf } from "../kinds/requests.js";
 import { type CreateIntent, ownRecord } from "../state/model.js";
 import type { Kind } from "./model.js";
 
@@ -74,7 +74,7 @@ export function planItem(
     op: "notApplicable" in result ? "not-applicable" : op,
     changes,
     operations,
-    requests: operations.map(requestOf),
+    requests: operations.flatMap(requestsOf),
     dependsOn: [...item.dependsOn],
     live:
       live === undefined

@@ -107,6 +107,11 @@ export const planSchema = {
             },
           },
         },
+        when: {
+          type: "string",
+          description:
+            "Sent only when this holds, which only the answer to the request before it shows (a created workflow's identifier, which the server makes from the name; its path then names the id that create answers).",
+        },
       },
     },
     action: {
@@ -150,7 +155,8 @@ export const planSchema = {
           items: {
             $ref: "#/$defs/request",
           },
-          description: "Exactly what apply sends, in order: rendered from operations.",
+          description:
+            "Exactly what apply sends, in order: rendered from operations. A request with `when` is sent only when that holds.",
         },
         dependsOn: {
           type: "array",

@@ -237,6 +237,13 @@ describe("creating a workflow with its content", () => {
           ],
         },
       },
+      // The server makes "welcome" from the name: the plan lists the PUT that sets the config's.
+      {
+        method: "PUT",
+        path: "/v1/workflows/<id this create answers>",
+        body: { identifier: "welcome-flow" },
+        when: "the identifier the server made from the name is another",
+      },
     ]);
     handle.clearRequests();
     const applied = await cli("apply", "--env", "development", "--auto-approve");

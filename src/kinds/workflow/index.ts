@@ -42,7 +42,7 @@ import {
 } from "./content.js";
 import { executeWorkflow, readWorkflows, readWorkflowsAhead, type WorkflowReadAhead } from "./execute.js";
 import { workflowPromotion } from "./promotion.js";
-import { workflowRequest } from "./requests.js";
+import { workflowRequests } from "./requests.js";
 import { resolveWorkflows } from "./resolve.js";
 import { isContentField } from "./steps-canonical.js";
 import { exportSteps } from "./steps-export.js";
@@ -78,7 +78,7 @@ export const workflowKind: KindModule<"workflow"> = {
   section: { name: "workflows", shape: "list", identityFields: [["key", "identifier"]] },
   label: { one: "workflow", many: "workflows" },
   api: workflowApi,
-  requestOf: workflowRequest,
+  ...workflowRequests,
   creates: ["workflow.create"],
   textFileFields: [
     ["steps", "*", "template", "content"],

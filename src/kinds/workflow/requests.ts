@@ -33,6 +33,23 @@ export function workflowRequest(op: WorkflowOperation): PlannedRequest {
   }
 }
 
+/**
+ * After a create, the PUT that sets the config's trigger identifier: a real server makes its own
+ * from the name (an identifier in the POST is ignored), so it is sent only when that one differs
+ * (create.ts), on the id the create answers.
+ */
+export function workflowFollowUps(op: WorkflowOperation): PlannedRequest[] {
+  if (op.type !== "workflow.create") return [];
+  return [
+    {
+      method: "PUT",
+      path: "/v1/workflows/<id this create answers>",
+      body: { identifier: op.identifier },
+      when: "the identifier the server made from the name is another",
+    },
+  ];
+}
+
 /** The steps' layouts another action creates, as refs (the body already holds their placeholders). */
 function withLayoutRefs(request: PlannedRequest, layouts: readonly LayoutFromAction[] | undefined) {
   if (layouts === undefined || layouts.length === 0) return request;
@@ -42,3 +59,6 @@ function withLayoutRefs(request: PlannedRequest, layouts: readonly LayoutFromAct
   ];
   return request;
 }
+
+/** The kind's rendering of its operations as requests (kind.ts requestOf, followUpsOf). */
+export const workflowRequests = { requestOf: workflowRequest, followUpsOf: workflowFollowUps };
