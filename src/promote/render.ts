@@ -1,10 +1,10 @@
 // Renderers of a promotion and of its outcome: text for people, JSON for machines
 // (schemas/promotion.schema.json, schemas/promotion-result.schema.json), markdown for a pull
 // request, a release comment or a job summary. Renderers only format: they decide nothing.
-import { sortKeysDeep } from "../canonical.js";
+import { type JsonValue, sortKeysDeep } from "../canonical.js";
 import { COMMENT_BOUND, type CommentSection, fitComment } from "../plan/comment-bound.js";
 import type { FieldChange } from "../plan/model.js";
-import { renderDiffBlock } from "../plan/render-markdown.js";
+import { renderDiffBlock, VALUE_WIDTH } from "../plan/render-markdown.js";
 import { type DiffSides, renderContentChange } from "../plan/render-steps.js";
 import { formatChange, formatValue } from "../plan/render-text.js";
 import { clipText, markdownCode, markdownText } from "../sanitize.js";
@@ -100,11 +100,15 @@ export function detailsOf(entry: PromotionEntry): string[] {
  * A diff against Production as plan shows changes: `field: production -> development`, steps by
  * name, long text as a unified diff (`withText`) or one summary line.
  */
-function diffLines(diff: PromotionEntry["diff"] & object, withText: boolean): string[] {
+function diffLines(
+  diff: PromotionEntry["diff"] & object,
+  withText: boolean,
+  value: (json: JsonValue) => string = formatValue,
+): string[] {
   if (diff.length === 0) return ["(Production already has this content)"];
   return diff.flatMap((change) => {
-    const step = renderContentChange(change, formatValue, PROMOTION_SIDES);
-    if (step === undefined) return [formatChange(change)];
+    const step = renderContentChange(change, value, PROMOTION_SIDES);
+    if (step === undefined) return [formatChange(change, value)];
     return withText ? [step.line, ...step.diff.map((line) => `  ${line}`)] : [step.line];
   });
 }
@@ -119,6 +123,18 @@ function formatField(field: PromotedField): string {
     return `${field.field}: set, ${lines} line${lines === 1 ? "" : "s"} (Production was not read: no diff)`;
   }
   return `${field.field}: ${JSON.stringify(value)}`;
+}
+
+/** A diff's lines for a table cell, each side of a change cut alone, and whether one was cut. */
+function cutLines(diff: PromotionEntry["diff"] & object): { lines: string[]; cut: boolean } {
+  let cut = false;
+  const value = (json: JsonValue) => {
+    const text = formatValue(json);
+    cut ||= text.length > VALUE_WIDTH;
+    return clipText(text, VALUE_WIDTH);
+  };
+  const lines = diffLines(diff, false, value);
+  return { lines, cut };
 }
 
 /** A field value longer than this (or on more than one line) is shown by its size. */
@@ -148,28 +164,32 @@ export function renderPromotionMarkdown(promotion: Promotion): string {
   ].join("\n");
   const sections: CommentSection[] = [];
   if (promotion.entries.length > 0) {
-    // The entries, then the layouts they carry unlisted, as rows of one table.
+    // The entries, then the layouts they carry unlisted, as rows of one table. Each side of a
+    // change is cut alone, so a long old value never hides the new one.
     const rows = [
       ...promotion.entries.map((entry) => ({
         label: labelOf(entry),
-        lines: entry.diff !== undefined ? diffLines(entry.diff, false) : detailsOf(entry),
+        cells: entry.diff !== undefined ? cutLines(entry.diff) : { lines: detailsOf(entry), cut: false },
         diff: entry.diff ?? [],
       })),
       ...shownCarried(promotion).map((layout) => ({
         label: carriedLabel(layout),
-        lines: diffLines(layout.diff ?? [], false),
+        cells: cutLines(layout.diff ?? []),
         diff: layout.diff ?? [],
       })),
     ];
     let table = "| resource | Production receives |\n|---|---|\n";
     let shown = 0;
-    for (const { label, lines } of rows) {
-      const cell = lines.map((line) => markdownCode(clipText(line, CELL_WIDTH))).join("<br>");
+    let cut = false;
+    for (const { label, cells } of rows) {
+      const cell = cells.lines.map((line) => markdownCode(clipText(line, CELL_WIDTH))).join("<br>");
       const row = `| ${markdownCode(clipText(label, CELL_WIDTH))} | ${cell} |\n`;
       if (table.length + row.length > TABLE_BUDGET) break;
       table += row;
       shown += 1;
+      cut ||= cells.cut || label.length > CELL_WIDTH || cells.lines.some((line) => line.length > CELL_WIDTH);
     }
+    if (cut) table += "\n_Values cut short are shown whole by `notiform promote`._\n";
     const rest = rows.length - shown;
     if (rest > 0)
       table += `\n_… ${rest} more change${rest === 1 ? "" : "s"} not shown: run \`notiform promote\` for all._\n`;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { CarriedLayout, Promotion } from "../../src/promote/model.js";
 import { carriedLabel } from "../../src/promote/model.js";
-import { renderPromotionText } from "../../src/promote/render.js";
+import { renderPromotionMarkdown, renderPromotionText } from "../../src/promote/render.js";
 
 const CONTENT_CHANGE = { field: "content", old: "<main>{{{body}}}</main>\n", new: "<b>{{{body}}}</b>\n" };
 
@@ -105,5 +105,29 @@ describe("a carried layout in the promote preview", () => {
       '    workflow "Evil" ("evil\\n  ^ workflow forged") ["64f1c0ffee0000000000a002\\n  ^ workflow id-forged"]\n',
     );
     expect(text.split("\n").filter((line) => line.trimStart().startsWith("^ workflow"))).toHaveLength(1);
+  });
+});
+
+describe("a long value in the promote comment", () => {
+  it("is cut alone, so the value Production receives always shows, with where to see it whole", () => {
+    // As the plan's comment (test/plan/visible-changes.test.ts): the change line was cut as a
+    // whole, so a 400-character old description left no trace of the new one.
+    const base = promotion([]);
+    const [entry] = base.entries;
+    if (entry === undefined) throw new Error("no entry");
+    const long = {
+      ...base,
+      entries: [{ ...entry, diff: [{ field: "critical", old: ["x".repeat(400)], new: true }] }],
+    };
+    const markdown = renderPromotionMarkdown(long);
+    expect(markdown).toContain("-> true");
+    expect(markdown).toContain("(304 more characters) -> true");
+    expect(markdown).toContain("_Values cut short are shown whole by `notiform promote`._");
+    // Short values: nothing is cut, and nothing says so.
+    const short = {
+      ...base,
+      entries: [{ ...entry, diff: [{ field: "description", old: "Long", new: "Short" }] }],
+    };
+    expect(renderPromotionMarkdown(short)).not.toContain("cut short");
   });
 });
