@@ -1,8 +1,11 @@
 // The changed messages of a plan, rendered for its pull-request comment: the steps the plan adds
 // or changes (preview/changed-steps.ts), each rendered with its workflow's first preview example
 // (or placeholders) from the server's content and from the config's. Loaded by `plan --output
-// markdown` only when the plan changes content: the renderer comes with it.
+// markdown` only when the plan changes content: the renderer comes with it. What is rendered is
+// masked first, as the preview's is (preview.ts): a value from the environment printed by a
+// template comes out escaped or changed by a helper, forms a mask of the finished text misses.
 
+import { type Masker, maskDeep } from "../mask.js";
 import type { MessageChange, MessageSide } from "../plan/render-messages.js";
 import { buildSite } from "../preview/build-site.js";
 import { changedSteps } from "../preview/changed-steps.js";
@@ -12,13 +15,15 @@ import type { RenderOutcome } from "../preview/model.js";
 import { loadRenderer } from "../render/index.js";
 import type { PreparedPlan } from "./prepare-plan.js";
 
-export async function renderMessageChanges(prepared: PreparedPlan): Promise<MessageChange[]> {
+export async function renderMessageChanges(prepared: PreparedPlan, masker: Masker): Promise<MessageChange[]> {
   const desired = prepared.session.desired;
   const steps = messageStepsOf(desired);
   const changed = changedSteps(prepared.plan, prepared.live, desired, steps);
   if (changed.size === 0) return [];
   const renderer = await loadRenderer();
-  const site = buildSite(renderer, desired, steps, { changed });
+  const site = buildSite(renderer, maskDeep(desired, masker), maskDeep(steps, masker), {
+    changed: new Map([...changed].map(([base, side]) => [base, maskDeep(side, masker)])),
+  });
   return site.steps.flatMap((step) => {
     const first = step.examples[0];
     if (first === undefined) return [];

@@ -65,7 +65,10 @@ export const planCommand = defineCommand({
       // The renderer loads only for a comment on a plan that changes content.
       const messages =
         args.output === "markdown" && changesMessages(plan)
-          ? await (await import("../../pipeline/plan-messages.js")).renderMessageChanges(prepared)
+          ? await (await import("../../pipeline/plan-messages.js")).renderMessageChanges(
+              prepared,
+              context.masker,
+            )
           : [];
       const visible = maskPlan(plan, context.masker);
       // As saved: masked, then sealed (the content digest covers what the file holds). Made only

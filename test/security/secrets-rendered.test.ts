@@ -1,0 +1,46 @@
+// Values from the environment that output holds only after a template or a name made something
+// else of them: the pull-request comment's rendered messages ({{x}} escapes `=` as &#x3D;,
+// {{uppercase x}} upper-cases it), the preview site's file names (a step named by a value is
+// slugged into its path). Found by the generative hunt (secrets-any-form.test.ts); each case here
+// is one it found, fixed.
+import { describe, expect, it } from "vitest";
+import { cliTests } from "../support/cli.js";
+
+const cliTest = cliTests();
+
+const TOKEN = "Tok=Abc`Secret42";
+const EMAIL_CONFIG = `version: 1
+organization: Acme Inc
+workflows:
+  - identifier: token-mail
+    name: Token mail
+    preview: { payload: { token: "\${NF_TOKEN}" } }
+    steps:
+      - name: email
+        type: email
+        template:
+          subject: "Your token {{token}} {{uppercase token}} {{lowercase token}}"
+          content: "<p>{{token}}</p>"
+          contentType: customHtml
+`;
+
+describe("the plan comment's rendered messages", () => {
+  it("show a value from the environment masked, however the template prints it", async () => {
+    const { cli } = await cliTest({
+      config: EMAIL_CONFIG,
+      env: (keys) => ({ NOTIFORM_API_KEY: keys.development, NF_TOKEN: TOKEN }),
+    });
+    const plan = await cli("plan", "--output", "markdown");
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain("#### Messages: 1 changed");
+    expect(plan.stdout).toContain("Your token ******** ******** ********");
+    for (const form of [
+      "Tok&#x3D;Abc&#x60;Secret42",
+      "TOK=ABC`SECRET42",
+      "tok=abc`secret42",
+      "Secret42",
+      "SECRET42",
+    ])
+      expect(plan.stdout, form).not.toContain(form);
+  });
+});
