@@ -75,7 +75,7 @@ function* maskedEntries(
 
 async function readOffline(args: PreviewArgs, context: RunContext) {
   const { desired } = await loadDesired(args, context);
-  return { desired, steps: selectSteps(desired, args.workflow), changed: undefined };
+  return { desired, steps: selectSteps(desired, args.workflow, context), changed: undefined };
 }
 
 async function readChanged(
@@ -85,14 +85,14 @@ async function readChanged(
   const { session, plan, live } = await preparePlan({ ...args, target: [] }, context);
   try {
     const desired = session.desired;
-    const steps = selectSteps(desired, args.workflow);
+    const steps = selectSteps(desired, args.workflow, context);
     return { desired, steps, changed: changedSteps(plan, live, desired, steps) };
   } finally {
     await session.close();
   }
 }
 
-function selectSteps(desired: DesiredState, only: readonly string[]): MessageStep[] {
+function selectSteps(desired: DesiredState, only: readonly string[], context: RunContext): MessageStep[] {
   const names = workflowNamesOf(desired);
   for (const name of only) {
     if (!names.includes(name))
@@ -105,7 +105,8 @@ function selectSteps(desired: DesiredState, only: readonly string[]): MessageSte
         },
       );
   }
-  return messageStepsOf(desired, only);
+  // Files are named after the names as shown (masked): a name from the environment names none.
+  return messageStepsOf(desired, only, (name) => context.masker.mask(name));
 }
 
 /** --screenshots: the browser, found before anything is rendered (none found: nothing is written). */

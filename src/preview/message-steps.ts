@@ -20,18 +20,26 @@ export interface MessageStep {
   source: Position;
 }
 
-/** Every message step of the selected workflows (all when `only` is empty). */
+/**
+ * Every message step of the selected workflows (all when `only` is empty). `shown` is what a name
+ * is shown as (masked: a workflow or step named by a value from the environment must not name
+ * its file after it, slugged, it is still most of the value).
+ */
 // A slug that is a device name (DEVICE_NAMES: Windows refuses such a file or folder) is taken as
 // used, so it gets a suffix (con-2).
-export function messageStepsOf(desired: DesiredState, only: readonly string[] = []): MessageStep[] {
+export function messageStepsOf(
+  desired: DesiredState,
+  only: readonly string[] = [],
+  shown: (name: string) => string = (name) => name,
+): MessageStep[] {
   const out: MessageStep[] = [];
   const usedFolders = new Set<string>(DEVICE_NAMES);
   for (const { spec, source } of desired.resources.workflow) {
-    const folder = uniqueKey(slug(spec.key) || "workflow", usedFolders);
+    const folder = uniqueKey(slug(shown(spec.key)) || "workflow", usedFolders);
     if (only.length > 0 && !only.includes(spec.key) && !only.includes(spec.identifier ?? "")) continue;
     const usedNames = new Set<string>(DEVICE_NAMES);
     for (const step of spec.steps ?? []) {
-      const name = uniqueKey(slug(step.name) || "step", usedNames);
+      const name = uniqueKey(slug(shown(step.name)) || "step", usedNames);
       if (!isMessageChannel(step.type)) continue;
       out.push({ workflow: spec, step, channel: step.type, base: `${folder}/${name}`, source: source.pos });
     }

@@ -3,6 +3,8 @@
 // {{uppercase x}} upper-cases it), the preview site's file names (a step named by a value is
 // slugged into its path). Found by the generative hunt (secrets-any-form.test.ts); each case here
 // is one it found, fixed.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliTests } from "../support/cli.js";
 
@@ -42,5 +44,37 @@ describe("the plan comment's rendered messages", () => {
       "SECRET42",
     ])
       expect(plan.stdout, form).not.toContain(form);
+  });
+});
+
+describe("the preview site", () => {
+  it("names no file or folder after a value from the environment (slugged, it is most of it)", async () => {
+    const config = `version: 1
+workflows:
+  - key: \${NF_FLOW}
+    identifier: token-flow
+    steps:
+      - name: "mail \${NF_STEP}"
+        type: email
+        template: { subject: "Hello", content: "<p>Hi</p>", contentType: customHtml }
+      - name: "chat \${NF_STEP}"
+        type: chat
+        template: { content: "Hi" }
+`;
+    const { workspace, run } = await cliTest({
+      config,
+      env: () => ({ NF_STEP: "AbcSecret99=Xyz", NF_FLOW: "FlowSecret.77" }),
+    });
+    const preview = await run(["preview"], { url: null });
+    expect(preview.code, preview.stderr).toBe(0);
+    const folder = join(workspace.dir, "notiform-preview");
+    const names = readdirSync(folder, { recursive: true, encoding: "utf8" });
+    expect(names.length).toBeGreaterThan(5);
+    const texts = names
+      .filter((name) => /\.(html|json)$/.test(name))
+      .map((name) => readFileSync(join(folder, name), "utf8"));
+    for (const text of [...names, ...texts, preview.stdout, preview.stderr])
+      for (const form of ["abcsecret99", "AbcSecret99", "flowsecret", "FlowSecret"])
+        expect(text, form).not.toContain(form);
   });
 });
