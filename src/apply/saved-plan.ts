@@ -11,6 +11,7 @@ import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
 import type { LiveSnapshot, ServerEnvironment } from "../kinds/kind.js";
 import type { NotificationApi } from "../kinds/notification-api.js";
+import type { PlanAction } from "../kinds/plan-action.js";
 import { readLive } from "../kinds/read-live.js";
 import { requestsOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
@@ -18,7 +19,7 @@ import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { isPlanContentSealed, keyPlanDigests } from "../plan/key-plan-digests.js";
 import { maskAction } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "../plan/model.js";
-import { planChanges, selectTargets } from "../plan/plan-changes.js";
+import { desiredIds, planChanges, selectTargets } from "../plan/plan-changes.js";
 import { validatorOf } from "../schemas.js";
 import { KEY_CHECK_TEXT, type KeyedDigest, keyedDigest, type Protect } from "../secrets/keyed-digest.js";
 import type { StateFile } from "../state/model.js";
@@ -264,7 +265,10 @@ export async function refreshSavedPlan(
   // objects: a workflow's layout ids, its default group), narrowed to the saved actions and what
   // they depend on. A second read path for saved plans drifted from the first and planned
   // differently: a step naming a layout failed as if the server listed none.
-  const ids = saved.actions.map((action) => action.id);
+  // The file's ids are masked as the rest of it is (a topic keyed by ${VAR} is topic/********):
+  // the config's resources whose masked id a saved action has are those it may stand for.
+  const savedIds = new Set(saved.actions.map((action) => action.id));
+  const ids = desiredIds(input.desired).filter((id) => savedIds.has(input.masker.mask(id)));
   // And the groups whose bindings the plan records (checked below), whether or not an action
   // of the plan touches them: a group bound by name that needs no change has no action.
   const groupKeys = new Set(input.desired.resources.notificationGroup.map(({ spec }) => spec.key));
@@ -283,12 +287,19 @@ export async function refreshSavedPlan(
       state: input.state,
       target: saved.target,
       createdBy: saved.createdBy,
-      only: new Set(saved.actions.map((a) => a.id)),
+      only: new Set(ids),
       protect: input.protect,
     }),
     input.keyed,
   );
-  const freshById = new Map(fresh.actions.map((a) => [a.id, a]));
+  // Each saved action's fresh one: the next, in plan order, whose masked id is its id (two
+  // resources keyed by values from the environment are both topic/******** in the file).
+  const byMaskedId = new Map<string, PlanAction[]>();
+  for (const action of fresh.actions) {
+    const id = input.masker.mask(action.id);
+    byMaskedId.set(id, [...(byMaskedId.get(id) ?? []), action]);
+  }
+  const freshOf = new Map(saved.actions.map((action) => [action, byMaskedId.get(action.id)?.shift()]));
   // Already as desired (an interrupted run of this plan applied it, or someone did): not sent
   // again. The rest may name the resources those created by id now (resumed-plan.ts).
   // An action that now sends nothing because its other changes were sent (what is left, fewer
@@ -296,7 +307,7 @@ export async function refreshSavedPlan(
   // applied too. One that became not applicable whole (a change now arriving by promotion) moved.
   const alreadyApplied = saved.actions
     .filter((action) => {
-      const now = freshById.get(action.id);
+      const now = freshOf.get(action);
       return now === undefined || partlySentRest(action, now);
     })
     .map((a) => a.id);
@@ -306,8 +317,11 @@ export async function refreshSavedPlan(
   // A create an interrupted run of the plan left in flight, which the server cannot settle:
   // `notiform resolve` settles it, and the plan applies then (it is not stale).
   const uncertain: string[] = [];
+  // A fresh action no saved one stands for (one of two alike that has moved) was not reviewed.
+  for (const action of [...byMaskedId.values()].flat())
+    moved.push(`${input.masker.mask(action.id)} (plans differently now)`);
   for (const action of saved.actions) {
-    const now = freshById.get(action.id);
+    const now = freshOf.get(action);
     if (now === undefined || applied.has(action.id)) continue;
     if (now.op === "uncertain" && action.op === "create") uncertain.push(action.id);
     else if (now.live.digest !== action.live.digest)

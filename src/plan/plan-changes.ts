@@ -320,6 +320,13 @@ export function selectTargets(desired: DesiredState, targets: readonly string[])
   return selectItems(itemsByKind, targets, undefined) ?? new Set<string>();
 }
 
+/** The id (`kind/key`) of every resource the config holds. */
+export function desiredIds(desired: DesiredState): string[] {
+  return KINDS.flatMap((kind) =>
+    desiredItemsOf(registry[kind] as KindModule<Kind>, desired).map((item) => `${kind}/${item.key}`),
+  );
+}
+
 /** The action ids to plan: everything, or the targets and their transitive dependencies. */
 function selectItems(
   itemsByKind: ReadonlyMap<Kind, readonly DesiredItem[]>,
