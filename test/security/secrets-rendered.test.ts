@@ -78,3 +78,31 @@ workflows:
         expect(text, form).not.toContain(form);
   });
 });
+
+describe("apply's report", () => {
+  it("quotes no trigger identifier the server made from a name holding a value from the environment", async () => {
+    const config = `version: 1
+organization: Acme Inc
+workflows:
+  - identifier: plain-flow
+    name: "Flow \${NF_NAME}"
+    steps:
+      - name: mail
+        type: email
+        template: { subject: "Hi", content: "<p>x</p>", contentType: customHtml }
+`;
+    const { cli, call } = await cliTest({
+      config,
+      env: (keys) => ({ NOTIFORM_API_KEY: keys.development, NF_NAME: "Tok=Abc`Secret42" }),
+    });
+    for (const output of ["text", "json"]) {
+      const applied = await cli("apply", "--auto-approve", "--output", output);
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stdout + applied.stderr).toContain("identifier set to plain-flow");
+      expect((applied.stdout + applied.stderr).toLowerCase()).not.toContain("secret42");
+      // Made again from the name by the next create.
+      const made = await call("GET", "/v1/workflows/plain-flow");
+      await call("PUT", `/v1/workflows/${made.data._id}`, { identifier: "renamed-away", name: "Other" });
+    }
+  });
+});

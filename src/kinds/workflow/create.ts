@@ -65,7 +65,11 @@ export async function createWorkflow(
     fields,
     stateChange: { section: "workflows", id: workflow._id, key: action.key, values: fields },
     ...(given !== op.identifier
-      ? { note: `identifier set to ${op.identifier} (the server made ${given ?? "none"})` }
+      ? // Not the one the server made: it made it from the name, which may hold a value from the
+        // environment, slugged (lower case, punctuation as "-"), a form no mask of output knows.
+        {
+          note: `identifier set to ${op.identifier} (the server made ${given === undefined ? "none" : "another"})`,
+        }
       : {}),
   };
 }
