@@ -1,12 +1,13 @@
-// Values from the environment that output holds only after a template or a name made something
-// else of them: the pull-request comment's rendered messages ({{x}} escapes `=` as &#x3D;,
-// {{uppercase x}} upper-cases it), the preview site's file names (a step named by a value is
-// slugged into its path). Found by the generative hunt (secrets-any-form.test.ts); each case here
-// is one it found, fixed.
+// Values from the environment that output holds only after something made another form of them:
+// the pull-request comment's rendered messages ({{x}} escapes `=` as &#x3D;, {{uppercase x}}
+// upper-cases it), the preview site's file names (a step named by a value is slugged into its
+// path), a trigger identifier the server made from a name, a server's message quoting JSON that a
+// JSON report escapes again. Found by the generative hunt (secrets-any-form.test.ts); each case
+// here is one it found, fixed.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliTests } from "../support/cli.js";
+import { cliTests, twoEnvironments } from "../support/cli.js";
 
 const cliTest = cliTests();
 
@@ -104,5 +105,57 @@ workflows:
       const made = await call("GET", "/v1/workflows/plain-flow");
       await call("PUT", `/v1/workflows/${made.data._id}`, { identifier: "renamed-away", name: "Other" });
     }
+  });
+});
+
+describe("a JSON report of a refused write", () => {
+  it("holds no value from the environment that the server quoted in JSON of its own", async () => {
+    const token = 'Tok"Abc\\Secret42';
+    const config = `version: 1
+organization: Acme Inc
+topics:
+  - key: quoted
+    name: "Quoted \${NF_TOKEN}"
+`;
+    const { cli, emulator } = await cliTest({
+      config,
+      env: (keys) => ({ NOTIFORM_API_KEY: keys.development, NF_TOKEN: token }),
+    });
+    const message = `body ${JSON.stringify({ name: `Quoted ${token}` })} refused`;
+    emulator.injectFault({
+      method: "POST",
+      path: "/v1/topics",
+      times: 5,
+      kind: { status: 400, body: { message } },
+    });
+    const applied = await cli("apply", "--auto-approve", "--output", "json");
+    expect(applied.code, applied.stderr).toBe(1);
+    expect(applied.stdout).toContain("refused");
+    expect(applied.stdout + applied.stderr).not.toContain("Secret42");
+  });
+});
+
+describe("a JSON report of a refused promotion", () => {
+  it("holds no value from the environment that the server quoted in JSON of its own", async () => {
+    const token = 'Tok"Abc\\Secret42';
+    const fresh = twoEnvironments("Fresh Inc");
+    const config = `${fresh.header}workflows:
+  - identifier: quoted
+    name: "Quoted \${NF_TOKEN}"
+`;
+    const { run, emulator } = await cliTest({
+      ...fresh.options,
+      config,
+      env: (keys) => ({ ...fresh.options.env?.(keys), NF_TOKEN: token }),
+    });
+    const applied = await run(["apply", "--env", "development", "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const message = `change ${JSON.stringify({ name: `Quoted ${token}` })} refused`;
+    for (const path of ["/v1/changes/*", "/v1/changes/bulk/apply"])
+      emulator.injectFault({ method: "POST", path, times: 5, kind: { status: 400, body: { message } } });
+    const promoted = await run(["promote", "--env", "development", "--auto-approve", "--output", "json"]);
+    expect(promoted.code, promoted.stderr).toBe(1);
+    expect(promoted.stdout).toContain("refused");
+    expect(promoted.stdout + promoted.stderr).not.toContain("Secret42");
   });
 });

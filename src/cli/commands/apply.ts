@@ -21,6 +21,7 @@ import {
 import { StateRecorder } from "../../apply/state-recorder.js";
 import type { DesiredState } from "../../config/model.js";
 import { InternalError, NotiformError, type Problem } from "../../errors.js";
+import { maskDeep } from "../../mask.js";
 import {
   environmentOption,
   preparePlan,
@@ -191,7 +192,11 @@ async function applyLocked(
         throw error;
       },
     );
-    context.terminal.out(args.output === "json" ? renderReportJson(report) : renderReportText(report));
+    // Masked before it is JSON: a server's message may quote a value in JSON of its own, which
+    // JSON escapes again, a form the mask of the finished text does not know.
+    context.terminal.out(
+      args.output === "json" ? renderReportJson(maskDeep(report, context.masker)) : renderReportText(report),
+    );
     if (stateFailure !== undefined) reportUnrecorded(context, stateFailure, recorder.unrecorded());
     return exitCodeOf(report, stateFailure !== undefined);
   } finally {

@@ -241,7 +241,10 @@ async function runPromotion(
 
 function printReport(args: PromoteArgs, context: CommandContext, report: PromotionReport): void {
   context.terminal.out(
-    args.output === "json" ? renderPromotionReportJson(report) : renderPromotionReportText(report),
+    // Masked before it is JSON, as apply's report is (a server's message quoting JSON).
+    args.output === "json"
+      ? renderPromotionReportJson(maskDeep(report, context.masker))
+      : renderPromotionReportText(report),
   );
 }
 
