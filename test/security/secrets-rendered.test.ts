@@ -159,3 +159,38 @@ describe("a JSON report of a refused promotion", () => {
     expect(promoted.stdout + promoted.stderr).not.toContain("Secret42");
   });
 });
+
+describe("the promotion comment", () => {
+  it("shows a value from the environment masked, also where markdown escapes it", async () => {
+    const token = "Tok|Abc*Secret42";
+    const fresh = twoEnvironments("Fresh Inc");
+    const config = `${fresh.header}workflows:
+  - identifier: piped
+    name: "Piped \${NF_TOKEN}"
+    steps:
+      - name: "step \${NF_TOKEN}"
+        type: chat
+        template: { content: "Hi \${NF_TOKEN}" }
+`;
+    const { run } = await cliTest({
+      ...fresh.options,
+      config,
+      env: (keys) => ({ ...fresh.options.env?.(keys), NF_TOKEN: token }),
+    });
+    const applied = await run(["apply", "--env", "development", "--auto-approve"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    for (const output of ["markdown", "text", "json"]) {
+      const preview = await run([
+        "promote",
+        "--env",
+        "development",
+        "--detailed-exitcode",
+        "--output",
+        output,
+      ]);
+      expect(preview.code, preview.stderr).toBe(2);
+      expect(preview.stdout).toContain("********");
+      expect(preview.stdout + preview.stderr, output).not.toContain("Secret42");
+    }
+  });
+});

@@ -163,7 +163,10 @@ function previewOnly(args: PromoteArgs): boolean {
 }
 
 /** Preview on stdout; when a JSON report follows (promoting with -o json), the text goes to stderr. */
-function show(args: PromoteArgs, context: CommandContext, promotion: Promotion): void {
+function show(args: PromoteArgs, context: CommandContext, unmasked: Promotion): void {
+  // Masked before it is rendered, as a plan is: markdown escapes a value (`|` as `\|` in a table
+  // cell), a form the mask of the finished text does not know.
+  const promotion = maskDeep(unmasked, context.masker);
   if (args.output === "json" && previewOnly(args)) context.terminal.out(renderPromotionJson(promotion));
   else if (args.output === "json")
     context.terminal.err(renderPromotionText(promotion, { verbose: args.verbose }));
