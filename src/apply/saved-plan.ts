@@ -17,7 +17,7 @@ import { requestsOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
 import { isPlanContentSealed, keyPlanDigests } from "../plan/key-plan-digests.js";
-import { maskAction } from "../plan/mask-plan.js";
+import { maskAction, maskKeys } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "../plan/model.js";
 import { desiredIds, planChanges, selectTargets } from "../plan/plan-changes.js";
 import { validatorOf } from "../schemas.js";
@@ -272,8 +272,9 @@ export async function refreshSavedPlan(
   // And the groups whose bindings the plan records (checked below), whether or not an action
   // of the plan touches them: a group bound by name that needs no change has no action.
   const groupKeys = new Set(input.desired.resources.notificationGroup.map(({ spec }) => spec.key));
-  const bound = Object.keys(saved.bindings.notificationGroups)
-    .filter((key) => groupKeys.has(key))
+  // (Their keys are masked in the file too: a group keyed by ${VAR} is bound as ********.)
+  const bound = [...groupKeys]
+    .filter((key) => Object.hasOwn(saved.bindings.notificationGroups, input.masker.mask(key)))
     .map((key) => `notificationGroup/${key}`);
   const live = await readLive(client, input.desired, input.organization, {
     selected: selectTargets(input.desired, [...ids, ...bound]) ?? new Set(),
@@ -337,21 +338,20 @@ export async function refreshSavedPlan(
   }
   // Bindings are recorded in the state file: never on the plan's word. Each must be what the
   // state file and the server say now (an edited plan could otherwise bind a foreign group).
+  const freshBindings = maskKeys(fresh.bindings.notificationGroups, input.masker);
   for (const key of Object.keys(saved.bindings.notificationGroups)) {
     const claimed = saved.bindings.notificationGroups[key];
-    const actual = Object.hasOwn(fresh.bindings.notificationGroups, key)
-      ? fresh.bindings.notificationGroups[key]
-      : undefined;
+    const actual = Object.hasOwn(freshBindings, key) ? freshBindings[key] : undefined;
     if (claimed !== actual)
       moved.push(
         `the binding of notification group ${key} (the plan says ${claimed}, the server and state file ${actual ?? "nothing"})`,
       );
   }
   // A group this plan created (an interrupted run of it): bound now, by the id its requests use.
-  for (const key of Object.keys(fresh.bindings.notificationGroups)) {
+  for (const key of Object.keys(freshBindings)) {
     if (Object.hasOwn(saved.bindings.notificationGroups, key) || !applied.has(`notificationGroup/${key}`))
       continue;
-    if (!boundByApplied(key, fresh.bindings.notificationGroups[key], applied, resolved))
+    if (!boundByApplied(key, freshBindings[key], applied, resolved))
       moved.push(`the binding of notification group ${key} (the plan made none)`);
   }
   if (moved.length === 0 && uncertain.length > 0)
