@@ -185,20 +185,27 @@ export function rememberedUnsupported(
   );
 }
 
-/** The server's message from an error body (`message` string or array), or the start of the text. */
-export function parseErrorBody(text: string): { message: string; validation: boolean } {
+/**
+ * The server's message from an error body (`message` string or array), or the start of the text;
+ * `mask` applied to the message, and to the text before it is cut (a cut secret is no longer
+ * recognisable as one).
+ */
+export function parseErrorBody(
+  text: string,
+  mask: (text: string) => string = (same) => same,
+): { message: string; validation: boolean } {
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed !== null && typeof parsed === "object") {
       const { message, error } = parsed as { message?: unknown; error?: unknown };
-      if (Array.isArray(message)) return { message: message.map(String).join("; "), validation: true };
-      if (typeof message === "string") return { message, validation: false };
-      if (typeof error === "string") return { message: error, validation: false };
+      if (Array.isArray(message)) return { message: mask(message.map(String).join("; ")), validation: true };
+      if (typeof message === "string") return { message: mask(message), validation: false };
+      if (typeof error === "string") return { message: mask(error), validation: false };
     }
   } catch {
     // Not JSON (a proxy's HTML page, say): show the start of what came back.
   }
-  const snippet = text.trim().replace(/\s+/g, " ").slice(0, 200);
+  const snippet = mask(text).trim().replace(/\s+/g, " ").slice(0, 200);
   return { message: snippet === "" ? "(no message)" : snippet, validation: false };
 }
 

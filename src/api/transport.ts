@@ -314,8 +314,11 @@ export class Transport {
   }
 
   private apiError(call: Call, status: number, text: string, attempt: number, uncertain: boolean): ApiError {
-    // Mask the whole body first: parseErrorBody cuts non-JSON text short.
-    const { message, validation } = parseErrorBody(this.options.masker.mask(text));
+    // Masked as parseErrorBody reads it: a JSON body's message once parsed (masking the JSON text
+    // could take half of an escape with a value ending in a backslash, so that it no longer parsed
+    // and its raw text was shown, where a value quoted in JSON of the server's own is escaped
+    // twice), other text before it is cut short.
+    const { message, validation } = parseErrorBody(text, (part) => this.options.masker.mask(part));
     return new ApiError({
       method: call.method,
       path: call.path,

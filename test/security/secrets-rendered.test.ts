@@ -135,6 +135,41 @@ topics:
   });
 });
 
+describe("a refused write's message", () => {
+  it("is masked whole however the server escapes a value, and never shown as raw text instead", async () => {
+    // Ends in a backslash: masked inside the body's JSON text, its HTML form took one half of the
+    // `\\` escape, the body no longer parsed, and its raw text was shown, where the value quoted
+    // in JSON of the server's own is escaped twice.
+    const token = 'Tok"Abc Secret42\\';
+    const config = `version: 1
+organization: Acme Inc
+topics:
+  - key: quoted
+    name: "Q \${NF_TOKEN}"
+`;
+    const { cli, emulator } = await cliTest({
+      config,
+      env: (keys) => ({ NOTIFORM_API_KEY: keys.development, NF_TOKEN: token }),
+    });
+    const message = [
+      `<pre>${token.replace(/"/g, "&quot;")}</pre>`,
+      `body ${JSON.stringify({ name: `Q ${token}` })} refused`,
+    ];
+    emulator.injectFault({
+      method: "POST",
+      path: "/v1/topics",
+      times: 10,
+      kind: { status: 400, body: { message } },
+    });
+    for (const output of ["text", "json"]) {
+      const applied = await cli("apply", "--auto-approve", "--output", output);
+      expect(applied.code, applied.stderr).toBe(1);
+      expect(applied.stdout + applied.stderr).toContain("refused");
+      expect(applied.stdout + applied.stderr, output).not.toContain("Secret42");
+    }
+  });
+});
+
 describe("a JSON report of a refused promotion", () => {
   it("holds no value from the environment that the server quoted in JSON of its own", async () => {
     const token = 'Tok"Abc\\Secret42';
