@@ -66,6 +66,7 @@ describe("maskDeep", () => {
 describe("maskPlan", () => {
   it("masks the old value of a field whose new value holds a secret, and leaves others", () => {
     const plan = {
+      bindings: { notificationGroups: {} },
       actions: [
         {
           id: "workflow/w",
@@ -88,6 +89,7 @@ describe("maskPlan", () => {
     const plan = {
       formatVersion: 4,
       target: { organization: `org ${secret}` },
+      bindings: { notificationGroups: { billing: "g1" }, identifiers: { tenants: { [secret]: "t1" } } },
       actions: [
         {
           id: "workflow/w",
@@ -101,6 +103,7 @@ describe("maskPlan", () => {
     } as unknown as Plan;
     const before = JSON.stringify(plan);
     const masked = maskPlan(plan, new Masker().add(secret));
+    // Keys too: a tenant keyed by ${VAR} is bound by its identifier.
     expect(JSON.stringify(masked)).not.toContain(secret);
     expect(JSON.stringify(masked)).toBe(before.replaceAll(secret, MASK));
     expect(JSON.stringify(plan)).toBe(before);
@@ -152,6 +155,7 @@ describe("Masker.leavesUnchanged", () => {
     const masker = new Masker().addCredential(key).add("env-value-1");
     const clean = {
       formatVersion: 4,
+      bindings: { notificationGroups: {} },
       actions: [{ id: "topic/a", changes: [{ field: "name", old: "A\n", new: 'B "b"' }], dependsOn: [] }],
       warnings: [],
     } as unknown as Plan;
