@@ -53,6 +53,7 @@ export function createAjv(extra: Options = {}): Ajv2020.default {
   const instance = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...extra });
   addFormats(instance);
   instance.addKeyword({ keyword: "x-message", schemaType: "string" });
+  instance.addKeyword({ keyword: "x-identity", schemaType: "boolean" });
   return instance;
 }
 

@@ -8,6 +8,8 @@ export type FieldType = "string" | "boolean";
 
 interface SchemaNode {
   type?: FieldType;
+  /** A key, identifier or reference to one (`x-identity`): what names a resource. */
+  identity?: boolean;
   /** Named properties of an object. */
   properties: Map<string, SchemaNode>;
   /** Array items and additionalProperties (environment names): any segment. */
@@ -27,6 +29,21 @@ export function fieldTypeAt(path: readonly string[]): FieldType | undefined {
   return node?.type;
 }
 
+/**
+ * Whether the value at `path` names a resource (`x-identity` in the schema: a key, an identifier,
+ * a reference to one). Such a name is written where no value from the environment may be (the
+ * state file, every plan's action ids, exported file names), so it cannot come from one.
+ */
+export function isIdentityAt(path: readonly string[]): boolean {
+  root ??= nodeOf(schemaOf("notiform") as Schema, schemaOf("notiform") as Schema, 0);
+  let node: SchemaNode | undefined = root;
+  for (const segment of path) {
+    if (node === undefined) return false;
+    node = segment === "*" ? node.any : (node.properties.get(segment) ?? node.any);
+  }
+  return node?.identity === true;
+}
+
 interface Schema {
   $ref?: string;
   type?: string | string[];
@@ -35,6 +52,7 @@ interface Schema {
   additionalProperties?: Schema | boolean;
   $defs?: Record<string, Schema>;
   enum?: unknown[];
+  "x-identity"?: boolean;
 }
 
 function nodeOf(schema: Schema, document: Schema, depth: number): SchemaNode {
@@ -45,6 +63,7 @@ function nodeOf(schema: Schema, document: Schema, depth: number): SchemaNode {
   // Only a field that is text and nothing else: `include: 42` (a glob or a list) stays wrong.
   if ((types.length === 1 && types[0] === "string") || textEnum) node.type = "string";
   else if (types.length === 1 && types[0] === "boolean") node.type = "boolean";
+  if (resolved["x-identity"] === true) node.identity = true;
   if (depth > 8) return node; // the config schema is shallow; no recursion to follow
   for (const [name, child] of Object.entries(resolved.properties ?? {}))
     node.properties.set(name, nodeOf(child, document, depth + 1));

@@ -12,7 +12,7 @@
 // 2^53 (rule yaml-value).
 import { isCollection, isMap, isScalar, isSeq, type Pair, type Scalar } from "yaml";
 import type { Problem } from "../errors.js";
-import { fieldTypeAt } from "./field-types.js";
+import { fieldTypeAt, isIdentityAt } from "./field-types.js";
 import { positionOfNode, type YamlFile } from "./yaml-file.js";
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
@@ -127,6 +127,7 @@ export function interpolateFile(
     if (typeof node.value !== "string" || !node.value.includes("${")) return;
     const source = node.value;
     let failed = false;
+    const fromEnvironment: string[] = [];
     const result = source.replace(REFERENCE, (match, inner: string | undefined) => {
       if (match === "$${") return "${";
       const parsed = NAME.exec(inner ?? "");
@@ -158,6 +159,7 @@ export function interpolateFile(
       if (value !== undefined) {
         // "true"/"false" hide nothing, and masking them would garble every JSON output.
         if (value !== "true" && value !== "false") sensitive.add(value);
+        fromEnvironment.push(name);
         return value;
       }
       if (fallback !== undefined) return fallback;
@@ -172,6 +174,17 @@ export function interpolateFile(
       return match;
     });
     if (failed) return;
+    if (fromEnvironment.length > 0 && isIdentityAt(path)) {
+      const here = fieldHere();
+      problems.push({
+        severity: "error",
+        rule: "interpolation",
+        message: `${here.field ?? "this value"}: a key, identifier or reference to one cannot come from the environment (\${${fromEnvironment[0]}}): it names the resource in the state file, plans and exported file names, where no value from the environment may be written. Write it in the file (one per environment: in that environment's overlay)`,
+        pos: positionOfNode(file, node),
+        ...here,
+      });
+      return;
+    }
     const wholeReference = /^\$\{[^}]*\}$/.test(source);
     // The path ends with the pair's key here (walk pushed it): the field's own path.
     if (

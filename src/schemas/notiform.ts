@@ -111,6 +111,7 @@ export const notiformSchema = {
             'must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/" (not "." or ".." alone)',
           description:
             "The topic's identity; immutable on the server. Letters, digits, -, _, ., :, @, + and / (e.g. an e-mail address; sent percent-encoded in paths).",
+          "x-identity": true,
         },
         name: {
           type: "string",
@@ -134,6 +135,7 @@ export const notiformSchema = {
             'must use only letters, digits, "-", "_", ".", ":", "@" and "+" (not "." or ".." alone)',
           description:
             "The tenant's identity, the same in every environment (PATCH /v1/tenants/{identifier}).",
+          "x-identity": true,
         },
         name: {
           type: "string",
@@ -161,6 +163,7 @@ export const notiformSchema = {
           "x-message": 'must use only letters, digits, "-", "_", "." and ":" (not "." or ".." alone)',
           description:
             "The layout's identity, the same in every environment; a step's template.layout names it.",
+          "x-identity": true,
         },
         name: {
           type: "string",
@@ -226,6 +229,7 @@ export const notiformSchema = {
           pattern: "^(?!\\.{1,2}$)[A-Za-z0-9_.:-]+$",
           "x-message": 'must use only letters, digits, "-", "_", "." and ":" (not "." or ".." alone)',
           description: "A local handle, stable across renames; workflows name groups by it.",
+          "x-identity": true,
         },
         name: {
           type: "string",
@@ -246,6 +250,7 @@ export const notiformSchema = {
           pattern: "^(?!\\.{1,2}$)[A-Za-z0-9_.:-]+$",
           "x-message": 'must use only letters, digits, "-", "_", "." and ":" (not "." or ".." alone)',
           description: "A local handle that overrides use to name this workflow; defaults to `identifier`.",
+          "x-identity": true,
         },
         identifier: {
           type: "string",
@@ -254,6 +259,7 @@ export const notiformSchema = {
           "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description:
             "The workflow's trigger identifier: the same in every environment, resolved to that environment's id (GET /v1/workflows/{identifier}).",
+          "x-identity": true,
         },
         id: {
           type: "string",
@@ -325,6 +331,7 @@ export const notiformSchema = {
           pattern: "^(?!\\.{1,2}$)",
           "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description: "The key of a notificationGroups entry of this config.",
+          "x-identity": true,
         },
         data: {
           type: "object",
@@ -389,6 +396,7 @@ export const notiformSchema = {
           pattern: "^(?!\\.{1,2}$)",
           "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description: "A workflows key of this config, or a raw 24-hex workflow id.",
+          "x-identity": true,
         },
         tenant: {
           type: "string",
@@ -397,6 +405,7 @@ export const notiformSchema = {
           "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description:
             "The tenant's identifier (the same in every environment), resolved per environment (GET /v1/tenants/{identifier}). A 24-hex value is taken as the tenant's id (as configs did before identifiers).",
+          "x-identity": true,
         },
         tenantId: {
           type: "string",
@@ -827,6 +836,7 @@ export const notiformSchema = {
           "x-message": 'must not be "." or ".." (it would be sent as a dot segment of a URL path)',
           description:
             "E-mail only: a layout identifier (a layouts entry of this config or a layout on the server), resolved to its id. Left out: the server's default layout.",
+          "x-identity": true,
         },
         variables: {
           type: "array",

@@ -283,11 +283,101 @@ workflows:
     const masker = new Masker().add(...result.sensitive);
     const text = masker.mask(renderValidateText(result).err);
     expect(text).toContain(
-      'topics[0].key: must use only letters, digits, "-", "_", ".", ":", "@", "+" and "/" (not "." or ".." alone), got "********"',
+      "topics[0].key: a key, identifier or reference to one cannot come from the environment (${TOPIC_KEY})",
     );
     expect(text).not.toContain("not a key!");
     const json = masker.mask(renderValidateJson(result));
     expect(JSON.parse(json).valid).toBe(false);
+  });
+
+  it("refuses a key, identifier or reference from the environment, once, at its field; a default or a name may", async () => {
+    // The state file, every plan's action ids and exported file names hold them as they are:
+    // no value from the environment may be written there (found by secrets-any-form.test.ts).
+    const yaml = [
+      "version: 1",
+      "notificationGroups:",
+      "  - { key: '${K1}', name: G }",
+      "topics:",
+      "  - { key: '${K2}', name: T }",
+      "tenants:",
+      "  - { identifier: '${K3}', name: N }",
+      "layouts:",
+      "  - { identifier: '${K4}', content: '{{{body}}}' }",
+      "workflows:",
+      "  - identifier: '${K5}'",
+      "    key: '${K6}'",
+      "    name: W ${NAME}",
+      "    notificationGroup: '${K7}'",
+      "    steps: [{ name: s, type: email, template: { subject: s, content: c, layout: '${K8}' } }]",
+      "overrides:",
+      "  - { workflow: '${K9}', tenant: '${K10}' }",
+      "",
+    ].join("\n");
+    // Each reference names its entry: K7 the group K1, K8 the layout K4, K9 the workflow K6, K10 the tenant K3.
+    const vars: Record<string, string> = Object.fromEntries(
+      [...Array(6)].map((_, i) => [`K${i + 1}`, `id-${i + 1}`]),
+    );
+    Object.assign(vars, { K7: "id-1", K8: "id-4", K9: "id-6", K10: "id-3" });
+    const ws = await createWorkspace({ "notiform.yaml": yaml });
+    const refused = await validateConfig({ cwd: ws.dir, vars: { ...vars, NAME: "Secret Name" } });
+    expect(refused.problems.map((p) => [p.pos.line, p.field, p.message.replace(/ \(\$\{.*/s, "")])).toEqual([
+      [
+        3,
+        "notificationGroups[0].key",
+        "notificationGroups[0].key: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        5,
+        "topics[0].key",
+        "topics[0].key: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        7,
+        "tenants[0].identifier",
+        "tenants[0].identifier: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        9,
+        "layouts[0].identifier",
+        "layouts[0].identifier: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        11,
+        "workflows[0].identifier",
+        "workflows[0].identifier: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        12,
+        "workflows[0].key",
+        "workflows[0].key: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        14,
+        "workflows[0].notificationGroup",
+        "workflows[0].notificationGroup: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        15,
+        "workflows[0].steps[0].template.layout",
+        "workflows[0].steps[0].template.layout: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        17,
+        "overrides[0].workflow",
+        "overrides[0].workflow: a key, identifier or reference to one cannot come from the environment",
+      ],
+      [
+        17,
+        "overrides[0].tenant",
+        "overrides[0].tenant: a key, identifier or reference to one cannot come from the environment",
+      ],
+    ]);
+    // Unset, each default is plain text from the file: the same config is valid.
+    const defaults = yaml.replace(/\$\{(K\d+)\}/g, (_, name: string) => `\${${name}:-${vars[name]}}`);
+    await ws.write("notiform.yaml", defaults);
+    const valid = await validateConfig({ cwd: ws.dir, vars: { NAME: "Secret Name" } });
+    expect(valid.problems).toEqual([]);
+    expect(valid.sensitive).toEqual(["Secret Name"]);
   });
 
   it("still fails with the missing file's name when there is no root file", async () => {

@@ -1,7 +1,8 @@
-// Resources keyed by a value from the environment (a topic key `${NF_TOPIC}`): a saved plan holds
-// their ids masked (topic/********), as it holds everything; `apply plan.json` still applies it,
-// each masked action matched to the config's resource it was made for, two alike in order.
-// Found by the generative hunt (secrets-any-form.test.ts).
+// Resources whose key is also a value from the environment used elsewhere (a topic keyed
+// `orders-eu` beside `name: ${REGION}`; a key itself cannot come from the environment): a saved
+// plan holds their ids masked (topic/********), as it masks that value everywhere; `apply
+// plan.json` still applies it, each masked action matched to the config's resource it was made
+// for, two alike in order. Found by the generative hunt (secrets-any-form.test.ts).
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,15 +13,15 @@ const cliTest = cliTests();
 const CONFIG = `version: 1
 organization: Acme Inc
 topics:
-  - key: \${NF_TOPIC_A}
+  - key: zeta+key/Secret-1
     name: First \${NF_TOPIC_A}
-  - key: \${NF_TOPIC_B}
-    name: Second
+  - key: alpha@key:Secret-2
+    name: Second \${NF_TOPIC_B}
   - key: plain
     name: Plain
 `;
 
-describe("a saved plan of resources keyed by values from the environment", () => {
+describe("a saved plan of resources keyed by values from the environment elsewhere", () => {
   it("applies, and the next plan is empty", async () => {
     const { workspace, cli, call } = await cliTest({
       config: CONFIG,
@@ -40,7 +41,7 @@ describe("a saved plan of resources keyed by values from the environment", () =>
     expect(applied.stdout + applied.stderr).not.toContain("Secret-");
     const topic = async (key: string) => (await call("GET", `/v1/topics/${encodeURIComponent(key)}`)).data;
     expect((await topic("zeta+key/Secret-1")).name).toBe("First zeta+key/Secret-1");
-    expect((await topic("alpha@key:Secret-2")).name).toBe("Second");
+    expect((await topic("alpha@key:Secret-2")).name).toBe("Second alpha@key:Secret-2");
     const again = await cli("plan", "--detailed-exitcode");
     expect(again.code, again.stdout).toBe(0);
   });
@@ -49,23 +50,23 @@ describe("a saved plan of resources keyed by values from the environment", () =>
 const BOUND = `version: 1
 organization: Acme Inc
 notificationGroups:
-  - key: \${NF_GROUP}
-    name: Grouped
+  - key: group-Secret-1
+    name: Grouped \${NF_GROUP}
 tenants:
-  - identifier: \${NF_TENANT}
-    name: Tenant
+  - identifier: tenant-Secret-2
+    name: Tenant \${NF_TENANT}
 workflows:
   - key: flow
-    identifier: \${NF_FLOW}
-    name: Flow
-    notificationGroup: \${NF_GROUP}
+    identifier: flow-Secret-3
+    name: Flow \${NF_FLOW}
+    notificationGroup: group-Secret-1
 overrides:
   - workflow: flow
-    tenant: \${NF_TENANT}
+    tenant: tenant-Secret-2
     active: true
 `;
 
-describe("a saved plan binding resources keyed by values from the environment", () => {
+describe("a saved plan binding resources keyed by values from the environment elsewhere", () => {
   it("holds their keys masked, and applies", async () => {
     const { workspace, cli } = await cliTest({
       config: BOUND,

@@ -50,10 +50,12 @@ describe("the plan comment's rendered messages", () => {
 
 describe("the preview site", () => {
   it("names no file or folder after a value from the environment (slugged, it is most of it)", async () => {
+    // A key cannot come from the environment, but one may equal a value that does (NF_FLOW here).
     const config = `version: 1
 workflows:
-  - key: \${NF_FLOW}
+  - key: FlowSecret.77
     identifier: token-flow
+    name: Flow \${NF_FLOW}
     steps:
       - name: "mail \${NF_STEP}"
         type: email

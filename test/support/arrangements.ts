@@ -7,6 +7,7 @@
 // emitters can say so, the line each entry and each value is on.
 import { dirname, posix } from "node:path";
 import { stringify } from "yaml";
+import { isIdentityAt } from "../../src/config/field-types.js";
 import type { Files, Generated, Json } from "./generated-config.js";
 import { VAR, VAR_VALUE } from "./generated-config.js";
 
@@ -131,8 +132,11 @@ export function freshPath(w: Writing, depth: number, ext: string, under = ""): s
  * AVOID: true/false and numbers behind ${VAR}: docs/environments.md speaks of string values only
  * (the loader turns a whole reference in a true/false field into a boolean; undocumented).
  */
-function writeString(w: Writing, value: string): string {
+function writeString(w: Writing, value: string, identity = false): string {
   if (w.rng() >= w.varChance) return escaped(value);
+  // A name of a resource cannot come from the environment (docs/environments.md): inline or a default.
+  if (identity)
+    return value.includes("}") || value.includes("${") ? escaped(value) : `\${NF_ARR_UNSET:-${value}}`;
   const name = `NF_ARR_${Object.keys(w.vars).length}`;
   const mode = w.rng();
   if (mode < 0.2 && !value.includes("}") && !value.includes("${")) return `\${NF_ARR_UNSET:-${value}}`; // a default, no variable set
@@ -169,7 +173,8 @@ function isTextField(section: string, path: readonly (string | number)[]): boole
 export function writeEntry(w: Writing, section: string, entry: Json, yamlPath: string): Json {
   const walk = (value: Json, path: (string | number)[]): Json => {
     if (typeof value === "string") {
-      if (!isTextField(section, path) || w.rng() >= w.fileChance) return writeString(w, value);
+      const identity = isIdentityAt([section, "*", ...path.map((p) => (typeof p === "number" ? "*" : p))]);
+      if (!isTextField(section, path) || w.rng() >= w.fileChance) return writeString(w, value, identity);
       let file = w.rng() < 0.5 ? w.shared.get(value) : undefined;
       if (file === undefined) {
         file = freshPath(w, Math.floor(w.rng() * 4), pick(w.rng, [".html", ".txt", ".md"]));

@@ -89,7 +89,11 @@ export const keySecretsArb: fc.Arbitrary<KeySecrets> = fc.record(
   { requiredKeys: [] },
 );
 
-/** Resources keyed by `keys` (through ${NF_TOPIC_KEY} and the like), named by secret 0. */
+/**
+ * Resources keyed by `keys`, written in the file (a key cannot come from the environment), and the
+ * same values used through the environment in their names (`Keyed ${NF_TOPIC_KEY}`): each is then
+ * a secret that the outputs mask wherever it stands, the resource's ids included (topic/********).
+ */
 function plantKeys(
   body: Record<string, Json>,
   keys: KeySecrets,
@@ -100,19 +104,22 @@ function plantKeys(
   if (keys.topic !== undefined) {
     env.NF_TOPIC_KEY = keys.topic;
     const topics = (body.topics ?? []) as Json[];
-    body.topics = [{ key: `\${NF_TOPIC_KEY}`, name: `Keyed ${ref(0)}` }, ...topics];
+    body.topics = [{ key: keys.topic, name: `Keyed \${NF_TOPIC_KEY} ${ref(0)}` }, ...topics];
   }
   if (keys.group !== undefined) {
     env.NF_GROUP_KEY = keys.group;
     const groups = (body.notificationGroups ?? []) as Json[];
-    body.notificationGroups = [{ key: `\${NF_GROUP_KEY}`, name: `Grouped ${ref(0)}` }, ...groups];
-    if (first !== undefined) first.notificationGroup = `\${NF_GROUP_KEY}`;
+    body.notificationGroups = [{ key: keys.group, name: `Grouped \${NF_GROUP_KEY} ${ref(0)}` }, ...groups];
+    if (first !== undefined) first.notificationGroup = keys.group;
   }
   if (keys.layout !== undefined) {
     env.NF_LAYOUT_KEY = keys.layout;
     const layouts = (body.layouts ?? []) as Json[];
     const content = `<html><body>\n<p>${ref(0)}</p>\n{{{body}}}\n</body></html>\n`;
-    body.layouts = [{ identifier: `\${NF_LAYOUT_KEY}`, name: `Layout ${ref(0)}`, content }, ...layouts];
+    body.layouts = [
+      { identifier: keys.layout, name: `Layout \${NF_LAYOUT_KEY} ${ref(0)}`, content },
+      ...layouts,
+    ];
   }
   if (keys.workflow !== undefined) {
     env.NF_WORKFLOW_KEY = keys.workflow;
@@ -121,12 +128,12 @@ function plantKeys(
       subject: `Keyed ${ref(0)}`,
       content: `<p>${ref(0)}</p>`,
       contentType: "customHtml",
-      ...(keys.layout !== undefined ? { layout: `\${NF_LAYOUT_KEY}` } : {}),
+      ...(keys.layout !== undefined ? { layout: keys.layout } : {}),
     };
     const keyed = {
       key: "secret-keyed",
-      identifier: `\${NF_WORKFLOW_KEY}`,
-      name: `Keyed ${ref(0)}`,
+      identifier: keys.workflow,
+      name: `Keyed \${NF_WORKFLOW_KEY} ${ref(0)}`,
       steps: [{ name: "mail", type: "email", template }],
     };
     body.workflows = [...workflows, keyed];
@@ -134,11 +141,11 @@ function plantKeys(
   if (keys.tenant !== undefined) {
     env.NF_TENANT_KEY = keys.tenant;
     const tenants = (body.tenants ?? []) as Json[];
-    body.tenants = [{ identifier: `\${NF_TENANT_KEY}`, name: `Tenant ${ref(0)}` }, ...tenants];
+    body.tenants = [{ identifier: keys.tenant, name: `Tenant \${NF_TENANT_KEY} ${ref(0)}` }, ...tenants];
     if (first !== undefined) {
       body.overrides = [
         ...((body.overrides ?? []) as Json[]),
-        { workflow: first.key ?? first.identifier ?? null, tenant: `\${NF_TENANT_KEY}`, active: true },
+        { workflow: first.key ?? first.identifier ?? null, tenant: keys.tenant, active: true },
       ];
     }
   }
