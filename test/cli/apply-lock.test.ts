@@ -193,20 +193,26 @@ describe("a lock held by a live run", () => {
   });
 });
 
+/** A lock of this host whose process is gone (a crashed apply's); returns that pid. */
+async function leaveStaleLock(workspace: Workspace): Promise<number> {
+  const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
+  await workspace.write(
+    LOCK,
+    serializeLockInfo({
+      holder: "ci",
+      host: hostname(),
+      pid: gone,
+      startedAt: "2026-11-23T09:00:00.000Z",
+      command: "notiform apply",
+    }),
+  );
+  return gone;
+}
+
 describe("a lock left behind", () => {
   it("is taken over with a warning when its process is gone on this host", async () => {
     const { workspace, cli, handle } = await setup(2);
-    const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
-    await workspace.write(
-      LOCK,
-      serializeLockInfo({
-        holder: "ci",
-        host: hostname(),
-        pid: gone,
-        startedAt: "2026-11-23T09:00:00.000Z",
-        command: "notiform apply",
-      }),
-    );
+    const gone = await leaveStaleLock(workspace);
     const result = await cli(["apply", "--auto-approve"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`warning: taking over a stale lock`);
@@ -218,17 +224,7 @@ describe("a lock left behind", () => {
   it("is taken over with the temporary state file its killed write left, and nothing else", async () => {
     // A kill -9 during the atomic state write leaves `.notiform.state.json.<hex>.tmp` (docs/state.md).
     const { workspace, cli, handle } = await setup(2);
-    const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
-    await workspace.write(
-      LOCK,
-      serializeLockInfo({
-        holder: "ci",
-        host: hostname(),
-        pid: gone,
-        startedAt: "2026-11-23T09:00:00.000Z",
-        command: "notiform apply",
-      }),
-    );
+    await leaveStaleLock(workspace);
     const left = ".notiform.state.json.0a1b2c3d4e5f.tmp";
     const others = [
       ".notiform.prod.state.json.0a1b2c3d4e5f.tmp",
