@@ -244,23 +244,28 @@ describe("the hostile site in headless Chromium", () => {
     // handler did not run).
     const mail = pages.find((p) => p.endsWith("/mail.preview.html")) ?? "";
     const png = join(ws.dir, "shot.png");
-    execFileSync(
-      CHROMIUM,
-      [
-        ...HEADLESS_FLAGS,
-        "--hide-scrollbars",
-        "--virtual-time-budget=5000",
-        `--user-data-dir=${join(ws.dir, ".chromium")}`,
-        `--screenshot=${png}`,
-        "--window-size=1300,900",
-        pathToFileURL(join(site, mail)).href,
-      ],
-      { timeout: 60_000, stdio: "ignore" },
-    );
-    const image = decodePng(readFileSync(png));
-    const blue = countPixels(image, ([r, g, b]) => b > 200 && r < 60 && g < 60);
-    const red = countPixels(image, ([r, g, b]) => r > 200 && g < 60 && b < 60);
-    expect({ blue: blue > 100, red }).toEqual({ blue: true, red: 0 });
+    // On a loaded machine a shot may come before the frames paint (no blue yet): up to three,
+    // and none may show red.
+    let blue = 0;
+    for (let attempt = 0; attempt < 3 && blue <= 100; attempt++) {
+      execFileSync(
+        CHROMIUM,
+        [
+          ...HEADLESS_FLAGS,
+          "--hide-scrollbars",
+          "--virtual-time-budget=5000",
+          `--user-data-dir=${join(ws.dir, ".chromium")}`,
+          `--screenshot=${png}`,
+          "--window-size=1300,900",
+          pathToFileURL(join(site, mail)).href,
+        ],
+        { timeout: 60_000, stdio: "ignore" },
+      );
+      const image = decodePng(readFileSync(png));
+      blue = countPixels(image, ([r, g, b]) => b > 200 && r < 60 && g < 60);
+      expect(countPixels(image, ([r, g, b]) => r > 200 && g < 60 && b < 60)).toBe(0);
+    }
+    expect(blue).toBeGreaterThan(100);
   }, 120_000);
 });
 
