@@ -63,6 +63,14 @@ function shown(c: string, offset: number, text: string): string {
   return visible(c);
 }
 
+/**
+ * A resource's key or identifier as a heading shows it: quoted (as JSON) when it starts or ends
+ * with a blank, which a screen does not show (`"flow "` and `flow` are two workflows).
+ */
+export function visibleKey(key: string): string {
+  return visibleText(/^\s|\s$/u.test(key) ? JSON.stringify(key) : key);
+}
+
 /** One line of text with every control character made visible (line breaks too). */
 export function visibleText(text: string): string {
   return text.replace(UNSAFE, shown);

@@ -12,7 +12,7 @@
 import type { JsonValue } from "../canonical.js";
 import type { ActionOp, PlanAction } from "../kinds/plan-action.js";
 import { KINDS } from "../kinds/registry.js";
-import { clipText, htmlText, markdownCode, markdownText } from "../sanitize.js";
+import { clipText, htmlText, markdownCode, markdownText, visibleKey } from "../sanitize.js";
 import { COMMENT_BOUND, type CommentSection, fitComment } from "./comment-bound.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
@@ -221,7 +221,7 @@ function renderRow(action: PlanAction): { text: string; cut: boolean } {
       ? ""
       : `<br>_${markdownText(action.op)}: ${markdownText(clipText(action.reason, CHANGE_WIDTH))}_`;
   cut ||= (action.reason?.length ?? 0) > CHANGE_WIDTH;
-  const text = `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(clipText(action.key, CHANGE_WIDTH))} | ${changes}${note} |\n`;
+  const text = `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(clipText(visibleKey(action.key), CHANGE_WIDTH))} | ${changes}${note} |\n`;
   return { text, cut };
 }
 

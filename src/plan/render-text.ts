@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { canonicalJson, type JsonValue, sortKeysDeep } from "../canonical.js";
 import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
-import { visibleText as v } from "../sanitize.js";
+import { visibleText as v, visibleKey } from "../sanitize.js";
 import type { Plan } from "./model.js";
 import { describeKind, OP_SYMBOL, summaryLine, unlistedNote } from "./render-common.js";
 import { renderContentChange } from "./render-steps.js";
@@ -54,7 +54,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
   lines.push(summaryLine(plan));
   if (plan.actions.length > 0) lines.push("");
   for (const action of plan.actions) {
-    const head = `${OP_SYMBOL[action.op]} ${describeKind(action.kind)} ${v(action.key)}`;
+    const head = `${OP_SYMBOL[action.op]} ${describeKind(action.kind)} ${visibleKey(action.key)}`;
     const suffix =
       action.op === "create" || action.op === "update" ? "" : ` (${action.op}: ${v(action.reason ?? "")})`;
     lines.push(paint(COLORS[action.op], `  ${head}`) + (suffix ? paint(DIM, suffix) : ""));
@@ -78,7 +78,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions): string {
     const shown = options.verbose ? plan.unmanaged : plan.unmanaged.slice(0, 20);
     for (const item of shown) {
       lines.push(
-        `    ${describeKind(item.kind)} ${v(item.key)}${item.name === undefined ? "" : ` (${v(item.name)})`}`,
+        `    ${describeKind(item.kind)} ${visibleKey(item.key)}${item.name === undefined ? "" : ` (${v(item.name)})`}`,
       );
     }
     if (shown.length < plan.unmanaged.length)

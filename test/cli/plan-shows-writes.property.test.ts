@@ -14,7 +14,7 @@ import { parseStepField, STEPS_FIELD } from "../../src/kinds/workflow/steps-cano
 import { MASK } from "../../src/mask.js";
 import type { Plan } from "../../src/plan/model.js";
 import { OP_SYMBOL } from "../../src/plan/render-common.js";
-import { visibleText } from "../../src/sanitize.js";
+import { visibleKey, visibleText } from "../../src/sanitize.js";
 import { startCliTest, twoEnvironments } from "../support/cli.js";
 import {
   configArb,
@@ -108,7 +108,7 @@ async function agrees(first: Generated, second: Generated): Promise<string | und
     const lines = text.split("\n");
     const sending = saved.actions.filter((a) => a.requests.length > 0);
     for (const action of sending) {
-      const head = `  ${OP_SYMBOL[action.op]} ${describeKind(action.kind)} ${visibleText(action.key)}`;
+      const head = `  ${OP_SYMBOL[action.op]} ${describeKind(action.kind)} ${visibleKey(action.key)}`;
       const at = lines.indexOf(head);
       expect(at, `${action.id} is shown\n${text}`).toBeGreaterThanOrEqual(0);
       expect(action.changes.length, `${action.id} sends, so it shows a change`).toBeGreaterThan(0);

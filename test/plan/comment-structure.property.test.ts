@@ -14,7 +14,7 @@ import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import type { Plan } from "../../src/plan/model.js";
 import { describeKind, OP_SYMBOL, summaryLine } from "../../src/plan/render-common.js";
 import { CHANGE_WIDTH, renderPlanMarkdown } from "../../src/plan/render-markdown.js";
-import { clipText, visibleText } from "../../src/sanitize.js";
+import { clipText, visibleKey, visibleText } from "../../src/sanitize.js";
 import { planOf } from "../helpers/builders.js";
 import { readComment, seen } from "../support/plan-view.js";
 
@@ -155,7 +155,7 @@ function checkComment(plan: Plan, budget: number | undefined) {
       const shown = actions[i];
       if (shown === undefined) return;
       expect(row.op).toBe(`${OP_SYMBOL[shown.op]} ${shown.op}`);
-      expect(row.key).toEqual([seen(visibleText(clipText(shown.key, CHANGE_WIDTH)))]);
+      expect(row.key).toEqual([seen(visibleText(clipText(visibleKey(shown.key), CHANGE_WIDTH)))]);
       expect(row.changes, JSON.stringify(shown.changes)).toHaveLength(shown.changes.length);
       if (shown.reason !== undefined) expect(row.note).toContain(`${shown.op}: `);
       else expect(row.note).toBe("");

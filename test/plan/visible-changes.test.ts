@@ -6,7 +6,7 @@ import type { FieldChange, PlanAction } from "../../src/kinds/plan-action.js";
 import { stepField } from "../../src/kinds/workflow/steps-canonical.js";
 import { renderPlanMarkdown } from "../../src/plan/render-markdown.js";
 import { renderPlanText } from "../../src/plan/render-text.js";
-import { terminalText, visibleLine, visibleText } from "../../src/sanitize.js";
+import { markdownCode, terminalText, visibleLine, visibleText } from "../../src/sanitize.js";
 import { planOf, updateAction } from "../helpers/builders.js";
 
 function rendered(change: FieldChange, kind: PlanAction["kind"] = "layout") {
@@ -82,6 +82,22 @@ describe("a diff line shows what a screen would not", () => {
       new: `<p>\n${LONG} C:\\Files \\d+\n</p>`,
     });
     expect(text).toContain(`        +${LONG} C:\\Files \\d+\n`);
+  });
+});
+
+describe("a key that starts or ends with a blank", () => {
+  it("is quoted in the text plan's heading and the comment's row, so it is told apart from the key without it", () => {
+    // Found by the what-you-see hunt: a workflow identifier "flow " printed as "flow".
+    const change = { field: "name", old: "A", new: "B" };
+    for (const key of ["flow ", " flow", "flow\t"]) {
+      const plan = planOf([updateAction([change], "workflow", key)]);
+      expect(renderPlanText(plan, { color: false, verbose: false })).toContain(
+        `  ~ workflow ${visibleText(JSON.stringify(key))}\n`,
+      );
+      expect(renderPlanMarkdown(plan)).toContain(markdownCode(visibleText(JSON.stringify(key))));
+    }
+    const plain = planOf([updateAction([change], "workflow", "flow")]);
+    expect(renderPlanText(plain, { color: false, verbose: false })).toContain("  ~ workflow flow\n");
   });
 });
 
