@@ -10,7 +10,7 @@
 // HTML or markup, code spans show values exactly, and raw HTML (`<summary>`) gets HTML escapes.
 
 import type { JsonValue } from "../canonical.js";
-import type { ActionOp, PlanAction } from "../kinds/plan-action.js";
+import type { ActionOp, FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { KINDS } from "../kinds/registry.js";
 import { clipText, htmlText, markdownCode, markdownText, visibleKey } from "../sanitize.js";
 import { COMMENT_BOUND, type CommentSection, fitComment } from "./comment-bound.js";
@@ -204,13 +204,16 @@ function countsOf(actions: readonly PlanAction[]): string {
 /** An action's row, and whether a value in it was cut short. */
 function renderRow(action: PlanAction): { text: string; cut: boolean } {
   let cut = action.key.length > CHANGE_WIDTH;
-  const value = (json: JsonValue) => {
-    const text = formatValue(json);
-    cut ||= text.length > VALUE_WIDTH;
-    return clipText(text, VALUE_WIDTH);
-  };
   const changes = action.changes
     .map((change) => {
+      // Where the two sides first differ: past the width, both are shown from just before it,
+      // or two long values alike at the start would show alike (data changed deep inside).
+      const from = firstDifference(change);
+      const value = (json: JsonValue) => {
+        const text = formatValue(json);
+        cut ||= text.length > VALUE_WIDTH;
+        return from === undefined ? clipText(text, VALUE_WIDTH) : clipFrom(text, from);
+      };
       const line = renderContentChange(change, value)?.line ?? formatChange(change, value);
       cut ||= line.length > CHANGE_WIDTH;
       return markdownCode(clipText(line, CHANGE_WIDTH));
@@ -223,6 +226,27 @@ function renderRow(action: PlanAction): { text: string; cut: boolean } {
   cut ||= (action.reason?.length ?? 0) > CHANGE_WIDTH;
   const text = `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(clipText(visibleKey(action.key), CHANGE_WIDTH))} | ${changes}${note} |\n`;
   return { text, cut };
+}
+
+/** Context kept before the first difference when values are shown from there. */
+const BEFORE_DIFFERENCE = 24;
+
+/** Where a change's two values, as shown, first differ, when that is past what a cut shows. */
+function firstDifference(change: FieldChange): number | undefined {
+  if (change.old === undefined || change.unknown === true) return undefined;
+  const [a, b] = [formatValue(change.old), formatValue(change.new)];
+  let at = 0;
+  while (at < a.length && at < b.length && a[at] === b[at]) at++;
+  return at > VALUE_WIDTH - BEFORE_DIFFERENCE && at < Math.max(a.length, b.length) ? at : undefined;
+}
+
+/** `text` from a little before `at` (never inside a character), cut to the width, saying how much it leaves out. */
+function clipFrom(text: string, at: number): string {
+  let start = Math.max(0, Math.min(at, text.length) - BEFORE_DIFFERENCE);
+  const code = text.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start -= 1;
+  if (start === 0) return clipText(text, VALUE_WIDTH);
+  return `(${start} characters)…${clipText(text.slice(start), VALUE_WIDTH)}`;
 }
 
 /**

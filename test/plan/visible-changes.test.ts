@@ -85,6 +85,25 @@ describe("a diff line shows what a screen would not", () => {
   });
 });
 
+describe("two long values alike at the start, in the comment", () => {
+  it("are both shown from a little before where they differ, so the change is seen", () => {
+    // Noticed by the what-you-see hunt: tenant data changed deep inside showed as two equal cuts.
+    const head = "a".repeat(300);
+    const { markdown } = rendered(
+      { field: "data", old: { note: `${head}OLD-tail` }, new: { note: `${head}NEW-tail` } },
+      "tenant",
+    );
+    const row = markdown.split("\n").find((line) => line.includes("data:")) ?? "";
+    expect(row).toContain("aOLD-tail");
+    expect(row).toContain("aNEW-tail");
+    expect(row).toMatch(/\(\d+ characters\)…/);
+    expect(markdown).toContain("_Values cut short are shown whole by `notiform plan`._");
+    // Differing early: cut at the start as before.
+    const early = rendered({ field: "data", old: { note: `x${head}` }, new: { note: `y${head}` } }, "tenant");
+    expect(early.markdown).not.toMatch(/\(\d+ characters\)…/);
+  });
+});
+
 describe("a key that starts or ends with a blank", () => {
   it("is quoted in the text plan's heading and the comment's row, so it is told apart from the key without it", () => {
     // Found by the what-you-see hunt: a workflow identifier "flow " printed as "flow".
@@ -148,7 +167,8 @@ describe("a value the comment cuts short", () => {
     const old = ["x".repeat(400)];
     const { markdown } = rendered({ field: "name", old, new: [...old, "added"] }, "topic");
     const row = markdown.split("\n").find((line) => line.startsWith("| ~ update")) ?? "";
-    expect(row).toMatch(/`name: \["x+… \(\d+ more characters\) -> \["x+… \(\d+ more characters\)`/);
+    // They differ past the width: both are shown from just before it, the new element seen.
+    expect(row).toMatch(/`name: \(\d+ characters\)…x+"\] -> \(\d+ characters\)…x+","added"\]`/);
     expect(markdown).toMatch(/_Values cut short are shown whole by `notiform plan`\._/);
   });
 
