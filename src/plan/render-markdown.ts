@@ -206,14 +206,9 @@ function renderRow(action: PlanAction): { text: string; cut: boolean } {
   let cut = action.key.length > CHANGE_WIDTH;
   const changes = action.changes
     .map((change) => {
-      // Where the two sides first differ: past the width, both are shown from just before it,
-      // or two long values alike at the start would show alike (data changed deep inside).
-      const from = firstDifference(change);
-      const value = (json: JsonValue) => {
-        const text = formatValue(json);
-        cut ||= text.length > VALUE_WIDTH;
-        return from === undefined ? clipText(text, VALUE_WIDTH) : clipFrom(text, from);
-      };
+      const value = cutValues(change, () => {
+        cut = true;
+      });
       const line = renderContentChange(change, value)?.line ?? formatChange(change, value);
       cut ||= line.length > CHANGE_WIDTH;
       return markdownCode(clipText(line, CHANGE_WIDTH));
@@ -226,6 +221,20 @@ function renderRow(action: PlanAction): { text: string; cut: boolean } {
   cut ||= (action.reason?.length ?? 0) > CHANGE_WIDTH;
   const text = `| ${OP_SYMBOL[action.op]} ${action.op} | ${markdownCode(clipText(visibleKey(action.key), CHANGE_WIDTH))} | ${changes}${note} |\n`;
   return { text, cut };
+}
+
+/**
+ * How a comment shows the values of `change`: each cut to VALUE_WIDTH alone (so `-> new` always
+ * shows); past the width where they first differ, both from a little before it, or two long
+ * values alike at the start would show alike (data changed deep inside). `onCut` hears of a cut.
+ */
+export function cutValues(change: FieldChange, onCut: () => void): (json: JsonValue) => string {
+  const from = firstDifference(change);
+  return (json) => {
+    const text = formatValue(json);
+    if (text.length > VALUE_WIDTH) onCut();
+    return from === undefined ? clipText(text, VALUE_WIDTH) : clipFrom(text, from);
+  };
 }
 
 /** Context kept before the first difference when values are shown from there. */

@@ -4,7 +4,7 @@
 import { type JsonValue, sortKeysDeep } from "../canonical.js";
 import { COMMENT_BOUND, type CommentSection, fitComment } from "../plan/comment-bound.js";
 import type { FieldChange } from "../plan/model.js";
-import { renderDiffBlock, VALUE_WIDTH } from "../plan/render-markdown.js";
+import { cutValues, renderDiffBlock } from "../plan/render-markdown.js";
 import { type DiffSides, renderContentChange } from "../plan/render-steps.js";
 import { formatChange, formatValue } from "../plan/render-text.js";
 import { clipText, markdownCode, markdownText } from "../sanitize.js";
@@ -103,10 +103,11 @@ export function detailsOf(entry: PromotionEntry): string[] {
 function diffLines(
   diff: PromotionEntry["diff"] & object,
   withText: boolean,
-  value: (json: JsonValue) => string = formatValue,
+  valuesOf: (change: FieldChange) => (json: JsonValue) => string = () => formatValue,
 ): string[] {
   if (diff.length === 0) return ["(Production already has this content)"];
   return diff.flatMap((change) => {
+    const value = valuesOf(change);
     const step = renderContentChange(change, value, PROMOTION_SIDES);
     if (step === undefined) return [formatChange(change, value)];
     return withText ? [step.line, ...step.diff.map((line) => `  ${line}`)] : [step.line];
@@ -128,12 +129,11 @@ function formatField(field: PromotedField): string {
 /** A diff's lines for a table cell, each side of a change cut alone, and whether one was cut. */
 function cutLines(diff: PromotionEntry["diff"] & object): { lines: string[]; cut: boolean } {
   let cut = false;
-  const value = (json: JsonValue) => {
-    const text = formatValue(json);
-    cut ||= text.length > VALUE_WIDTH;
-    return clipText(text, VALUE_WIDTH);
-  };
-  const lines = diffLines(diff, false, value);
+  const lines = diffLines(diff, false, (change) =>
+    cutValues(change, () => {
+      cut = true;
+    }),
+  );
   return { lines, cut };
 }
 

@@ -129,5 +129,16 @@ describe("a long value in the promote comment", () => {
       entries: [{ ...entry, diff: [{ field: "description", old: "Long", new: "Short" }] }],
     };
     expect(renderPromotionMarkdown(short)).not.toContain("cut short");
+    // Alike for longer than the cut: both from a little before where they differ.
+    const deep = { a: "y".repeat(300) };
+    const alike = {
+      ...base,
+      entries: [
+        { ...entry, diff: [{ field: "data", old: { ...deep, b: "OLD" }, new: { ...deep, b: "NEW" } }] },
+      ],
+    };
+    expect(renderPromotionMarkdown(alike)).toMatch(
+      /\(\d+ characters\)…y+","b":"OLD"} -> \(\d+ characters\)…y+","b":"NEW"}/,
+    );
   });
 });
