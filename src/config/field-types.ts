@@ -20,13 +20,7 @@ let root: SchemaNode | undefined;
 
 /** The type the config schema gives the value at `path` ("*" for an array index), if any. */
 export function fieldTypeAt(path: readonly string[]): FieldType | undefined {
-  root ??= nodeOf(schemaOf("notiform") as Schema, schemaOf("notiform") as Schema, 0);
-  let node: SchemaNode | undefined = root;
-  for (const segment of path) {
-    if (node === undefined) return undefined;
-    node = segment === "*" ? node.any : (node.properties.get(segment) ?? node.any);
-  }
-  return node?.type;
+  return nodeAt(path)?.type;
 }
 
 /**
@@ -35,13 +29,17 @@ export function fieldTypeAt(path: readonly string[]): FieldType | undefined {
  * state file, every plan's action ids, exported file names), so it cannot come from one.
  */
 export function isIdentityAt(path: readonly string[]): boolean {
+  return nodeAt(path)?.identity === true;
+}
+
+function nodeAt(path: readonly string[]): SchemaNode | undefined {
   root ??= nodeOf(schemaOf("notiform") as Schema, schemaOf("notiform") as Schema, 0);
   let node: SchemaNode | undefined = root;
   for (const segment of path) {
-    if (node === undefined) return false;
+    if (node === undefined) return undefined;
     node = segment === "*" ? node.any : (node.properties.get(segment) ?? node.any);
   }
-  return node?.identity === true;
+  return node;
 }
 
 interface Schema {
