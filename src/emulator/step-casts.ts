@@ -81,9 +81,8 @@ function checkList(
   });
 }
 
-/** The problems of one step (or variant) at `at` (e.g. `steps.0`), beyond its template's type. */
-export function stepCastProblems(step: Json, at: string): string[] {
-  const problems: string[] = [];
+/** The problems of one step (or variant) at `at` (e.g. `steps.0`), beyond its template's type, added to `problems`. */
+export function checkStepCasts(step: Json, at: string, problems: string[]): void {
   checkShape(step, STEP, at, problems);
   checkList(step.filters, `${at}.filters`, problems, (filter, where) => {
     checkShape(filter, FILTER, where, problems);
@@ -131,5 +130,4 @@ export function stepCastProblems(step: Json, at: string): string[] {
       if (!kept && cta.action === "") problems.push("Please provide a valid CTA action");
     }
   }
-  return problems;
 }

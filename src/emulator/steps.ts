@@ -10,7 +10,7 @@
 // variables get fresh sub-ids on every write (why an identical PUT still changes the record).
 import type { Step, Workflow } from "../kinds/workflow/wire.js";
 import { type HandlerContext, isObject } from "./handlers/context.js";
-import { stepCastProblems } from "./step-casts.js";
+import { checkStepCasts } from "./step-casts.js";
 import { CREATOR_ID, type EmulatorStore, nextId } from "./store.js";
 
 type Json = Record<string, unknown>;
@@ -50,7 +50,7 @@ export function checkSteps(steps: unknown): string[] {
       problems.push(`${at}.template.type must be one of the following values: ${STEP_TYPES.join(", ")}`);
     if (step._templateId !== undefined && !/^[0-9a-f]{24}$/i.test(String(step._templateId)))
       problems.push(`${at}._templateId must be a mongodb id`);
-    problems.push(...stepCastProblems(step, at));
+    checkStepCasts(step, at, problems);
     if (step.variants !== undefined) {
       if (!Array.isArray(step.variants) || step.variants.some((v) => !isObject(v)))
         problems.push(`${at}.variants must be an array of objects`);

@@ -5,9 +5,9 @@
 // masked first, as the preview's is (preview.ts): a value from the environment printed by a
 // template comes out escaped or changed by a helper, forms a mask of the finished text misses.
 
-import { type Masker, maskDeep } from "../mask.js";
+import type { Masker } from "../mask.js";
 import type { MessageChange, MessageSide } from "../plan/render-messages.js";
-import { buildSite } from "../preview/build-site.js";
+import { buildMaskedSite } from "../preview/build-site.js";
 import { changedSteps } from "../preview/changed-steps.js";
 import { channelLabel } from "../preview/channel-views.js";
 import { messageStepsOf } from "../preview/message-steps.js";
@@ -21,9 +21,7 @@ export async function renderMessageChanges(prepared: PreparedPlan, masker: Maske
   const changed = changedSteps(prepared.plan, prepared.live, desired, steps);
   if (changed.size === 0) return [];
   const renderer = await loadRenderer();
-  const site = buildSite(renderer, maskDeep(desired, masker), maskDeep(steps, masker), {
-    changed: new Map([...changed].map(([base, side]) => [base, maskDeep(side, masker)])),
-  });
+  const site = buildMaskedSite(renderer, desired, steps, changed, masker);
   return site.steps.flatMap((step) => {
     const first = step.examples[0];
     if (first === undefined) return [];

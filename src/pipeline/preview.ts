@@ -8,8 +8,7 @@ import { dirname, resolve, sep } from "node:path";
 import { didYouMean } from "../config/did-you-mean.js";
 import type { DesiredState } from "../config/model.js";
 import { NotiformError } from "../errors.js";
-import { maskDeep } from "../mask.js";
-import { buildSite, type LiveSide } from "../preview/build-site.js";
+import { buildMaskedSite, type LiveSide } from "../preview/build-site.js";
 import { changedSteps } from "../preview/changed-steps.js";
 import { type MessageStep, messageStepsOf, workflowNamesOf } from "../preview/message-steps.js";
 import type { PreviewSite } from "../preview/model.js";
@@ -44,19 +43,10 @@ export async function runPreview(args: PreviewArgs, context: RunContext): Promis
     : await readOffline(args, context);
   // The engine (handlebars) loads here; this module itself loads only when `preview` runs.
   const renderer = await loadRenderer();
-  // What is rendered is masked first: a value from the environment comes out of a template escaped
-  // (`=` as &#x3D;), escaped again in a page's frame, or changed by a helper (`uppercase`), forms
-  // a mask of the finished text cannot know. Rendered masked, it shows as the mask whatever the
-  // template does with it. The finished files are masked again below, as every output is.
+  // Rendered from masked inputs (build-site.ts); the finished files are masked again below, as
+  // every output is.
   const { masker } = context;
-  const site = buildSite(
-    renderer,
-    maskDeep(desired, masker),
-    maskDeep(steps, masker),
-    changed === undefined
-      ? {}
-      : { changed: new Map([...changed].map(([base, side]) => [base, maskDeep(side, masker)])) },
-  );
+  const site = buildMaskedSite(renderer, desired, steps, changed, masker);
   await writeSite(out, args.out, maskedEntries(siteFileEntries(site), masker));
   return { site, out, files: desired.files };
 }

@@ -6,6 +6,7 @@
 import type { DesiredState } from "../config/model.js";
 import { previewExamplesOf, previewPayloadOf } from "../kinds/workflow/preview-examples.js";
 import { type StepTemplateSpec, templateAsSent } from "../kinds/workflow/step-spec.js";
+import { type Masker, maskDeep } from "../mask.js";
 import type { LayoutTemplate, Renderer } from "../render/index.js";
 import type { MessageStep } from "./message-steps.js";
 import type { PreviewSite, PreviewStep, RenderedExample } from "./model.js";
@@ -22,6 +23,29 @@ export interface LiveSide {
 export interface BuildOptions {
   /** --changed: only these steps (by `base`), each with the server's side. */
   changed?: ReadonlyMap<string, LiveSide>;
+}
+
+/**
+ * buildSite over masked inputs (config, steps, the server's side): a value from the environment
+ * comes out of a template escaped (`=` as &#x3D;) or changed by a helper (`uppercase`), forms a
+ * mask of the finished text cannot know; rendered masked, it shows as the mask whatever the
+ * template does with it. The preview and the plan's comment render so.
+ */
+export function buildMaskedSite(
+  renderer: Renderer,
+  desired: DesiredState,
+  steps: readonly MessageStep[],
+  changed: BuildOptions["changed"],
+  masker: Masker,
+): PreviewSite {
+  return buildSite(
+    renderer,
+    maskDeep(desired, masker),
+    maskDeep(steps, masker),
+    changed === undefined
+      ? {}
+      : { changed: new Map([...changed].map(([base, side]) => [base, maskDeep(side, masker)])) },
+  );
 }
 
 export function buildSite(

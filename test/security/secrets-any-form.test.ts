@@ -185,18 +185,21 @@ async function leaksOf(c: Case): Promise<{ leaks: Leak[]; runs: Run[]; known: nu
       ...Object.values(c.second.env),
     ]);
     const leaks: Leak[] = [];
+    const look = (where: string, text: string) => {
+      for (const leak of findLeaks(where, text, [...secrets])) leaks.push(leak);
+    };
     for (const { command, result } of runs) {
-      leaks.push(...findLeaks(`stdout of ${command}`, result.stdout, [...secrets]));
-      leaks.push(...findLeaks(`stderr of ${command}`, result.stderr, [...secrets]));
+      look(`stdout of ${command}`, result.stdout);
+      look(`stderr of ${command}`, result.stderr);
     }
     const files = filesUnder(test.workspace.dir).filter(
       (path) => !written.has(path) && !path.endsWith("notiform.yaml"),
     );
     for (const path of files) {
       const text = readFileSync(path, "utf8");
-      leaks.push(...findLeaks(path, text, [...secrets]));
+      look(path, text);
       const name = relative(test.workspace.dir, path);
-      leaks.push(...findLeaks(`the name of ${name}`, name, [...secrets]));
+      look(`the name of ${name}`, name);
       // Digests of what may hold a secret are keyed (a guess cannot be tested against them); a
       // saved promotion's are of its masked text.
       const unkeyed = /(?<!hmac-)sha256:[0-9a-f]{64}/.exec(text);
