@@ -134,6 +134,24 @@ export class StateRecorder {
     await this.persist();
   }
 
+  /**
+   * The fields whose value on the server holds a secret, as heldSecretsBeforeApply settles them
+   * before anything is sent (so a run killed after a write still names them).
+   */
+  async recordHeldSecrets(heldSecrets: Record<string, string[]>, secretNames: string[]): Promise<void> {
+    const before = this.state.heldSecrets ?? {};
+    const same =
+      Object.keys(before).length === Object.keys(heldSecrets).length &&
+      Object.keys(heldSecrets).every(
+        (id) => JSON.stringify(ownRecord(before, id)) === JSON.stringify(heldSecrets[id]),
+      ) &&
+      JSON.stringify(this.state.secretNames ?? []) === JSON.stringify(secretNames);
+    if (same) return;
+    this.state.heldSecrets = heldSecrets;
+    this.state.secretNames = secretNames;
+    await this.persist();
+  }
+
   /** Write now (or join the queued write) unless the file already holds this state. */
   persist(): Promise<void> {
     if (this.path === undefined) return Promise.resolve();

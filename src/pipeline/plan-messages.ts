@@ -18,7 +18,7 @@ import type { PreparedPlan } from "./prepare-plan.js";
 export async function renderMessageChanges(prepared: PreparedPlan, masker: Masker): Promise<MessageChange[]> {
   const desired = prepared.session.desired;
   const steps = messageStepsOf(desired);
-  const changed = changedSteps(prepared.plan, prepared.live, desired, steps);
+  const changed = changedSteps(prepared.plan, prepared.live, desired, steps, prepared.state.heldSecrets);
   if (changed.size === 0) return [];
   const renderer = await loadRenderer();
   const site = buildMaskedSite(renderer, desired, steps, changed, masker);
@@ -38,6 +38,7 @@ export async function renderMessageChanges(prepared: PreparedPlan, masker: Maske
 }
 
 function sideOf(outcome: RenderOutcome): MessageSide {
+  if (!outcome.ok && outcome.withheld === true) return { withheld: true };
   if (!outcome.ok) return { error: outcome.error };
   const m = outcome.message;
   const headline =

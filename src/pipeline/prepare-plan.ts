@@ -7,6 +7,7 @@ import type { PlanWarning } from "../kinds/plan-action.js";
 import { readLive, startReadAhead } from "../kinds/read-live.js";
 import { type ResolvedIdentifiers, resolveDesired } from "../kinds/resolve-desired.js";
 import type { LoadedOn } from "../loader/load-beside.js";
+import { withholdUnmanagedNames } from "../plan/held-secrets.js";
 import { keyPlanDigests } from "../plan/key-plan-digests.js";
 import type { Plan } from "../plan/model.js";
 import { type PlanInTurns, selectTargets, startPlan } from "../plan/plan-changes.js";
@@ -101,7 +102,14 @@ export async function preparePlan(
     }
     const read = performance.now();
     const during = planning.progress();
-    const planned = withSessionWarnings(keyPlanDigests(planning.finish(), session.keyed), session);
+    const planned = withSessionWarnings(
+      withholdUnmanagedNames(
+        keyPlanDigests(planning.finish(), session.keyed),
+        state.secretNames,
+        session.keyed,
+      ),
+      session,
+    );
     const plan = withIdentifiers(planned, resolved);
     if (args.verbose) {
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

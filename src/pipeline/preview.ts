@@ -72,11 +72,11 @@ async function readChanged(
   args: PreviewArgs,
   context: RunContext,
 ): Promise<{ desired: DesiredState; steps: MessageStep[]; changed: Map<string, LiveSide> }> {
-  const { session, plan, live } = await preparePlan({ ...args, target: [] }, context);
+  const { session, plan, live, state } = await preparePlan({ ...args, target: [] }, context);
   try {
     const desired = session.desired;
     const steps = selectSteps(desired, args.workflow, context);
-    return { desired, steps, changed: changedSteps(plan, live, desired, steps) };
+    return { desired, steps, changed: changedSteps(plan, live, desired, steps, state.heldSecrets) };
   } finally {
     await session.close();
   }

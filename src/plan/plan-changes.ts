@@ -16,6 +16,7 @@ import type { PlanAction, PlanWarning, UnmanagedResource } from "../kinds/plan-a
 import { describeKind, KINDS, registry } from "../kinds/registry.js";
 import { type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { type CreateIntent, ownRecord, type StateFile } from "../state/model.js";
+import { withholdHeldSecrets } from "./held-secrets.js";
 import { type Kind, PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "./model.js";
 import { planItem } from "./plan-item.js";
 import { resolveGroupIds } from "./resolve-groups.js";
@@ -297,7 +298,8 @@ function assemble(
     target: input.target,
     configDigest: input.desired.digest,
     ...(input.desired.shapeDigest !== undefined ? { configShapeDigest: input.desired.shapeDigest } : {}),
-    actions,
+    // A field whose live value is a secret the config no longer names: its old side is withheld.
+    actions: withholdHeldSecrets(actions, input.state.heldSecrets, input.protect ?? unprotected),
     unmanaged,
     ...(unlisted.length > 0 ? { unmanagedNotListed: unlisted } : {}),
     bindings: { notificationGroups: bindings },

@@ -3,6 +3,7 @@
 // one compact table row each, capped. The messages are rendered elsewhere (the preview's
 // renderer, loaded only for a plan that changes content); this only formats them.
 
+import { LAYOUT_RENDER_FIELDS } from "../kinds/layout/render-fields.js";
 import { isContentField } from "../kinds/workflow/steps-canonical.js";
 import { clipText, markdownCode, markdownText } from "../sanitize.js";
 import type { Plan } from "./model.js";
@@ -15,6 +16,8 @@ export interface MessageSide {
   segments?: number;
   /** The server would refuse to render it: its message. */
   error?: string;
+  /** Not rendered: its content held a value from the environment when last applied. */
+  withheld?: true;
 }
 
 export interface MessageChange {
@@ -32,9 +35,16 @@ const HEADLINE_WIDTH = 320;
 /** The most message rows one comment shows. */
 export const MESSAGE_ROWS = 30;
 
-/** Whether the plan changes any workflow content (and so may change how a message renders). */
+/**
+ * Whether the plan changes any workflow content or how a layout renders (and so may change how a
+ * message renders).
+ */
 export function changesMessages(plan: Plan): boolean {
-  return plan.actions.some((action) => action.changes.some((change) => isContentField(change.field)));
+  return plan.actions.some((action) =>
+    action.changes.some((change) =>
+      action.kind === "layout" ? LAYOUT_RENDER_FIELDS.has(change.field) : isContentField(change.field),
+    ),
+  );
 }
 
 export function renderMessagesMarkdown(messages: readonly MessageChange[]): string {
@@ -57,6 +67,7 @@ export function renderMessagesMarkdown(messages: readonly MessageChange[]): stri
 }
 
 function side(s: MessageSide): string {
+  if (s.withheld === true) return "_(held back: it held a value from the environment)_";
   if (s.error !== undefined)
     return `⚠ does not render: ${markdownCode(clipText(firstLine(s.error), HEADLINE_WIDTH))}`;
   const parts = [

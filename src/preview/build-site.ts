@@ -18,7 +18,16 @@ export interface LiveSide {
   /** undefined: the step is new. */
   template: StepTemplateSpec | undefined;
   inputs: RenderInputs;
+  /**
+   * Not rendered: the step's template, or a layout or the branding it renders with, held a value
+   * from the environment when last applied (changed-steps.ts), which the render would show.
+   */
+  withheld?: true;
 }
+
+/** What a withheld live side says instead of its render. */
+export const WITHHELD_SIDE =
+  "held back: when last applied, this message's content held a value from the environment, which is not shown";
 
 export interface BuildOptions {
   /** --changed: only these steps (by `base`), each with the server's side. */
@@ -79,7 +88,8 @@ export function buildSite(
     const rendered: RenderedExample[] = examples.map((example) => {
       const after = renderStep(renderer, item.channel, template, example.payload, inputs, notes);
       const result: RenderedExample = { name: example.name, placeholder: example.placeholder, after };
-      if (live?.template !== undefined)
+      if (live?.withheld === true) result.before = { ok: false, error: WITHHELD_SIDE, withheld: true };
+      else if (live?.template !== undefined)
         result.before = renderStep(
           renderer,
           item.channel,

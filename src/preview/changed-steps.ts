@@ -1,10 +1,13 @@
 // Which message steps a plan changes (--changed), with the server's side of each: the plan's
 // workflow actions name them (a step added to the list, a step's template field changed, every
-// step of a workflow to create), and the live snapshot the plan was computed from holds their
-// current templates, layouts and branding. Nothing is re-derived: the plan decides what changed.
+// step of a workflow to create), its layout actions name the emails that render inside a changed
+// layout, and the live snapshot the plan was computed from holds their current templates,
+// layouts and branding. Nothing is re-derived: the plan decides what changed. A live side that
+// would render a value from the environment the config no longer names is withheld.
 
 import type { DesiredState } from "../config/model.js";
 import type { LiveSnapshot } from "../kinds/kind.js";
+import { LAYOUT_RENDER_FIELDS } from "../kinds/layout/render-fields.js";
 import type { Layout } from "../kinds/layout/wire.js";
 import { layoutIdentifiersOf } from "../kinds/workflow/content.js";
 import type { StepTemplateSpec } from "../kinds/workflow/step-spec.js";
@@ -12,6 +15,8 @@ import { liveStepName, parseStepField, STEPS_FIELD } from "../kinds/workflow/ste
 import { liveTemplateOf } from "../kinds/workflow/steps-export.js";
 import type { Plan } from "../plan/model.js";
 import type { LayoutTemplate } from "../render/index.js";
+import { isKeyedDigest } from "../secrets/keyed-digest.js";
+import { ownRecord, type StateFile } from "../state/model.js";
 import type { LiveSide } from "./build-site.js";
 import type { MessageStep } from "./message-steps.js";
 import type { RenderInputs } from "./render-step.js";
@@ -22,9 +27,18 @@ export function changedSteps(
   live: LiveSnapshot,
   desired: DesiredState,
   steps: readonly MessageStep[],
+  /** The state's: a live side rendered from a field that held a secret is withheld. */
+  heldSecrets?: StateFile["heldSecrets"],
 ): Map<string, LiveSide> {
   const touched = new Map<string, Set<string> | "all">();
+  // An email renders inside the layout its template names: a change of how that layout renders
+  // changes the email as the subscriber sees it, though not a field of the step.
+  const layouts = new Set<string>();
   for (const action of plan.actions) {
+    if (action.kind === "layout" && action.op !== "not-applicable") {
+      if (action.changes.some((change) => LAYOUT_RENDER_FIELDS.has(change.field))) layouts.add(action.key);
+      continue;
+    }
     if (action.kind !== "workflow") continue;
     if (action.op === "create") {
       touched.set(action.key, "all");
@@ -50,7 +64,8 @@ export function changedSteps(
   const out = new Map<string, LiveSide>();
   for (const item of steps) {
     const wanted = touched.get(item.workflow.key);
-    if (wanted === undefined || (wanted !== "all" && !wanted.has(item.step.name))) continue;
+    const itself = wanted === "all" || wanted?.has(item.step.name) === true;
+    if (!itself && !(item.channel === "email" && layouts.has(item.step.template?.layout ?? ""))) continue;
     const id = ids.get(item.workflow.key);
     const workflow = id === undefined ? undefined : live.kinds.workflow?.get(id);
     const liveSteps = workflow?.steps ?? [];
@@ -62,9 +77,28 @@ export function changedSteps(
           ? undefined
           : (liveTemplateOf(step, layoutIdentifiersOf(live.kinds.workflow)) as StepTemplateSpec),
       inputs,
+      ...(step !== undefined && rendersHeldSecret(heldSecrets, item) ? { withheld: true as const } : {}),
     });
   }
   return out;
+}
+
+/**
+ * Whether the step's live side renders a field that held a value from the environment when last
+ * applied: one of the step's own (or the workflow's list of steps), or, for an email, any layout's
+ * or the branding's (which of them the server wraps it in is the server's to say).
+ */
+function rendersHeldSecret(heldSecrets: StateFile["heldSecrets"], item: MessageStep): boolean {
+  if (heldSecrets === undefined) return false;
+  const own = ownRecord(heldSecrets, `workflow/${item.workflow.key}`) ?? [];
+  // A step's field whose name held a secret is kept as a keyed digest: which step is not known.
+  const ofStep = (field: string) =>
+    field === STEPS_FIELD || isKeyedDigest(field) || parseStepField(field)?.step === item.step.name;
+  if (own.some(ofStep)) return true;
+  return (
+    item.channel === "email" &&
+    Object.keys(heldSecrets).some((id) => id.startsWith("layout/") || id.startsWith("branding/"))
+  );
 }
 
 /** Layouts and branding as the server holds them (what the plan read). */

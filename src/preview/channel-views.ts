@@ -17,6 +17,7 @@ export function channelLabel(channel: RenderedMessage["channel"]): string {
 
 /** One render of a step: the message as its channel shows it, or the render's error. */
 export function outcomeView(outcome: RenderOutcome, label: string): string {
+  if (!outcome.ok && outcome.withheld === true) return `<p><em>${e(capitalized(outcome.error))}.</em></p>`;
   if (!outcome.ok)
     return `<div class="error">The server would refuse to render this message:\n${e(outcome.error)}</div>`;
   return messageView(outcome.message, label);
@@ -72,6 +73,7 @@ function smsView(message: RenderedMessage): string {
 /** The message as text, for the before/after diff: what a reader compares. */
 export function messageText(outcome: RenderOutcome | undefined): string {
   if (outcome === undefined) return "";
+  if (!outcome.ok && outcome.withheld === true) return `(${outcome.error})\n`;
   if (!outcome.ok) return `(does not render: ${outcome.error})\n`;
   const m = outcome.message;
   const lines: string[] = [];
@@ -87,4 +89,8 @@ export function messageText(outcome: RenderOutcome | undefined): string {
     );
   lines.push("", m.html ?? m.content ?? "");
   return `${lines.join("\n").replace(/\n*$/, "")}\n`;
+}
+
+function capitalized(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

@@ -34,8 +34,14 @@ export interface RenderedMessage {
   segments?: SmsSegments;
 }
 
-/** One render of a step: the message, or why the server would refuse to render it. */
-export type RenderOutcome = { ok: true; message: RenderedMessage } | { ok: false; error: string };
+/**
+ * One render of a step: the message, or why the server would refuse to render it; `withheld`: a
+ * live side not rendered at all, because its content held a value from the environment when last
+ * applied (the state's heldSecrets), and `error` says so.
+ */
+export type RenderOutcome =
+  | { ok: true; message: RenderedMessage }
+  | { ok: false; error: string; withheld?: true };
 
 export interface RenderedExample {
   name: string;

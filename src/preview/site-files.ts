@@ -61,7 +61,7 @@ function outcomeJson(
   htmlPath: string,
   files: Map<string, string>,
 ): Record<string, unknown> {
-  if (!outcome.ok) return { error: outcome.error };
+  if (!outcome.ok) return { error: outcome.error, ...(outcome.withheld === true ? { withheld: true } : {}) };
   const { channel: _channel, html, ...rest } = outcome.message;
   const out: Record<string, unknown> = { ...rest };
   if (html !== undefined) {

@@ -169,6 +169,11 @@ export const previewSchema = {
           type: "string",
           description: "Why the server would refuse to render this message.",
         },
+        withheld: {
+          const: true,
+          description:
+            "before: not rendered, because the step's content (or a layout or the branding it renders with) held a value from the environment when last applied (the state file's heldSecrets); error says so.",
+        },
       },
     },
   },

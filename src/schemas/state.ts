@@ -159,5 +159,29 @@ export const stateSchema = {
         },
       },
     },
+    heldSecrets: {
+      type: "object",
+      description:
+        "Plan action id (KIND/KEY) -> the fields whose value on the server holds a value that came from the environment: their names only, never a value. A plan never shows such a field's live value, which is the secret itself even after the config stops taking it from the environment. Recorded by apply before the writes that send such a value; released by an apply of the whole config that finds the server holding the config's own value there, which holds none. Absent when no field holds one, and in files written before it (an optional field of format version 1).",
+      additionalProperties: {
+        type: "array",
+        items: {
+          type: "string",
+          description:
+            'A field as a plan\'s changes name it (name, data, steps["email"].template.subject), or its keyed digest when the name itself holds a value from the environment (a step named from it).',
+        },
+        uniqueItems: true,
+      },
+    },
+    secretNames: {
+      type: "array",
+      description:
+        "Keyed digests (HMAC-SHA256 under a key derived from the API key) of the names an apply sent holding a value from the environment: a resource the config stops managing is listed as unmanaged by its live name, which a plan shows withheld when its digest is here. Reveals nothing of the names. Absent when there are none (an optional field of format version 1).",
+      items: {
+        type: "string",
+        pattern: "^hmac-sha256:[0-9a-f]{64}$",
+      },
+      uniqueItems: true,
+    },
   },
 } as const;

@@ -26,16 +26,30 @@ export function isKeyedDigest(value: unknown): value is string {
 export type Protect = (value: JsonValue) => JsonValue;
 
 export function protector(sensitive: readonly string[], keyed: KeyedDigest | undefined): Protect {
-  const secrets = sensitive.filter((s) => s !== "");
-  if (secrets.length === 0) return (value) => value;
+  const holds = secretHolder(sensitive);
+  if (holds === undefined) return (value) => value;
+  return (value) => {
+    // Without a key (offline commands) nothing of the value is kept: the next plan re-sends it.
+    if (!holds(value)) return value;
+    return keyed === undefined ? "" : keyed(canonicalJson(value));
+  };
+}
+
+/**
+ * Whether a value holds any of the values that came from the environment: as they are, as JSON
+ * escapes them inside a string, or escaped twice (a string that holds one JSON-escaped already,
+ * such as a step's field name, `steps["<name as JSON>"].…`); undefined when none came from the
+ * environment, so callers skip the test.
+ */
+export function secretHolder(sensitive: readonly string[]): ((value: JsonValue) => boolean) | undefined {
+  const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+  const forms = [
+    ...new Set(sensitive.filter((s) => s !== "").flatMap((s) => [s, escaped(s), escaped(escaped(s))])),
+  ];
+  if (forms.length === 0) return undefined;
   return (value) => {
     const text = canonicalJson(value);
-    const holds = secrets.some(
-      (secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)),
-    );
-    // Without a key (offline commands) nothing of the value is kept: the next plan re-sends it.
-    if (!holds) return value;
-    return keyed === undefined ? "" : keyed(text);
+    return forms.some((form) => text.includes(form));
   };
 }
 

@@ -1,6 +1,7 @@
 // The state file's shape: what notiform remembers of resources the API cannot read back
-// everywhere (notification groups, workflows). Values come from the API's responses, never
-// from the config alone, and never include a secret. schemas/state.schema.json mirrors it.
+// everywhere (notification groups, workflows), and which fields hold a value from the
+// environment. Values come from the API's responses, never from the config alone, and never
+// include a secret. schemas/state.schema.json mirrors it.
 import type { JsonObject } from "../canonical.js";
 import type { Kind } from "../kinds/kinds.js";
 
@@ -57,6 +58,21 @@ export interface StateFile {
   serverEnvironment?: { id: string; name: string };
   /** Identifier -> server id as last resolved in this environment (used where the server cannot look up). */
   identifiers?: Partial<Record<IdentifierSection, Record<string, string>>>;
+  /**
+   * Plan action id (KIND/KEY) -> the fields whose value on the server holds one that came from the
+   * environment (their names only, sorted): a plan never shows their live value, which is the
+   * secret itself even after the config stops taking it from the environment. Recorded by apply
+   * before the writes that send such a value; released by an apply of the whole config that finds
+   * the server holding the config's own value there, which holds none. Absent or empty when no
+   * field holds one (and in files written before it).
+   */
+  heldSecrets?: Record<string, string[]>;
+  /**
+   * Keyed digests of the names an apply sent holding a value from the environment: a resource
+   * the config stops managing is listed as unmanaged by its live name, shown withheld when its
+   * digest is here. Absent or empty when there are none.
+   */
+  secretNames?: string[];
 }
 
 export function emptyState(target: StateFile["target"]): StateFile {
@@ -84,6 +100,7 @@ export function withNullPrototypes(state: StateFile): StateFile {
     notificationGroups: copy(state.notificationGroups),
     workflows: copy(state.workflows),
     intents: copy(state.intents ?? {}),
+    heldSecrets: copy(state.heldSecrets ?? {}),
   };
   if (state.identifiers !== undefined) {
     const identifiers: StateFile["identifiers"] = {};

@@ -137,9 +137,13 @@ export function normalizeUrl(url: string): string {
 
 /** Serialize deterministically: sorted keys, two-space indent, trailing newline. */
 export function serializeState(state: StateFile): string {
-  // No creates in flight: the section is left out, so a settled file reads as it always did.
-  const { intents, ...rest } = state;
-  const settled = intents === undefined || Object.keys(intents).length === 0 ? rest : state;
+  // No creates in flight, no secret held: those sections are left out, so a file without them
+  // reads as it always did.
+  const { intents, heldSecrets, secretNames, ...rest } = state;
+  const settled: StateFile = { ...rest };
+  if (intents !== undefined && Object.keys(intents).length > 0) settled.intents = intents;
+  if (heldSecrets !== undefined && Object.keys(heldSecrets).length > 0) settled.heldSecrets = heldSecrets;
+  if (secretNames !== undefined && secretNames.length > 0) settled.secretNames = secretNames;
   return `${JSON.stringify(sortKeysDeep(settled), null, 2)}\n`;
 }
 

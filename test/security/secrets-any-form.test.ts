@@ -7,7 +7,9 @@
 // commands a team runs, most with --verbose: validate, whoami, plan (text, json, markdown, --out),
 // show, apply FILE, a second config planned (diffs of changed templates), saved and applied
 // (json), the first applied again (text) and planned to zero, promote (markdown, json, --out,
-// FILE), Production's apply, export, preview (offline and --changed), and an error path where
+// FILE), Production's apply, export, preview (offline and --changed), the first config with its
+// secrets replaced by literals and the variables unset (planned, previewed, saved, shown and
+// applied: the server's old values are the secrets, known to no masker), and an error path where
 // the server refuses every write quoting the secrets (as sent, in JSON of its own, HTML-escaped,
 // in a path). Then every stdout, stderr, file written and file name is searched for each secret
 // in every form it could take (test/support/secret-forms.ts), clipped prefixes included, and every
@@ -43,6 +45,8 @@ interface Run {
   result: CliResult;
   /** The exit codes the run may end with (the checks are not vacuous: each command did its work). */
   expected: readonly number[];
+  /** Run on the config that names no secret any more (its keys are literals in the file alone). */
+  dropped?: true;
 }
 
 interface Case {
@@ -57,9 +61,20 @@ interface Case {
 /** The commands of one case, in order; every result kept. */
 async function runCase(test: CliTest, c: Case, config: (g: Generated) => string): Promise<Run[]> {
   const runs: Run[] = [];
-  const cli = async (args: string[], options: { url?: null; expected?: number[] } = {}) => {
-    const result = await test.run(args, options.url === null ? { url: null } : {});
-    runs.push({ command: args.join(" "), result, expected: options.expected ?? [0] });
+  const cli = async (
+    args: string[],
+    options: { url?: null; expected?: number[]; env?: Record<string, undefined> } = {},
+  ) => {
+    const result = await test.run(args, {
+      ...(options.url === null ? { url: null } : {}),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+    runs.push({
+      command: args.join(" "),
+      result,
+      expected: options.expected ?? [0],
+      ...(options.env === undefined ? {} : { dropped: true as const }),
+    });
     return result;
   };
   const write = async (g: Generated) => {
@@ -97,6 +112,24 @@ async function runCase(test: CliTest, c: Case, config: (g: Generated) => string)
   await cli(["apply", ...PROD, "--auto-approve", V]);
   await cli(["export", ...DEV, "--dir", "exported", V]);
   await cli(["preview", ...DEV, V], { url: null });
+  // The config stops naming its secrets: each ${NF_...} becomes a literal of its own and the
+  // variables are unset, so nothing registers them. The server still holds what the first config
+  // sent, the old side of every such field; the state's heldSecrets withholds it.
+  let literal = 0;
+  const dropped = config(c.first.generated).replace(/(?<!\$)\$\{NF_[A-Z0-9_]+\}/g, () => {
+    literal += 1;
+    return `dropped-${literal}`;
+  });
+  await test.workspace.write("notiform.yaml", dropped);
+  const unset = Object.fromEntries(
+    [...Object.keys(c.first.env), ...Object.keys(c.second.env), VAR].map((name) => [name, undefined]),
+  );
+  await cli(["plan", ...DEV, V], { env: unset });
+  await cli(["plan", ...DEV, "--output", "markdown"], { env: unset });
+  await cli(["preview", ...DEV, "--changed", "--out", "preview-dropped"], { env: unset });
+  await cli(["plan", ...DEV, "--out", "plan-3.json"], { env: unset });
+  await cli(["show", "plan-3.json"], { url: null, env: unset });
+  await cli(["apply", "plan-3.json", ...DEV, V], { env: unset });
   // The error path: the server refuses the next writes quoting what it was sent (one write at
   // least: a topic of its own).
   const refused = over(c.first.generated, c.second.generated);
@@ -144,6 +177,16 @@ function KNOWN(leak: Leak, identities: ReadonlySet<string>): boolean {
   );
 }
 
+/**
+ * Marks what the config that names no secret any more made: there a key the file writes is a
+ * literal of the file alone, committed with it, so it is shown as any key is (DROPPED_KEY).
+ */
+const DROPPED = " (secrets dropped from the config)";
+
+function DROPPED_KEY(leak: Leak, identities: ReadonlySet<string>): boolean {
+  return leak.where.endsWith(DROPPED) && identities.has(leak.secret);
+}
+
 async function leaksOf(c: Case): Promise<{ leaks: Leak[]; runs: Run[]; known: number }> {
   const header = twoEnvironmentsConfig("Secrets Inc");
   const env = {
@@ -188,18 +231,19 @@ async function leaksOf(c: Case): Promise<{ leaks: Leak[]; runs: Run[]; known: nu
     const look = (where: string, text: string) => {
       for (const leak of findLeaks(where, text, [...secrets])) leaks.push(leak);
     };
-    for (const { command, result } of runs) {
-      look(`stdout of ${command}`, result.stdout);
-      look(`stderr of ${command}`, result.stderr);
+    for (const { command, result, dropped } of runs) {
+      look(`stdout of ${command}${dropped ? DROPPED : ""}`, result.stdout);
+      look(`stderr of ${command}${dropped ? DROPPED : ""}`, result.stderr);
     }
     const files = filesUnder(test.workspace.dir).filter(
       (path) => !written.has(path) && !path.endsWith("notiform.yaml"),
     );
     for (const path of files) {
       const text = readFileSync(path, "utf8");
-      look(path, text);
       const name = relative(test.workspace.dir, path);
-      look(`the name of ${name}`, name);
+      const dropped = /^(plan-3\.json|preview-dropped\/)/.test(name) ? DROPPED : "";
+      look(`${path}${dropped}`, text);
+      look(`the name of ${name}${dropped}`, name);
       // Digests of what may hold a secret are keyed (a guess cannot be tested against them); a
       // saved promotion's are of its masked text.
       const unkeyed = /(?<!hmac-)sha256:[0-9a-f]{64}/.exec(text);
@@ -207,7 +251,7 @@ async function leaksOf(c: Case): Promise<{ leaks: Leak[]; runs: Run[]; known: nu
         leaks.push({ where: path, secret: "(any)", form: "unkeyed digest", context: unkeyed[0] });
     }
     const identities = new Set(Object.values(c.identities));
-    const known = leaks.filter((leak) => KNOWN(leak, identities));
+    const known = leaks.filter((leak) => KNOWN(leak, identities) || DROPPED_KEY(leak, identities));
     return { leaks: leaks.filter((leak) => !known.includes(leak)), runs, known: known.length };
   } finally {
     await test.close();

@@ -37,11 +37,12 @@ import {
   resolveApiUrl,
   type Session,
 } from "../../pipeline/session.js";
+import { heldSecretsBeforeApply, secretNamesBeforeApply } from "../../plan/held-secrets.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges, type Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
 import { visibleText } from "../../sanitize.js";
-import { keyedDigest } from "../../secrets/keyed-digest.js";
+import { keyedDigest, secretHolder } from "../../secrets/keyed-digest.js";
 import { acquireStateLock, type LockOptions, type StateLock, withStateLock } from "../../state/lock.js";
 import type { StateFile } from "../../state/model.js";
 import { checkStateEnvironment, defaultStatePath, readState } from "../../state/state-store.js";
@@ -171,7 +172,7 @@ async function applyLocked(
   const { session, plan, state, alreadyApplied = [] } = prepared;
   try {
     const recorder = new StateRecorder(state, session.statePath, session.protect);
-    await recordFindings(recorder, session, plan);
+    await recordFindings(recorder, session, plan, prepared.complete === true);
     const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
       executePlan({
         client: session.client,
@@ -223,6 +224,8 @@ interface Prepared {
   state: StateFile;
   /** A saved plan's actions already as desired (an interrupted run of it applied them). */
   alreadyApplied?: string[];
+  /** The plan covers every resource of the config (planned now, without --target). */
+  complete?: boolean;
 }
 
 /** Plan now, show it, and get a confirmation; undefined when there is nothing to do. */
@@ -248,14 +251,14 @@ async function planNow(
     else context.terminal.out(show);
     if (!hasChanges(plan)) {
       const recorder = new StateRecorder(state, session.statePath, session.protect);
-      await recordFindings(recorder, session, plan);
+      await recordFindings(recorder, session, plan, args.target.length === 0);
       if (args.output === "json") context.terminal.out(renderReportJson(emptyReport()));
       else context.terminal.out("No changes. Nothing to apply.\n");
       await session.close();
       return undefined;
     }
     if (!args["auto-approve"]) await confirm(context);
-    return { session, plan, state };
+    return { session, plan, state, complete: args.target.length === 0 };
   } catch (error) {
     await session.close();
     throw error;
@@ -317,10 +320,29 @@ async function loadSaved(args: ApplyArgs, context: CommandContext, loaded: Loade
 }
 
 /** What the plan found before anything is sent: group bindings, settled intents, the environment. */
-async function recordFindings(recorder: StateRecorder, session: Session, plan: Plan): Promise<void> {
+async function recordFindings(
+  recorder: StateRecorder,
+  session: Session,
+  plan: Plan,
+  /** The plan covers every resource of the config (no --target, not a saved plan). */
+  complete: boolean,
+): Promise<void> {
   const names = new Map(session.desired.resources.notificationGroup.map((g) => [g.spec.key, g.spec.name]));
   await recorder.recordPlanFindings(plan, names);
   await recorder.recordEnvironment(session.serverEnvironment, plan.bindings.identifiers);
+  // Before anything is sent: the fields (and names) about to hold a value from the environment.
+  const holds = secretHolder(session.desired.sensitive);
+  const { state } = recorder;
+  await recorder.recordHeldSecrets(
+    heldSecretsBeforeApply(
+      state.heldSecrets,
+      session.desired,
+      holds,
+      complete ? plan : undefined,
+      session.protect,
+    ),
+    secretNamesBeforeApply(state.secretNames, session.desired, holds, session.keyed),
+  );
 }
 
 /** First Ctrl-C: start nothing new, let running actions finish. Second: abort them. */

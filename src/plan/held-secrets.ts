@@ -1,0 +1,164 @@
+// Fields whose value on the server holds a secret (the state file's heldSecrets). A value that
+// came from the environment is masked wherever it is shown, but only while the config still takes
+// it from there: once a field's `${VAR}` is replaced by a literal, or the variable is renamed and
+// rotated, the live value a plan shows as the field's old side is the old secret, which nothing
+// registers any more. The state file therefore names (never holds) the fields an apply sent such a
+// value to, and the planner withholds their old side. A field's name may hold a secret itself (a
+// step named from the environment names its fields): such a name is kept as its keyed digest
+// (Protect), as the state keeps values. Pure: desired and state in, names out.
+import type { JsonValue } from "../canonical.js";
+import type { DesiredState } from "../config/model.js";
+import { desiredItemsOf } from "../kinds/desired-items.js";
+import type { KindModule } from "../kinds/kind.js";
+import type { PlanAction } from "../kinds/plan-action.js";
+import { KINDS, registry } from "../kinds/registry.js";
+import { MASK } from "../mask.js";
+import type { KeyedDigest, Protect } from "../secrets/keyed-digest.js";
+import { ownRecord, type StateFile } from "../state/model.js";
+import type { Kind, Plan } from "./model.js";
+
+/** What a plan shows of a value held back: the mask every secret is shown as. */
+export const WITHHELD = MASK;
+
+/**
+ * Plan action id -> the desired fields whose value holds a value from the environment (`holds`,
+ * from secretHolder), each list sorted; empty when nothing came from the environment.
+ */
+export function secretFieldsOf(
+  desired: DesiredState,
+  holds: ((value: JsonValue) => boolean) | undefined,
+): Map<string, string[]> {
+  const fields = new Map<string, string[]>();
+  if (holds === undefined) return fields;
+  for (const kind of KINDS) {
+    for (const item of desiredItemsOf(registry[kind] as KindModule<Kind>, desired)) {
+      const held = Object.keys(item.fields)
+        .filter((field) => holds(item.fields[field] as JsonValue))
+        .sort();
+      if (held.length > 0) fields.set(`${kind}/${item.key}`, held);
+    }
+  }
+  return fields;
+}
+
+/**
+ * The actions with the old side of every change to a field the state says holds a secret
+ * withheld (WITHHELD). Actions with none are returned as they are; nothing is changed in place.
+ */
+export function withholdHeldSecrets(
+  actions: PlanAction[],
+  heldSecrets: StateFile["heldSecrets"],
+  protect: Protect,
+): PlanAction[] {
+  if (heldSecrets === undefined || Object.keys(heldSecrets).length === 0) return actions;
+  return actions.map((action) => {
+    const record = ownRecord(heldSecrets, action.id);
+    if (record === undefined) return action;
+    const held = new Set(record);
+    const withheld = (change: PlanAction["changes"][number]) =>
+      change.old !== undefined && held.has(nameAsKept(change.field, protect));
+    if (!action.changes.some(withheld)) return action;
+    return {
+      ...action,
+      changes: action.changes.map((change) => (withheld(change) ? { ...change, old: WITHHELD } : change)),
+    };
+  });
+}
+
+/** A field's name as heldSecrets keeps it: itself, or its keyed digest when it holds a secret. */
+function nameAsKept(field: string, protect: Protect): string {
+  return String(protect(field));
+}
+
+/**
+ * The state's heldSecrets before an apply sends anything: every desired field holding a value
+ * from the environment is added (the writes about to go put it on the server, or it is there
+ * already). With `inSync`, the plan of every desired resource, a recorded field the config now
+ * manages without such a value and the plan leaves unchanged is released: the server holds the
+ * config's value there. A field of a resource the config no longer manages, or no longer sets,
+ * stays: the server still holds what was sent.
+ */
+export function heldSecretsBeforeApply(
+  held: StateFile["heldSecrets"],
+  desired: DesiredState,
+  holds: ((value: JsonValue) => boolean) | undefined,
+  inSync: { actions: readonly PlanAction[] } | undefined,
+  protect: Protect,
+): Record<string, string[]> {
+  const secret = secretFieldsOf(desired, holds);
+  const next: Record<string, string[]> = Object.create(null);
+  const recorded = held === undefined ? [] : Object.keys(held);
+  if (recorded.length > 0) {
+    const settled = inSync === undefined ? undefined : settledFields(desired, inSync.actions, protect);
+    for (const id of recorded) {
+      const fields = (held?.[id] ?? []).filter((field) => settled?.(id, field) !== true);
+      if (fields.length > 0) next[id] = fields;
+    }
+  }
+  for (const [id, fields] of secret) {
+    const kept = fields.map((field) => nameAsKept(field, protect));
+    next[id] = [...new Set([...(ownRecord(next, id) ?? []), ...kept])].sort();
+  }
+  return next;
+}
+
+/**
+ * Whether the server holds a field's desired value (the field as kept): the config manages it and
+ * the plan changes nothing there.
+ */
+function settledFields(
+  desired: DesiredState,
+  actions: readonly PlanAction[],
+  protect: Protect,
+): (id: string, field: string) => boolean {
+  const kept = (fields: Iterable<string>) => new Set([...fields].map((field) => nameAsKept(field, protect)));
+  const managed = new Map<string, ReadonlySet<string>>();
+  for (const kind of KINDS) {
+    for (const item of desiredItemsOf(registry[kind] as KindModule<Kind>, desired))
+      managed.set(`${kind}/${item.key}`, kept(Object.keys(item.fields)));
+  }
+  const changed = new Map(actions.map((action) => [action.id, kept(action.changes.map((c) => c.field))]));
+  return (id, field) => managed.get(id)?.has(field) === true && changed.get(id)?.has(field) !== true;
+}
+
+/**
+ * The state's secretNames before an apply sends anything: with the recorded ones, the keyed
+ * digest of every desired name that holds a value from the environment. A resource the config
+ * stops managing is listed as unmanaged by its live name, which is then the old secret: a name
+ * whose digest is here is withheld from that list (withholdUnmanagedNames).
+ */
+export function secretNamesBeforeApply(
+  recorded: readonly string[] | undefined,
+  desired: DesiredState,
+  holds: ((value: JsonValue) => boolean) | undefined,
+  keyed: KeyedDigest,
+): string[] {
+  const names = new Set(recorded ?? []);
+  if (holds !== undefined) {
+    for (const kind of KINDS) {
+      for (const item of desiredItemsOf(registry[kind] as KindModule<Kind>, desired)) {
+        const name = item.fields.name;
+        if (typeof name === "string" && holds(name)) names.add(keyed(name));
+      }
+    }
+  }
+  return [...names].sort();
+}
+
+/** The plan with each unmanaged resource's name withheld whose keyed digest the state names. */
+export function withholdUnmanagedNames(
+  plan: Plan,
+  secretNames: readonly string[] | undefined,
+  keyed: KeyedDigest,
+): Plan {
+  if (secretNames === undefined || secretNames.length === 0) return plan;
+  const names = new Set(secretNames);
+  const held = (name: string | undefined) => name !== undefined && names.has(keyed(name));
+  if (!plan.unmanaged.some((resource) => held(resource.name))) return plan;
+  return {
+    ...plan,
+    unmanaged: plan.unmanaged.map((resource) =>
+      held(resource.name) ? { ...resource, name: WITHHELD } : resource,
+    ),
+  };
+}
