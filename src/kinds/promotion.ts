@@ -32,7 +32,7 @@ export interface PromotedDetails {
   fields: PromotedField[];
   /** Steps replaced by the change (summarised, never listed). */
   stepsChanged?: number;
-  /** The trigger identifier the operations carry, for an entity the config does not name. */
+  /** The (trigger) identifier the operations carry, for an entity the config does not name. */
   identifier?: string;
   /** The Development id of the entity this one moves to (applied after that entity's change). */
   groupEntityId?: string;

@@ -8,6 +8,7 @@ import { buildPromotion } from "../promote/build-promotion.js";
 import { resolveManagedEntities, withRequired } from "../promote/managed.js";
 import type { Promotion, PromotionTarget } from "../promote/model.js";
 import { checkCarriedFresh, checkPromotionFresh, checkPromotionManaged } from "../promote/saved-promotion.js";
+import type { StateFile } from "../state/model.js";
 import { readState } from "../state/state-store.js";
 import { VERSION } from "../version.js";
 import { resolveSession } from "./prepare-plan.js";
@@ -48,12 +49,16 @@ async function listPending(client: ApiClient): Promise<Change[]> {
   });
 }
 
-/** The promotion a preview shows and a run applies: every value masked as it is read. */
+/**
+ * The promotion a preview shows and a run applies: every value masked as it is read. With the
+ * state file it was resolved with (its held secrets: withholdPromotionSecrets, once the diff
+ * against Production is in).
+ */
 export async function preparePromotion(
   session: Session,
   target: PromotionTarget,
   options: { all: boolean; masker: Masker },
-): Promise<Promotion> {
+): Promise<{ promotion: Promotion; state: StateFile }> {
   const state = await readState(session.statePath, session.stateTarget);
   await resolveSession(session, state);
   // Read everything before showing anything: an incomplete preview is never shown or applied.
@@ -62,7 +67,7 @@ export async function preparePromotion(
     listPending(session.client),
   ]);
   const managed = await withRequired(named, changes, session.client);
-  return buildPromotion({
+  const promotion = buildPromotion({
     changes,
     managed,
     all: options.all,
@@ -70,6 +75,7 @@ export async function preparePromotion(
     createdBy: `notiform ${VERSION}`,
     mask: (value) => maskDeep(value, options.masker),
   });
+  return { promotion, state };
 }
 
 /**

@@ -12,6 +12,7 @@ import { desiredItemsOf } from "../kinds/desired-items.js";
 import type { KindModule } from "../kinds/kind.js";
 import type { PlanAction } from "../kinds/plan-action.js";
 import { KINDS, registry } from "../kinds/registry.js";
+import { STEPS_FIELD } from "../kinds/workflow/steps-canonical.js";
 import { MASK } from "../mask.js";
 import type { KeyedDigest, Protect } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
@@ -139,6 +140,10 @@ export function secretNamesBeforeApply(
       for (const item of desiredItemsOf(registry[kind] as KindModule<Kind>, desired)) {
         const name = item.fields.name;
         if (typeof name === "string" && holds(name)) names.add(keyed(name));
+        // A workflow's steps, by name: a promotion's diff lists Production's steps field by field.
+        const steps = kind === "workflow" ? item.fields[STEPS_FIELD] : undefined;
+        for (const step of Array.isArray(steps) ? steps : [])
+          if (typeof step === "string" && holds(step)) names.add(keyed(step));
       }
     }
   }

@@ -24,7 +24,7 @@ export interface PromotionEntry {
   entityId: string;
   /** The config key, for a managed entity. */
   key?: string;
-  /** The workflow's trigger identifier, when known. */
+  /** The workflow's trigger identifier (or the layout's identifier), when known. */
   identifier?: string;
   /** The entity's name as the server lists it. */
   name: string;

@@ -154,7 +154,7 @@ export const promotionSchema = {
         },
         identifier: {
           type: "string",
-          description: "A workflow's trigger identifier, when known.",
+          description: "A workflow's trigger identifier, or a layout's identifier, when known.",
         },
         name: {
           type: "string",

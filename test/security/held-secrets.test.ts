@@ -177,4 +177,63 @@ describe("a secret the config stops naming", () => {
     expect(ids).toEqual(expect.arrayContaining(["layout/brand", "tenant/acme-eu", "workflow/order-shipped"]));
     expect(ids).not.toContain("topic/order-updates");
   });
+
+  it("withholds the name of a resource the config stops managing, in the unmanaged list", async () => {
+    const { run, workspace } = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
+    const dir = workspace.dir;
+    expect(
+      (await run(["apply", "--env", "development", "--auto-approve"], { env: { HOOK: SECRET } })).code,
+    ).toBe(0);
+    // The topic leaves the config (notiform never deletes): the server keeps its name.
+    const without = configWith("public").replace(
+      /- key: order-updates\n.*\n/,
+      "- key: other\n    name: Other\n",
+    );
+    expect(without).not.toContain("order-updates");
+    await writeFile(join(dir, "notiform.yaml"), without);
+    const plan = await run(["plan", "--env", "development", "--output", "json", "--list-unmanaged"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).not.toContain(SECRET);
+    expect(JSON.parse(plan.stdout).unmanaged).toContainEqual({
+      kind: "topic",
+      key: "order-updates",
+      name: "********",
+    });
+  });
+
+  it("withholds Production's old side in a promotion's diff, and Development's where it still holds one", async () => {
+    const { run, workspace } = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
+    const dir = workspace.dir;
+    const hook = { env: { HOOK: SECRET } };
+    expect((await run(["apply", "--env", "development", "--auto-approve"], hook)).code).toBe(0);
+    const promoted = await run(["promote", "--env", "development", "--auto-approve"], hook);
+    expect(promoted.code, promoted.stderr).toBe(0);
+    await writeFile(join(dir, "notiform.yaml"), configWith("public"));
+    expect((await run(["apply", "--env", "development", "--auto-approve"])).code).toBe(0);
+    const seen: string[] = [];
+    for (const output of ["text", "markdown"]) {
+      const shown = await run(["promote", "--env", "development", "--output", output, "--detailed-exitcode"]);
+      expect(shown.code, shown.stderr).toBe(2);
+      seen.push(shown.stdout, shown.stderr);
+    }
+    const json = await run([
+      "promote",
+      "--env",
+      "development",
+      "--out",
+      "promotion.json",
+      "--output",
+      "json",
+    ]);
+    expect(json.code, json.stderr).toBe(0);
+    seen.push(json.stdout, await readFile(join(dir, "promotion.json"), "utf8"));
+    for (const text of seen) expect(text).not.toContain(SECRET);
+    const promotion = JSON.parse(json.stdout);
+    const workflow = promotion.entries.find((e: { key?: string }) => e.key === "order-shipped");
+    expect(workflow.diff).toContainEqual({ field: "description", old: "********", new: "********" });
+    // A field that held no secret shows both sides as ever.
+    expect(JSON.stringify(workflow.diff)).not.toContain('"field":"name"');
+    const applied = await run(["promote", "promotion.json", "--env", "development"]);
+    expect(applied.code, applied.stderr).toBe(0);
+  });
 });

@@ -130,6 +130,11 @@ async function runCase(test: CliTest, c: Case, config: (g: Generated) => string)
   await cli(["plan", ...DEV, "--out", "plan-3.json"], { env: unset });
   await cli(["show", "plan-3.json"], { url: null, env: unset });
   await cli(["apply", "plan-3.json", ...DEV, V], { env: unset });
+  // Production still holds the secrets the first promotion took there: the old side of its diff.
+  await cli(["promote", ...DEV, "--output", "markdown", V], { env: unset, expected: [0, 2] });
+  await cli(["promote", ...DEV, "--detailed-exitcode", "--output", "json"], { env: unset, expected: [0, 2] });
+  await cli(["promote", ...DEV, "--out", "promotion-3.json"], { env: unset });
+  await cli(["promote", "promotion-3.json", ...DEV, V], { env: unset });
   // The error path: the server refuses the next writes quoting what it was sent (one write at
   // least: a topic of its own).
   const refused = over(c.first.generated, c.second.generated);
@@ -241,13 +246,13 @@ async function leaksOf(c: Case): Promise<{ leaks: Leak[]; runs: Run[]; known: nu
     for (const path of files) {
       const text = readFileSync(path, "utf8");
       const name = relative(test.workspace.dir, path);
-      const dropped = /^(plan-3\.json|preview-dropped\/)/.test(name) ? DROPPED : "";
+      const dropped = /^(plan-3\.json|promotion-3\.json|preview-dropped\/)/.test(name) ? DROPPED : "";
       look(`${path}${dropped}`, text);
       look(`the name of ${name}${dropped}`, name);
       // Digests of what may hold a secret are keyed (a guess cannot be tested against them); a
       // saved promotion's are of its masked text.
       const unkeyed = /(?<!hmac-)sha256:[0-9a-f]{64}/.exec(text);
-      if (unkeyed !== null && !path.endsWith("promotion.json"))
+      if (unkeyed !== null && !/promotion(-\d+)?\.json$/.test(path))
         leaks.push({ where: path, secret: "(any)", form: "unkeyed digest", context: unkeyed[0] });
     }
     const identities = new Set(Object.values(c.identities));

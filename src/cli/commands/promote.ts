@@ -11,6 +11,7 @@ import { withProductionDiff } from "../../pipeline/production.js";
 import { preparePromotion, promotionTarget, refreshSavedPromotion } from "../../pipeline/promote.js";
 import { openSession, type Session } from "../../pipeline/session.js";
 import { executePromotion } from "../../promote/execute-promotion.js";
+import { withholdPromotionSecrets } from "../../promote/held-secrets.js";
 import {
   labelOf,
   PROMOTION_FORMAT_VERSION,
@@ -137,12 +138,19 @@ async function previewNow(
   session: Session,
   target: PromotionTarget,
 ): Promise<Promotion> {
-  const promotion = await withProductionDiff(
-    session,
-    await preparePromotion(session, target, { all: args.all, masker: context.masker }),
-    args,
-    runContext(context, args),
-    args["production-env"],
+  const prepared = await preparePromotion(session, target, { all: args.all, masker: context.masker });
+  // Production's old side of a field that held a secret the config no longer names: withheld.
+  const promotion = withholdPromotionSecrets(
+    await withProductionDiff(
+      session,
+      prepared.promotion,
+      args,
+      runContext(context, args),
+      args["production-env"],
+    ),
+    prepared.state,
+    session.protect,
+    session.keyed,
   );
   // Values were masked as they were read; the config's own handles (keys) are masked here too.
   if (args.out !== undefined)

@@ -15,6 +15,7 @@ import {
   type PromotedField,
   type PromotionHandle,
   promotedField,
+  removes,
   topField,
 } from "../promotion.js";
 
@@ -29,14 +30,19 @@ const LAYOUT_FIELDS = new Set(["name", "description", "content", "contentType", 
 function describeLayoutOps(ops: readonly ChangeOp[]): PromotedDetails {
   const fields: PromotedField[] = [];
   let variables = false;
+  // The identifier the operations set (a layout's first recording), for a layout the config
+  // does not name: what the state file knows it by (its held secrets).
+  let identifier: string | undefined;
   for (const op of ops) {
     const field = topField(op);
     if (LAYOUT_FIELDS.has(field) && op.path.length === 1) fields.push(promotedField(field, op));
     else if (field === "variables" && !["_id", "id"].includes(String(op.path.at(-1)))) variables = true;
+    else if (field === "identifier" && op.path.length === 1 && typeof op.val === "string" && !removes(op))
+      identifier = op.val;
   }
   if (variables) fields.push({ field: "variables", op: "set", value: "(changed)" });
   fields.sort((a, b) => a.field.localeCompare(b.field));
-  return { fields };
+  return { fields, ...(identifier !== undefined ? { identifier } : {}) };
 }
 
 async function namedLayouts(desired: DesiredState, _state: unknown, client: NotificationApi) {

@@ -1,0 +1,82 @@
+// A promotion's view of secrets the config stops naming (src/plan/held-secrets.ts): Production
+// received, by earlier promotions, what Development was applied with. Once the config no longer
+// takes a value from the environment, nothing masks it, yet Production still holds it and the
+// promotion's diff shows it as the old side, and Development's side too where Development still
+// holds it (an entity the config stopped managing, or one not applied since); a pending change
+// is listed by its Development name, which may be one. The Development state file's heldSecrets
+// and secretNames say which: those values and names are withheld until an apply of the whole
+// config releases them. Pure.
+
+import { canonicalJson } from "../canonical.js";
+import { parseStepField, stepField } from "../kinds/workflow/steps-canonical.js";
+import { WITHHELD } from "../plan/held-secrets.js";
+import type { FieldChange } from "../plan/model.js";
+import type { KeyedDigest, Protect } from "../secrets/keyed-digest.js";
+import { ownRecord, type StateFile } from "../state/model.js";
+import type { PromotedField, Promotion, PromotionEntry } from "./model.js";
+
+export function withholdPromotionSecrets(
+  promotion: Promotion,
+  state: Pick<StateFile, "heldSecrets" | "secretNames">,
+  protect: Protect,
+  keyed: KeyedDigest,
+): Promotion {
+  const heldSecrets = state.heldSecrets ?? {};
+  const names = new Set(state.secretNames ?? []);
+  if (Object.keys(heldSecrets).length === 0 && names.size === 0) return promotion;
+  const isSecretName = (name: string) => names.size > 0 && names.has(keyed(name));
+  const heldOf = (id: string | undefined) =>
+    new Set(id === undefined ? [] : (ownRecord(heldSecrets, id) ?? []));
+  // A field as kept (itself, or the keyed digest of a name holding a secret, whether or not the
+  // config still names that secret: its digest is found without it).
+  const isHeld = (held: ReadonlySet<string>, field: string) =>
+    held.has(field) || held.has(String(protect(field))) || held.has(keyed(canonicalJson(field)));
+  const withheldDiff = (held: ReadonlySet<string>, diff: FieldChange[] | undefined) => {
+    if (diff === undefined || (held.size === 0 && names.size === 0)) return diff;
+    // Both sides: Production's, and Development's, which still holds the secret where the
+    // config stopped managing the entity (or has not been applied since it stopped naming it).
+    // A step named by a secret is shown as steps["********"], whatever its fields.
+    return diff.map((change) => {
+      const step = parseStepField(change.field);
+      const secretStep = step !== undefined && isSecretName(step.step);
+      if (!secretStep && !isHeld(held, change.field)) return change;
+      return {
+        ...change,
+        ...(secretStep ? { field: stepField(WITHHELD, step.field) } : {}),
+        ...(change.old !== undefined ? { old: WITHHELD } : {}),
+        new: WITHHELD,
+      };
+    });
+  };
+  // A change's own fields are coarser than the plan's (preferenceSettings, not .sms): a field
+  // is withheld when it or a field inside it is held.
+  const heldField = (held: ReadonlySet<string>, field: string) =>
+    held.has(String(protect(field))) ||
+    [...held].some((name) => name.startsWith(`${field}.`) || name.startsWith(`${field}[`));
+  const entry = (each: PromotionEntry): PromotionEntry => {
+    // A managed entity by its config key; another by its identifier, as its config entry had it.
+    const key = each.key ?? each.identifier;
+    const held = heldOf(key === undefined ? undefined : `${each.kind}/${key}`);
+    const diff = withheldDiff(held, each.diff);
+    // A name is withheld by its digest too: a group has no key or identifier to look up.
+    const withheld = (f: PromotedField) =>
+      f.value !== undefined &&
+      (heldField(held, f.field) || (typeof f.value === "string" && isSecretName(f.value)));
+    const fields = each.fields.map((f) => (withheld(f) ? { ...f, value: WITHHELD } : f));
+    const name = isSecretName(each.name) ? WITHHELD : each.name;
+    return { ...each, name, fields, ...(diff !== undefined ? { diff } : {}) };
+  };
+  return {
+    ...promotion,
+    entries: promotion.entries.map(entry),
+    unmanaged: promotion.unmanaged.map(entry),
+    ...(promotion.carried !== undefined
+      ? {
+          carried: promotion.carried.map((layout) => {
+            const diff = withheldDiff(heldOf(`layout/${layout.key}`), layout.diff);
+            return { ...layout, ...(diff !== undefined ? { diff } : {}) };
+          }),
+        }
+      : {}),
+  };
+}
