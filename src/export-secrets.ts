@@ -258,3 +258,39 @@ function mapStrings(value: unknown, map: (text: string) => string): unknown {
   for (const [key, item] of Object.entries(value)) setDataKey(out, map(key), mapStrings(item, map));
   return out;
 }
+
+/**
+ * Every string value in `live` (not keys) whose keyed digest is among `secretValues` (the state
+ * file's: texts an apply sent holding a value from the environment) replaced by REDACTED, in
+ * place, once per object however often it is referenced; how many were. Such a text is a secret
+ * the config no longer names, so nothing else knows it: exported as it is, it would be written
+ * into a file meant for git, or slugged into a key or a file name.
+ */
+export function withholdSecretValues(
+  live: unknown,
+  secretValues: readonly string[],
+  keyed: (text: string) => string,
+): number {
+  if (secretValues.length === 0) return 0;
+  const held = new Set(secretValues);
+  let count = 0;
+  const seen = new WeakSet<object>();
+  const visit = (value: unknown): unknown => {
+    if (typeof value === "string") {
+      if (!held.has(keyed(value))) return value;
+      count += 1;
+      return REDACTED;
+    }
+    if (value === null || typeof value !== "object" || seen.has(value)) return value;
+    seen.add(value);
+    if (value instanceof Map) {
+      for (const [key, item] of value) value.set(key, visit(item));
+      return value;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = visit(record[key]);
+    return value;
+  };
+  visit(live);
+  return count;
+}

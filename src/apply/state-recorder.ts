@@ -138,17 +138,17 @@ export class StateRecorder {
    * The fields whose value on the server holds a secret, as heldSecretsBeforeApply settles them
    * before anything is sent (so a run killed after a write still names them).
    */
-  async recordHeldSecrets(heldSecrets: Record<string, string[]>, secretNames: string[]): Promise<void> {
+  async recordHeldSecrets(heldSecrets: Record<string, string[]>, secretValues: string[]): Promise<void> {
     const before = this.state.heldSecrets ?? {};
     const same =
       Object.keys(before).length === Object.keys(heldSecrets).length &&
       Object.keys(heldSecrets).every(
         (id) => JSON.stringify(ownRecord(before, id)) === JSON.stringify(heldSecrets[id]),
       ) &&
-      JSON.stringify(this.state.secretNames ?? []) === JSON.stringify(secretNames);
+      JSON.stringify(this.state.secretValues ?? []) === JSON.stringify(secretValues);
     if (same) return;
     this.state.heldSecrets = heldSecrets;
-    this.state.secretNames = secretNames;
+    this.state.secretValues = secretValues;
     await this.persist();
   }
 

@@ -8,15 +8,22 @@ import { realpath } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { StateRecorder } from "../apply/state-recorder.js";
 import { NotiformError } from "../errors.js";
-import { type KnownSecrets, StandIns, scrubExport, variablesOf } from "../export-secrets.js";
+import {
+  type KnownSecrets,
+  REDACTED,
+  StandIns,
+  scrubExport,
+  variablesOf,
+  withholdSecretValues,
+} from "../export-secrets.js";
 import { exportDocuments, exportHeader } from "../kinds/export-live.js";
 import { readLive } from "../kinds/read-live.js";
 import { describeKind, KINDS } from "../kinds/registry.js";
 import { DEFAULT_API_KEY_ENV } from "../loader/defaults.js";
 import { protector } from "../secrets/keyed-digest.js";
 import { withStateLock } from "../state/lock.js";
-import { emptyState } from "../state/model.js";
-import { defaultStatePath } from "../state/state-store.js";
+import { emptyState, type StateFile } from "../state/model.js";
+import { defaultStatePath, readState } from "../state/state-store.js";
 import type { RunArgs, RunContext } from "./context.js";
 import { definesEnvironment, isShared, layoutForEnvironment } from "./export-environment.js";
 import { inspectExportTargets, makeExportDir, writeExportFile } from "./export-files.js";
@@ -55,7 +62,15 @@ export async function runExport(
     // Values from the environment are swapped for stand-ins while the documents are made, so no
     // key or file name is made of one and no template file holds one (StandIns).
     const standIns = StandIns.of(known.variables);
-    const exported = exportDocuments(standIns === undefined ? live : standIns.hide(live));
+    const hidden = standIns === undefined ? live : standIns.hide(live);
+    // Then the secrets the config no longer names, which the server still holds (the state's).
+    const held = await heldSecretsOf(session);
+    const withheld = withholdSecretValues(hidden, held.secretValues ?? [], session.keyed);
+    if (withheld > 0)
+      context.note(
+        `warning: ${withheld} value${withheld === 1 ? "" : "s"} the server holds held a value from the environment when last applied, which the config no longer names (the state file's secretValues); written as ${REDACTED}: set ${withheld === 1 ? "it" : "them"} in the config, with \${VAR}, before applying this export\n`,
+      );
+    const exported = exportDocuments(hidden);
     const { notExported, counts } = exported;
     const made =
       standIns === undefined
@@ -123,7 +138,11 @@ export async function runExport(
     await withStateLock(statePath, { command: "notiform export" }, async () => {
       const secrets = [...session.desired.sensitive, ...known.credentials.map((c) => c.value)];
       const recorder = new StateRecorder(
-        emptyState({ ...session.stateTarget, environment: args.env ?? session.target.environment }),
+        // What the server holds of secrets the config no longer names stays recorded.
+        {
+          ...emptyState({ ...session.stateTarget, environment: args.env ?? session.target.environment }),
+          ...held,
+        },
         statePath,
         protector(secrets, session.keyed),
       );
@@ -173,6 +192,23 @@ function openExportSession(args: ExportArgs, context: RunContext, dir: string): 
   if (existsSync(configPath) && definesEnvironment(configPath, args.env))
     return openSession(args, context, undefined, { guard: false });
   return openSessionOnDefaults(args, context, rootPath, args.env);
+}
+
+/**
+ * The session's state file's record of what the server holds of values from the environment
+ * (heldSecrets, secretValues); nothing when it has none, or cannot be read for this target (its
+ * digests would be under another key: they would match nothing).
+ */
+async function heldSecretsOf(session: Session): Promise<Pick<StateFile, "heldSecrets" | "secretValues">> {
+  try {
+    const { heldSecrets, secretValues } = await readState(session.statePath, session.stateTarget);
+    return {
+      ...(heldSecrets !== undefined && Object.keys(heldSecrets).length > 0 ? { heldSecrets } : {}),
+      ...(secretValues !== undefined && secretValues.length > 0 ? { secretValues } : {}),
+    };
+  } catch {
+    return {};
+  }
 }
 
 /** The secrets export must not write: the key, partner tokens, and the config's interpolated values. */

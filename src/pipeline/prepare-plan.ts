@@ -105,7 +105,7 @@ export async function preparePlan(
     const planned = withSessionWarnings(
       withholdUnmanagedNames(
         keyPlanDigests(planning.finish(), session.keyed),
-        state.secretNames,
+        state.secretValues,
         session.keyed,
       ),
       session,

@@ -12,7 +12,6 @@ import { desiredItemsOf } from "../kinds/desired-items.js";
 import type { KindModule } from "../kinds/kind.js";
 import type { PlanAction } from "../kinds/plan-action.js";
 import { KINDS, registry } from "../kinds/registry.js";
-import { STEPS_FIELD } from "../kinds/workflow/steps-canonical.js";
 import { MASK } from "../mask.js";
 import type { KeyedDigest, Protect } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
@@ -123,41 +122,47 @@ function settledFields(
 }
 
 /**
- * The state's secretNames before an apply sends anything: with the recorded ones, the keyed
- * digest of every desired name that holds a value from the environment. A resource the config
- * stops managing is listed as unmanaged by its live name, which is then the old secret: a name
- * whose digest is here is withheld from that list (withholdUnmanagedNames).
+ * The state's secretValues before an apply sends anything: with the recorded ones, the keyed
+ * digest of every text the desired fields hold (a name, a step's name, a template, a string in
+ * data) that holds a value from the environment. What the server holds of such a text is the
+ * secret, whatever field or resource it is found in later: a name in the unmanaged list
+ * (withholdUnmanagedNames), a promotion's step, an exported value.
  */
-export function secretNamesBeforeApply(
+export function secretValuesBeforeApply(
   recorded: readonly string[] | undefined,
   desired: DesiredState,
   holds: ((value: JsonValue) => boolean) | undefined,
   keyed: KeyedDigest,
 ): string[] {
-  const names = new Set(recorded ?? []);
+  const values = new Set(recorded ?? []);
+  const add = (value: JsonValue | undefined): void => {
+    if (typeof value === "string") {
+      if (holds?.(value) === true) values.add(keyed(value));
+    } else if (Array.isArray(value)) for (const each of value) add(each);
+    else if (value !== null && typeof value === "object")
+      for (const key of Object.keys(value)) add(value[key]);
+  };
   if (holds !== undefined) {
     for (const kind of KINDS) {
       for (const item of desiredItemsOf(registry[kind] as KindModule<Kind>, desired)) {
-        const name = item.fields.name;
-        if (typeof name === "string" && holds(name)) names.add(keyed(name));
-        // A workflow's steps, by name: a promotion's diff lists Production's steps field by field.
-        const steps = kind === "workflow" ? item.fields[STEPS_FIELD] : undefined;
-        for (const step of Array.isArray(steps) ? steps : [])
-          if (typeof step === "string" && holds(step)) names.add(keyed(step));
+        for (const field of Object.keys(item.fields)) {
+          const value = item.fields[field] as JsonValue;
+          if (holds(value)) add(value);
+        }
       }
     }
   }
-  return [...names].sort();
+  return [...values].sort();
 }
 
-/** The plan with each unmanaged resource's name withheld whose keyed digest the state names. */
+/** The plan with each unmanaged resource's name withheld whose keyed digest the state holds. */
 export function withholdUnmanagedNames(
   plan: Plan,
-  secretNames: readonly string[] | undefined,
+  secretValues: readonly string[] | undefined,
   keyed: KeyedDigest,
 ): Plan {
-  if (secretNames === undefined || secretNames.length === 0) return plan;
-  const names = new Set(secretNames);
+  if (secretValues === undefined || secretValues.length === 0) return plan;
+  const names = new Set(secretValues);
   const held = (name: string | undefined) => name !== undefined && names.has(keyed(name));
   if (!plan.unmanaged.some((resource) => held(resource.name))) return plan;
   return {

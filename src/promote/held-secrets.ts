@@ -4,7 +4,7 @@
 // promotion's diff shows it as the old side, and Development's side too where Development still
 // holds it (an entity the config stopped managing, or one not applied since); a pending change
 // is listed by its Development name, which may be one. The Development state file's heldSecrets
-// and secretNames say which: those values and names are withheld until an apply of the whole
+// and secretValues say which: those values and names are withheld until an apply of the whole
 // config releases them. Pure.
 
 import { canonicalJson } from "../canonical.js";
@@ -17,12 +17,12 @@ import type { PromotedField, Promotion, PromotionEntry } from "./model.js";
 
 export function withholdPromotionSecrets(
   promotion: Promotion,
-  state: Pick<StateFile, "heldSecrets" | "secretNames">,
+  state: Pick<StateFile, "heldSecrets" | "secretValues">,
   protect: Protect,
   keyed: KeyedDigest,
 ): Promotion {
   const heldSecrets = state.heldSecrets ?? {};
-  const names = new Set(state.secretNames ?? []);
+  const names = new Set(state.secretValues ?? []);
   if (Object.keys(heldSecrets).length === 0 && names.size === 0) return promotion;
   const isSecretName = (name: string) => names.size > 0 && names.has(keyed(name));
   const heldOf = (id: string | undefined) =>

@@ -173,10 +173,10 @@ export const stateSchema = {
         uniqueItems: true,
       },
     },
-    secretNames: {
+    secretValues: {
       type: "array",
       description:
-        "Keyed digests (HMAC-SHA256 under a key derived from the API key) of the names an apply sent holding a value from the environment: a resource the config stops managing is listed as unmanaged by its live name, which a plan shows withheld when its digest is here. Reveals nothing of the names. Absent when there are none (an optional field of format version 1).",
+        "Keyed digests (HMAC-SHA256 under a key derived from the API key) of the texts (names, step names, templates, strings in data) an apply sent holding a value from the environment: wherever such a text is found later (a resource's name in the unmanaged list, a promotion's step, an exported value), it is withheld. Reveals nothing of the texts. Absent when there are none (an optional field of format version 1).",
       items: {
         type: "string",
         pattern: "^hmac-sha256:[0-9a-f]{64}$",

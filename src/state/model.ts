@@ -68,11 +68,12 @@ export interface StateFile {
    */
   heldSecrets?: Record<string, string[]>;
   /**
-   * Keyed digests of the names an apply sent holding a value from the environment: a resource
-   * the config stops managing is listed as unmanaged by its live name, shown withheld when its
-   * digest is here. Absent or empty when there are none.
+   * Keyed digests of the texts (names, step names, templates, strings in data) an apply sent
+   * holding a value from the environment: wherever such a text is found later (a name in the
+   * unmanaged list, a promotion's step, an exported value), it is withheld. Absent or empty when
+   * there are none.
    */
-  secretNames?: string[];
+  secretValues?: string[];
 }
 
 export function emptyState(target: StateFile["target"]): StateFile {

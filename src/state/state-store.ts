@@ -139,11 +139,11 @@ export function normalizeUrl(url: string): string {
 export function serializeState(state: StateFile): string {
   // No creates in flight, no secret held: those sections are left out, so a file without them
   // reads as it always did.
-  const { intents, heldSecrets, secretNames, ...rest } = state;
+  const { intents, heldSecrets, secretValues, ...rest } = state;
   const settled: StateFile = { ...rest };
   if (intents !== undefined && Object.keys(intents).length > 0) settled.intents = intents;
   if (heldSecrets !== undefined && Object.keys(heldSecrets).length > 0) settled.heldSecrets = heldSecrets;
-  if (secretNames !== undefined && secretNames.length > 0) settled.secretNames = secretNames;
+  if (secretValues !== undefined && secretValues.length > 0) settled.secretValues = secretValues;
   return `${JSON.stringify(sortKeysDeep(settled), null, 2)}\n`;
 }
 

@@ -1,7 +1,12 @@
 // The pure parts of held secrets: which desired fields hold a value from the environment, what
 // the state records before an apply, and the planner withholding the old side of a held field.
 import { describe, expect, it } from "vitest";
-import { heldSecretsBeforeApply, secretFieldsOf, withholdHeldSecrets } from "../../src/plan/held-secrets.js";
+import {
+  heldSecretsBeforeApply,
+  secretFieldsOf,
+  secretValuesBeforeApply,
+  withholdHeldSecrets,
+} from "../../src/plan/held-secrets.js";
 import { planChanges } from "../../src/plan/plan-changes.js";
 import { keyedDigest, protector, secretHolder, unprotected } from "../../src/secrets/keyed-digest.js";
 import type { StateFile } from "../../src/state/model.js";
@@ -120,5 +125,16 @@ describe("withholdHeldSecrets, in the planner", () => {
     const held = withholdHeldSecrets(actions, { "topic/a": ["name"], "topic/b": ["name"] }, unprotected);
     expect(held[0]).toBe(actions[0]);
     expect(held[1]).toEqual({ id: "topic/b", changes: [{ field: "name", old: "********", new: "B" }] });
+  });
+});
+
+describe("secretValuesBeforeApply", () => {
+  it("keeps the keyed digest of each text holding a secret, once, beside those recorded", () => {
+    const keyed = keyedDigest("nf_test_key_1");
+    const desired = desiredWith({ orders: `Orders ${SECRET}`, news: "News", again: `Orders ${SECRET}` });
+    const values = secretValuesBeforeApply(["hmac-sha256:recorded"], desired, secretHolder([SECRET]), keyed);
+    expect(values).toEqual(["hmac-sha256:recorded", keyed(`Orders ${SECRET}`)].sort());
+    expect(values.join()).not.toContain(SECRET);
+    expect(secretValuesBeforeApply(undefined, desired, undefined, keyed)).toEqual([]);
   });
 });

@@ -236,4 +236,28 @@ describe("a secret the config stops naming", () => {
     const applied = await run(["promote", "promotion.json", "--env", "development"]);
     expect(applied.code, applied.stderr).toBe(0);
   });
+
+  it("exports a value the server still holds of one as REDACTED, with a warning, and keeps the record", async () => {
+    const { run, workspace } = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
+    const dir = workspace.dir;
+    expect(
+      (await run(["apply", "--env", "development", "--auto-approve"], { env: { HOOK: SECRET } })).code,
+    ).toBe(0);
+    // The variable is gone before the config was applied without it: the server holds every value.
+    await writeFile(join(dir, "notiform.yaml"), configWith("public"));
+    const exported = await run(["export", "--env", "development", "--dir", "exported"]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain("warning: 5 values the server holds held a value from the environment");
+    const files = (await readdir(join(dir, "exported"), { recursive: true, withFileTypes: true })).filter(
+      (f) => f.isFile(),
+    );
+    const texts = await Promise.all(files.map((f) => readFile(join(f.parentPath, f.name), "utf8")));
+    for (const text of [...texts, ...files.map((f) => f.name), exported.stdout, exported.stderr])
+      expect(text).not.toContain(SECRET);
+    const topics = texts.find((text) => text.includes("topics:")) ?? "";
+    expect(topics).toMatch(/key: order-updates\n\s+name: REDACTED/);
+    const state = JSON.parse(await readFile(join(dir, "exported", STATE), "utf8"));
+    expect(state.heldSecrets).toEqual(HELD);
+    expect(state.secretValues).toHaveLength(5);
+  });
 });

@@ -135,6 +135,8 @@ async function runCase(test: CliTest, c: Case, config: (g: Generated) => string)
   await cli(["promote", ...DEV, "--detailed-exitcode", "--output", "json"], { env: unset, expected: [0, 2] });
   await cli(["promote", ...DEV, "--out", "promotion-3.json"], { env: unset });
   await cli(["promote", "promotion-3.json", ...DEV, V], { env: unset });
+  // Development still holds the secrets of what the config no longer manages.
+  await cli(["export", ...DEV, "--dir", "exported-dropped"], { env: unset });
   // The error path: the server refuses the next writes quoting what it was sent (one write at
   // least: a topic of its own).
   const refused = over(c.first.generated, c.second.generated);
@@ -246,7 +248,9 @@ async function leaksOf(c: Case): Promise<{ leaks: Leak[]; runs: Run[]; known: nu
     for (const path of files) {
       const text = readFileSync(path, "utf8");
       const name = relative(test.workspace.dir, path);
-      const dropped = /^(plan-3\.json|promotion-3\.json|preview-dropped\/)/.test(name) ? DROPPED : "";
+      const dropped = /^(plan-3\.json|promotion-3\.json|preview-dropped\/|exported-dropped\/)/.test(name)
+        ? DROPPED
+        : "";
       look(`${path}${dropped}`, text);
       look(`the name of ${name}${dropped}`, name);
       // Digests of what may hold a secret are keyed (a guess cannot be tested against them); a

@@ -37,7 +37,7 @@ import {
   resolveApiUrl,
   type Session,
 } from "../../pipeline/session.js";
-import { heldSecretsBeforeApply, secretNamesBeforeApply } from "../../plan/held-secrets.js";
+import { heldSecretsBeforeApply, secretValuesBeforeApply } from "../../plan/held-secrets.js";
 import { maskPlan } from "../../plan/mask-plan.js";
 import { hasChanges, type Plan } from "../../plan/model.js";
 import { renderPlanText } from "../../plan/render-text.js";
@@ -341,7 +341,7 @@ async function recordFindings(
       complete ? plan : undefined,
       session.protect,
     ),
-    secretNamesBeforeApply(state.secretNames, session.desired, holds, session.keyed),
+    secretValuesBeforeApply(state.secretValues, session.desired, holds, session.keyed),
   );
 }
 
