@@ -16,6 +16,7 @@ import { readLive } from "../kinds/read-live.js";
 import { requestsOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
+import { heldTextsOf, withholdSecretValues } from "../plan/held-secrets.js";
 import { isPlanContentSealed, keyPlanDigests } from "../plan/key-plan-digests.js";
 import { maskAction, maskKeys } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "../plan/model.js";
@@ -281,18 +282,24 @@ export async function refreshSavedPlan(
     ...(input.environment !== undefined ? { environment: input.environment } : {}),
   });
 
-  const fresh = keyPlanDigests(
-    planChanges({
-      desired: input.desired,
-      live,
-      state: input.state,
-      target: saved.target,
-      createdBy: saved.createdBy,
-      only: new Set(ids),
-      protect: input.protect,
-    }),
+  // Withheld and masked as the plan was when saved (prepare-plan.ts): what it shows is compared.
+  const fresh = withholdSecretValues(
+    keyPlanDigests(
+      planChanges({
+        desired: input.desired,
+        live,
+        state: input.state,
+        target: saved.target,
+        createdBy: saved.createdBy,
+        only: new Set(ids),
+        protect: input.protect,
+      }),
+      input.keyed,
+    ),
+    input.state.secretValues,
     input.keyed,
   );
+  input.masker.addAll(heldTextsOf(fresh, input.state.secretValues, input.keyed));
   // Each saved action's fresh one: the next, in plan order, whose masked id is its id (two
   // resources keyed by values from the environment are both topic/******** in the file).
   const byMaskedId = new Map<string, PlanAction[]>();

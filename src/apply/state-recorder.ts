@@ -5,11 +5,12 @@
 // (STATE_WRITE_FAILED) naming the file, and the recorder remembers which changes the server
 // holds but the file does not, so the apply can report them and exit 3 instead of 1.
 import { existsSync } from "node:fs";
-import type { JsonObject } from "../canonical.js";
+import { canonicalJson, type JsonObject } from "../canonical.js";
 import { NotiformError } from "../errors.js";
 import type { StateChange } from "../kinds/kind.js";
+import { holdsSecretValue } from "../plan/held-secrets.js";
 import type { Plan } from "../plan/model.js";
-import { type Protect, unprotected } from "../secrets/keyed-digest.js";
+import { type KeyedDigest, type Protect, unprotected } from "../secrets/keyed-digest.js";
 import { type CreateIntent, ownRecord, type StateFile, withNullPrototypes } from "../state/model.js";
 import { serializeState, writeFileAtomic } from "../state/state-store.js";
 
@@ -30,13 +31,37 @@ export class StateRecorder {
    * `path` undefined: keep state in memory only (dry runs, tests of the engine). `protect`: what
    * the file keeps of a value that holds a secret (its keyed digest), never the value.
    */
-  constructor(state: StateFile, path: string | undefined, protect: Protect = unprotected) {
-    this.protect = protect;
+  constructor(
+    state: StateFile,
+    path: string | undefined,
+    protect: Protect = unprotected,
+    /** With it, a value holding a text the state's secretValues name is kept as its digest too. */
+    keyed?: KeyedDigest,
+  ) {
+    this.protect = keyed === undefined ? protect : this.#withSecretValues(protect, keyed);
     this.state = withNullPrototypes(structuredClone(state));
     this.path = path;
     // A state file that does not exist yet is written at the end of the first apply, so the
     // target it records (and any group ids) can be committed from day one.
     this.lastWritten = path !== undefined && existsSync(path) ? serializeState(state) : undefined;
+  }
+
+  /**
+   * `protect`, and a value holding a text an apply sent with a value from the environment (the
+   * state's secretValues, as recorded when the value is protected) kept as its keyed digest: the
+   * server's answer may still hold a secret the config no longer names, which `protect` cannot know.
+   */
+  #withSecretValues(protect: Protect, keyed: KeyedDigest): Protect {
+    let values: ReadonlySet<string> = new Set();
+    let from: readonly string[] | undefined;
+    return (value) => {
+      const kept = protect(value);
+      if (kept !== value) return kept;
+      const recorded = this.state.secretValues;
+      if (recorded === undefined || recorded.length === 0) return value;
+      if (recorded !== from) [values, from] = [new Set(recorded), recorded];
+      return holdsSecretValue(value, values, keyed) ? keyed(canonicalJson(value)) : value;
+    };
   }
 
   /** Merge one change and persist it; resolves once the file on disk holds it. */

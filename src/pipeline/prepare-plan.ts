@@ -7,7 +7,7 @@ import type { PlanWarning } from "../kinds/plan-action.js";
 import { readLive, startReadAhead } from "../kinds/read-live.js";
 import { type ResolvedIdentifiers, resolveDesired } from "../kinds/resolve-desired.js";
 import type { LoadedOn } from "../loader/load-beside.js";
-import { withholdUnmanagedNames } from "../plan/held-secrets.js";
+import { heldTextsOf, withholdSecretValues } from "../plan/held-secrets.js";
 import { keyPlanDigests } from "../plan/key-plan-digests.js";
 import type { Plan } from "../plan/model.js";
 import { type PlanInTurns, selectTargets, startPlan } from "../plan/plan-changes.js";
@@ -103,13 +103,15 @@ export async function preparePlan(
     const read = performance.now();
     const during = planning.progress();
     const planned = withSessionWarnings(
-      withholdUnmanagedNames(
+      withholdSecretValues(
         keyPlanDigests(planning.finish(), session.keyed),
         state.secretValues,
         session.keyed,
       ),
       session,
     );
+    // Secrets the config no longer names that a request carries as the server holds them.
+    context.masker.addAll(heldTextsOf(planned, state.secretValues, session.keyed));
     const plan = withIdentifiers(planned, resolved);
     if (args.verbose) {
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

@@ -10,7 +10,7 @@ import type { JsonValue } from "../canonical.js";
 import type { DesiredState } from "../config/model.js";
 import { desiredItemsOf } from "../kinds/desired-items.js";
 import type { KindModule } from "../kinds/kind.js";
-import type { PlanAction } from "../kinds/plan-action.js";
+import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { KINDS, registry } from "../kinds/registry.js";
 import { MASK } from "../mask.js";
 import type { KeyedDigest, Protect } from "../secrets/keyed-digest.js";
@@ -126,7 +126,7 @@ function settledFields(
  * digest of every text the desired fields hold (a name, a step's name, a template, a string in
  * data) that holds a value from the environment. What the server holds of such a text is the
  * secret, whatever field or resource it is found in later: a name in the unmanaged list
- * (withholdUnmanagedNames), a promotion's step, an exported value.
+ * (withholdSecretValues), a promotion's step, an exported value.
  */
 export function secretValuesBeforeApply(
   recorded: readonly string[] | undefined,
@@ -155,20 +155,75 @@ export function secretValuesBeforeApply(
   return [...values].sort();
 }
 
-/** The plan with each unmanaged resource's name withheld whose keyed digest the state holds. */
-export function withholdUnmanagedNames(
+/**
+ * Whether a value holds a text whose keyed digest is among `values` (the state's secretValues),
+ * anywhere inside it.
+ */
+export function holdsSecretValue(value: unknown, values: ReadonlySet<string>, keyed: KeyedDigest): boolean {
+  if (typeof value === "string") return values.has(keyed(value));
+  if (Array.isArray(value)) return value.some((each) => holdsSecretValue(each, values, keyed));
+  if (value === null || typeof value !== "object") return false;
+  return Object.values(value).some((each) => holdsSecretValue(each, values, keyed));
+}
+
+/**
+ * The plan with every text the state's secretValues name withheld wherever heldSecrets did not
+ * reach it: an unmanaged resource's name, and the old side of a change that holds one elsewhere
+ * (a workflow's group, named by a group name that held a secret).
+ */
+export function withholdSecretValues(
   plan: Plan,
   secretValues: readonly string[] | undefined,
   keyed: KeyedDigest,
 ): Plan {
   if (secretValues === undefined || secretValues.length === 0) return plan;
-  const names = new Set(secretValues);
-  const held = (name: string | undefined) => name !== undefined && names.has(keyed(name));
-  if (!plan.unmanaged.some((resource) => held(resource.name))) return plan;
-  return {
-    ...plan,
-    unmanaged: plan.unmanaged.map((resource) =>
-      held(resource.name) ? { ...resource, name: WITHHELD } : resource,
-    ),
+  const values = new Set(secretValues);
+  const held = (value: unknown) => holdsSecretValue(value, values, keyed);
+  const heldOld = (change: FieldChange) =>
+    change.old !== undefined && change.old !== WITHHELD && held(change.old);
+  const actions = plan.actions.some((action) => action.changes.some(heldOld))
+    ? plan.actions.map((action) =>
+        action.changes.some(heldOld)
+          ? {
+              ...action,
+              changes: action.changes.map((change) =>
+                heldOld(change) ? { ...change, old: WITHHELD } : change,
+              ),
+            }
+          : action,
+      )
+    : plan.actions;
+  const unmanaged = plan.unmanaged.some((resource) => held(resource.name))
+    ? plan.unmanaged.map((resource) => (held(resource.name) ? { ...resource, name: WITHHELD } : resource))
+    : plan.unmanaged;
+  return actions === plan.actions && unmanaged === plan.unmanaged ? plan : { ...plan, actions, unmanaged };
+}
+
+/**
+ * The texts in a plan (changes, the requests' bodies, unmanaged names) whose keyed digest is
+ * among `secretValues`: secrets the config no longer names, found again in what the server holds.
+ * A request may carry one the plan does not change (a workflow's PUT carries every step as the
+ * server holds it): registered with the masker, each is masked wherever the plan is shown.
+ */
+export function heldTextsOf(
+  plan: Plan,
+  secretValues: readonly string[] | undefined,
+  keyed: KeyedDigest,
+): string[] {
+  if (secretValues === undefined || secretValues.length === 0) return [];
+  const values = new Set(secretValues);
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === "string") {
+      if (values.has(keyed(value))) found.add(value);
+    } else if (Array.isArray(value)) for (const each of value) visit(each);
+    else if (value !== null && typeof value === "object")
+      for (const each of Object.values(value)) visit(each);
   };
+  for (const action of plan.actions) {
+    for (const change of action.changes) visit([change.old, change.new]);
+    for (const request of action.requests) visit(request.body);
+  }
+  for (const resource of plan.unmanaged) visit(resource.name);
+  return [...found];
 }

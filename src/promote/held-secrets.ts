@@ -9,7 +9,7 @@
 
 import { canonicalJson } from "../canonical.js";
 import { parseStepField, stepField } from "../kinds/workflow/steps-canonical.js";
-import { WITHHELD } from "../plan/held-secrets.js";
+import { holdsSecretValue, WITHHELD } from "../plan/held-secrets.js";
 import type { FieldChange } from "../plan/model.js";
 import type { KeyedDigest, Protect } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
@@ -39,12 +39,16 @@ export function withholdPromotionSecrets(
     return diff.map((change) => {
       const step = parseStepField(change.field);
       const secretStep = step !== undefined && isSecretName(step.step);
-      if (!secretStep && !isHeld(held, change.field)) return change;
+      const whole = secretStep || isHeld(held, change.field);
+      // Or a side holding such a text elsewhere (a workflow's group, by a name that held one).
+      const side = (value: unknown) => whole || (names.size > 0 && holdsSecretValue(value, names, keyed));
+      const [old, next] = [change.old !== undefined && side(change.old), side(change.new)];
+      if (!whole && !old && !next) return change;
       return {
         ...change,
         ...(secretStep ? { field: stepField(WITHHELD, step.field) } : {}),
-        ...(change.old !== undefined ? { old: WITHHELD } : {}),
-        new: WITHHELD,
+        ...(old ? { old: WITHHELD } : {}),
+        ...(next ? { new: WITHHELD } : {}),
       };
     });
   };
@@ -58,10 +62,10 @@ export function withholdPromotionSecrets(
     const key = each.key ?? each.identifier;
     const held = heldOf(key === undefined ? undefined : `${each.kind}/${key}`);
     const diff = withheldDiff(held, each.diff);
-    // A name is withheld by its digest too: a group has no key or identifier to look up.
+    // A text the state names is withheld by its digest too (a group has no key or identifier).
     const withheld = (f: PromotedField) =>
       f.value !== undefined &&
-      (heldField(held, f.field) || (typeof f.value === "string" && isSecretName(f.value)));
+      (heldField(held, f.field) || (names.size > 0 && holdsSecretValue(f.value, names, keyed)));
     const fields = each.fields.map((f) => (withheld(f) ? { ...f, value: WITHHELD } : f));
     const name = isSecretName(each.name) ? WITHHELD : each.name;
     return { ...each, name, fields, ...(diff !== undefined ? { diff } : {}) };

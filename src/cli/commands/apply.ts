@@ -171,7 +171,7 @@ async function applyLocked(
   if (prepared === undefined) return EXIT.ok;
   const { session, plan, state, alreadyApplied = [] } = prepared;
   try {
-    const recorder = new StateRecorder(state, session.statePath, session.protect);
+    const recorder = new StateRecorder(state, session.statePath, session.protect, session.keyed);
     await recordFindings(recorder, session, plan, prepared.complete === true);
     const report = await runWithSignals(context, plan, args, (progress, stop, abort) =>
       executePlan({
@@ -250,7 +250,7 @@ async function planNow(
     if (args.output === "json") context.terminal.err(show);
     else context.terminal.out(show);
     if (!hasChanges(plan)) {
-      const recorder = new StateRecorder(state, session.statePath, session.protect);
+      const recorder = new StateRecorder(state, session.statePath, session.protect, session.keyed);
       await recordFindings(recorder, session, plan, args.target.length === 0);
       if (args.output === "json") context.terminal.out(renderReportJson(emptyReport()));
       else context.terminal.out("No changes. Nothing to apply.\n");
