@@ -5,7 +5,10 @@
 // registers any more. The state file therefore names (never holds) the fields an apply sent such a
 // value to, and the planner withholds their old side. A field's name may hold a secret itself (a
 // step named from the environment names its fields): such a name is kept as its keyed digest
-// (Protect), as the state keeps values. Pure: desired and state in, names out.
+// (Protect), as the state keeps values. Where no field record reaches (a request carrying a step
+// as the server holds it, a group named in a workflow's field, an unmanaged name), the texts
+// themselves are found again by their keyed digests (the state's secretValues). Pure: desired,
+// state and plan in; names, digests and withheld plans out.
 import type { JsonValue } from "../canonical.js";
 import type { DesiredState } from "../config/model.js";
 import { desiredItemsOf } from "../kinds/desired-items.js";

@@ -63,12 +63,19 @@ async function stateOf(dir: string): Promise<{ text: string; heldSecrets?: Recor
   return { text, heldSecrets: JSON.parse(text).heldSecrets };
 }
 
+/** A fresh organization with the config applied while HOOK held the secret. */
+async function appliedWithSecret() {
+  const test = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
+  const applied = await test.run(["apply", "--env", "development", "--auto-approve"], {
+    env: { HOOK: SECRET },
+  });
+  expect(applied.code, applied.stderr).toBe(0);
+  return { run: test.run, dir: test.workspace.dir };
+}
+
 describe("a secret the config stops naming", () => {
   it("is withheld from every plan of the field, applies from a saved plan, and is released once in sync", async () => {
-    const { run, workspace } = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
-    const dir = workspace.dir;
-    const applied = await run(["apply", "--env", "development", "--auto-approve"], { env: { HOOK: SECRET } });
-    expect(applied.code, applied.stderr).toBe(0);
+    const { run, dir } = await appliedWithSecret();
     const first = await stateOf(dir);
     expect(first.heldSecrets).toEqual(HELD);
     expect(first.text).not.toContain(SECRET);
@@ -154,11 +161,7 @@ describe("a secret the config stops naming", () => {
   });
 
   it("keeps a field the whole config's apply still plans to change, and one of a resource applied with --target", async () => {
-    const { run, workspace } = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
-    const dir = workspace.dir;
-    expect(
-      (await run(["apply", "--env", "development", "--auto-approve"], { env: { HOOK: SECRET } })).code,
-    ).toBe(0);
+    const { run, dir } = await appliedWithSecret();
     await writeFile(join(dir, "notiform.yaml"), configWith("public"));
     // Only the topic is applied: every other held field is still the secret on the server.
     const targeted = await run([
@@ -179,11 +182,7 @@ describe("a secret the config stops naming", () => {
   });
 
   it("withholds the name of a resource the config stops managing, in the unmanaged list", async () => {
-    const { run, workspace } = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
-    const dir = workspace.dir;
-    expect(
-      (await run(["apply", "--env", "development", "--auto-approve"], { env: { HOOK: SECRET } })).code,
-    ).toBe(0);
+    const { run, dir } = await appliedWithSecret();
     // The topic leaves the config (notiform never deletes): the server keeps its name.
     const without = configWith("public").replace(
       /- key: order-updates\n.*\n/,
@@ -202,11 +201,10 @@ describe("a secret the config stops naming", () => {
   });
 
   it("withholds Production's old side in a promotion's diff, and Development's where it still holds one", async () => {
-    const { run, workspace } = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
-    const dir = workspace.dir;
-    const hook = { env: { HOOK: SECRET } };
-    expect((await run(["apply", "--env", "development", "--auto-approve"], hook)).code).toBe(0);
-    const promoted = await run(["promote", "--env", "development", "--auto-approve"], hook);
+    const { run, dir } = await appliedWithSecret();
+    const promoted = await run(["promote", "--env", "development", "--auto-approve"], {
+      env: { HOOK: SECRET },
+    });
     expect(promoted.code, promoted.stderr).toBe(0);
     await writeFile(join(dir, "notiform.yaml"), configWith("public"));
     expect((await run(["apply", "--env", "development", "--auto-approve"])).code).toBe(0);
@@ -238,11 +236,7 @@ describe("a secret the config stops naming", () => {
   });
 
   it("exports a value the server still holds of one as REDACTED, with a warning, and keeps the record", async () => {
-    const { run, workspace } = await cliTest({ ...FRESH.options, config: configWith("${HOOK}") });
-    const dir = workspace.dir;
-    expect(
-      (await run(["apply", "--env", "development", "--auto-approve"], { env: { HOOK: SECRET } })).code,
-    ).toBe(0);
+    const { run, dir } = await appliedWithSecret();
     // The variable is gone before the config was applied without it: the server holds every value.
     await writeFile(join(dir, "notiform.yaml"), configWith("public"));
     const exported = await run(["export", "--env", "development", "--dir", "exported"]);
