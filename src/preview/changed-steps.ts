@@ -71,13 +71,16 @@ export function changedSteps(
     const liveSteps = workflow?.steps ?? [];
     const index = liveSteps.findIndex((step, i) => liveStepName(step, i) === item.step.name);
     const step = index < 0 ? undefined : liveSteps[index];
+    const template =
+      step === undefined
+        ? undefined
+        : (liveTemplateOf(step, layoutIdentifiersOf(live.kinds.workflow)) as StepTemplateSpec);
     out.set(item.base, {
-      template:
-        step === undefined
-          ? undefined
-          : (liveTemplateOf(step, layoutIdentifiersOf(live.kinds.workflow)) as StepTemplateSpec),
+      template,
       inputs,
-      ...(step !== undefined && rendersHeldSecret(heldSecrets, item) ? { withheld: true as const } : {}),
+      ...(template !== undefined && rendersHeldSecret(heldSecrets, item, template)
+        ? { withheld: true as const }
+        : {}),
     });
   }
   return out;
@@ -85,20 +88,24 @@ export function changedSteps(
 
 /**
  * Whether the step's live side renders a field that held a value from the environment when last
- * applied: one of the step's own (or the workflow's list of steps), or, for an email, any layout's
- * or the branding's (which of them the server wraps it in is the server's to say).
+ * applied: one of the step's own (or the workflow's list of steps), or, for an email, one of the
+ * layout its live template names, or the branding's (which a layout may show).
  */
-function rendersHeldSecret(heldSecrets: StateFile["heldSecrets"], item: MessageStep): boolean {
+function rendersHeldSecret(
+  heldSecrets: StateFile["heldSecrets"],
+  item: MessageStep,
+  template: StepTemplateSpec,
+): boolean {
   if (heldSecrets === undefined) return false;
   const own = ownRecord(heldSecrets, `workflow/${item.workflow.key}`) ?? [];
   // A step's field whose name held a secret is kept as a keyed digest: which step is not known.
   const ofStep = (field: string) =>
     field === STEPS_FIELD || isKeyedDigest(field) || parseStepField(field)?.step === item.step.name;
   if (own.some(ofStep)) return true;
-  return (
-    item.channel === "email" &&
-    Object.keys(heldSecrets).some((id) => id.startsWith("layout/") || id.startsWith("branding/"))
-  );
+  if (item.channel !== "email") return false;
+  const layout =
+    template.layout === undefined ? undefined : ownRecord(heldSecrets, `layout/${template.layout}`);
+  return layout !== undefined || Object.keys(heldSecrets).some((id) => id.startsWith("branding/"));
 }
 
 /** Layouts and branding as the server holds them (what the plan read). */

@@ -28,6 +28,9 @@ layouts:
   - identifier: brand
     name: Brand
     content: "<html><body><!-- ${value} -->{{{body}}}</body></html>"
+  - identifier: plain
+    name: Plain
+    content: "<html><body>{{{body}}}</body></html>"
 tenants:
   - identifier: acme-eu
     name: Acme Europe
@@ -48,6 +51,12 @@ workflows:
           subject: "Order {{orderId}} shipped"
           content: "<p>Order {{orderId}} shipped</p>"
           layout: brand
+      - name: plain-email
+        type: email
+        template:
+          subject: "Sent ${value === "public" ? "v2" : "v1"}"
+          content: "<p>Sent</p>"
+          layout: plain
 `;
 }
 
@@ -111,6 +120,8 @@ describe("a secret the config stops naming", () => {
     expect(markdown).toContain(
       "`order-shipped / email` | email | _(held back: it held a value from the environment)_ |",
     );
+    // An email on a layout that held none, whose own fields held none, is rendered as ever.
+    expect(markdown).toContain("| `order-shipped / plain-email` | email | `Sent v1` | `Sent v2` |");
     const step = JSON.parse(await readFile(join(site, "order-shipped", "in-app.json"), "utf8"));
     expect(step.examples[0].before).toEqual({ error: expect.stringContaining("held back"), withheld: true });
 
