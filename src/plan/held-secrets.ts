@@ -54,18 +54,37 @@ export function withholdHeldSecrets(
   protect: Protect,
 ): PlanAction[] {
   if (heldSecrets === undefined || Object.keys(heldSecrets).length === 0) return actions;
-  return actions.map((action) => {
+  return withholdOld(actions, (action) => {
     const record = ownRecord(heldSecrets, action.id);
-    if (record === undefined) return action;
+    if (record === undefined) return undefined;
     const held = new Set(record);
-    const withheld = (change: PlanAction["changes"][number]) =>
-      change.old !== undefined && held.has(nameAsKept(change.field, protect));
-    if (!action.changes.some(withheld)) return action;
-    return {
-      ...action,
-      changes: action.changes.map((change) => (withheld(change) ? { ...change, old: WITHHELD } : change)),
-    };
+    return (change) => held.has(nameAsKept(change.field, protect));
   });
+}
+
+/**
+ * The actions with the old side of each change `withheldIn(action)` picks withheld (undefined:
+ * none of that action's); the very list, and each action, where none is.
+ */
+function withholdOld(
+  actions: PlanAction[],
+  withheldIn: (action: PlanAction) => ((change: FieldChange) => boolean) | undefined,
+): PlanAction[] {
+  let any = false;
+  const out = actions.map((action) => {
+    const withheld = withheldIn(action);
+    if (withheld === undefined) return action;
+    let changed = false;
+    const changes = action.changes.map((change) => {
+      if (change.old === undefined || change.old === WITHHELD || !withheld(change)) return change;
+      changed = true;
+      return { ...change, old: WITHHELD };
+    });
+    if (!changed) return action;
+    any = true;
+    return { ...action, changes };
+  });
+  return any ? out : actions;
 }
 
 /** A field's name as heldSecrets keeps it: itself, or its keyed digest when it holds a secret. */
@@ -138,19 +157,13 @@ export function secretValuesBeforeApply(
   keyed: KeyedDigest,
 ): string[] {
   const values = new Set(recorded ?? []);
-  const add = (value: JsonValue | undefined): void => {
-    if (typeof value === "string") {
-      if (holds?.(value) === true) values.add(keyed(value));
-    } else if (Array.isArray(value)) for (const each of value) add(each);
-    else if (value !== null && typeof value === "object")
-      for (const key of Object.keys(value)) add(value[key]);
-  };
   if (holds !== undefined) {
     for (const kind of KINDS) {
       for (const item of desiredItemsOf(registry[kind] as KindModule<Kind>, desired)) {
         for (const field of Object.keys(item.fields)) {
           const value = item.fields[field] as JsonValue;
-          if (holds(value)) add(value);
+          if (!holds(value)) continue;
+          for (const text of textsIn(value)) if (holds(text)) values.add(keyed(text));
         }
       }
     }
@@ -163,10 +176,16 @@ export function secretValuesBeforeApply(
  * anywhere inside it.
  */
 export function holdsSecretValue(value: unknown, values: ReadonlySet<string>, keyed: KeyedDigest): boolean {
-  if (typeof value === "string") return values.has(keyed(value));
-  if (Array.isArray(value)) return value.some((each) => holdsSecretValue(each, values, keyed));
-  if (value === null || typeof value !== "object") return false;
-  return Object.values(value).some((each) => holdsSecretValue(each, values, keyed));
+  for (const text of textsIn(value)) if (values.has(keyed(text))) return true;
+  return false;
+}
+
+/** Every string inside a plain JSON value (object keys aside). */
+function* textsIn(value: unknown): Generator<string> {
+  if (typeof value === "string") yield value;
+  else if (Array.isArray(value)) for (const each of value) yield* textsIn(each);
+  else if (value !== null && typeof value === "object")
+    for (const each of Object.values(value)) yield* textsIn(each);
 }
 
 /**
@@ -182,20 +201,7 @@ export function withholdSecretValues(
   if (secretValues === undefined || secretValues.length === 0) return plan;
   const values = new Set(secretValues);
   const held = (value: unknown) => holdsSecretValue(value, values, keyed);
-  const heldOld = (change: FieldChange) =>
-    change.old !== undefined && change.old !== WITHHELD && held(change.old);
-  const actions = plan.actions.some((action) => action.changes.some(heldOld))
-    ? plan.actions.map((action) =>
-        action.changes.some(heldOld)
-          ? {
-              ...action,
-              changes: action.changes.map((change) =>
-                heldOld(change) ? { ...change, old: WITHHELD } : change,
-              ),
-            }
-          : action,
-      )
-    : plan.actions;
+  const actions = withholdOld(plan.actions, () => (change) => held(change.old));
   const unmanaged = plan.unmanaged.some((resource) => held(resource.name))
     ? plan.unmanaged.map((resource) => (held(resource.name) ? { ...resource, name: WITHHELD } : resource))
     : plan.unmanaged;
@@ -216,12 +222,8 @@ export function heldTextsOf(
   if (secretValues === undefined || secretValues.length === 0) return [];
   const values = new Set(secretValues);
   const found = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (typeof value === "string") {
-      if (values.has(keyed(value))) found.add(value);
-    } else if (Array.isArray(value)) for (const each of value) visit(each);
-    else if (value !== null && typeof value === "object")
-      for (const each of Object.values(value)) visit(each);
+  const visit = (value: unknown) => {
+    for (const text of textsIn(value)) if (values.has(keyed(text))) found.add(text);
   };
   for (const action of plan.actions) {
     for (const change of action.changes) visit([change.old, change.new]);

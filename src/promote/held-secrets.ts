@@ -11,26 +11,26 @@ import { canonicalJson } from "../canonical.js";
 import { parseStepField, stepField } from "../kinds/workflow/steps-canonical.js";
 import { holdsSecretValue, WITHHELD } from "../plan/held-secrets.js";
 import type { FieldChange } from "../plan/model.js";
-import type { KeyedDigest, Protect } from "../secrets/keyed-digest.js";
+import type { KeyedDigest } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
 import type { PromotedField, Promotion, PromotionEntry } from "./model.js";
 
 export function withholdPromotionSecrets(
   promotion: Promotion,
   state: Pick<StateFile, "heldSecrets" | "secretValues">,
-  protect: Protect,
   keyed: KeyedDigest,
 ): Promotion {
   const heldSecrets = state.heldSecrets ?? {};
   const names = new Set(state.secretValues ?? []);
   if (Object.keys(heldSecrets).length === 0 && names.size === 0) return promotion;
-  const isSecretName = (name: string) => names.size > 0 && names.has(keyed(name));
+  // A text the state names, anywhere in a value (a name, a side, a field's value).
+  const holdsText = (value: unknown) => names.size > 0 && holdsSecretValue(value, names, keyed);
   const heldOf = (id: string | undefined) =>
     new Set(id === undefined ? [] : (ownRecord(heldSecrets, id) ?? []));
-  // A field as kept (itself, or the keyed digest of a name holding a secret, whether or not the
-  // config still names that secret: its digest is found without it).
+  // A field as kept: itself, or (a name holding a secret) its keyed digest, which is found
+  // whether or not the config still names that secret.
   const isHeld = (held: ReadonlySet<string>, field: string) =>
-    held.has(field) || held.has(String(protect(field))) || held.has(keyed(canonicalJson(field)));
+    held.has(field) || held.has(keyed(canonicalJson(field)));
   const withheldDiff = (held: ReadonlySet<string>, diff: FieldChange[] | undefined) => {
     if (diff === undefined || (held.size === 0 && names.size === 0)) return diff;
     // Both sides: Production's, and Development's, which still holds the secret where the
@@ -38,10 +38,10 @@ export function withholdPromotionSecrets(
     // A step named by a secret is shown as steps["********"], whatever its fields.
     return diff.map((change) => {
       const step = parseStepField(change.field);
-      const secretStep = step !== undefined && isSecretName(step.step);
+      const secretStep = step !== undefined && holdsText(step.step);
       const whole = secretStep || isHeld(held, change.field);
       // Or a side holding such a text elsewhere (a workflow's group, by a name that held one).
-      const side = (value: unknown) => whole || (names.size > 0 && holdsSecretValue(value, names, keyed));
+      const side = (value: unknown) => whole || holdsText(value);
       const [old, next] = [change.old !== undefined && side(change.old), side(change.new)];
       if (!whole && !old && !next) return change;
       return {
@@ -55,7 +55,7 @@ export function withholdPromotionSecrets(
   // A change's own fields are coarser than the plan's (preferenceSettings, not .sms): a field
   // is withheld when it or a field inside it is held.
   const heldField = (held: ReadonlySet<string>, field: string) =>
-    held.has(String(protect(field))) ||
+    isHeld(held, field) ||
     [...held].some((name) => name.startsWith(`${field}.`) || name.startsWith(`${field}[`));
   const entry = (each: PromotionEntry): PromotionEntry => {
     // A managed entity by its config key; another by its identifier, as its config entry had it.
@@ -64,10 +64,9 @@ export function withholdPromotionSecrets(
     const diff = withheldDiff(held, each.diff);
     // A text the state names is withheld by its digest too (a group has no key or identifier).
     const withheld = (f: PromotedField) =>
-      f.value !== undefined &&
-      (heldField(held, f.field) || (names.size > 0 && holdsSecretValue(f.value, names, keyed)));
+      f.value !== undefined && (heldField(held, f.field) || holdsText(f.value));
     const fields = each.fields.map((f) => (withheld(f) ? { ...f, value: WITHHELD } : f));
-    const name = isSecretName(each.name) ? WITHHELD : each.name;
+    const name = holdsText(each.name) ? WITHHELD : each.name;
     return { ...each, name, fields, ...(diff !== undefined ? { diff } : {}) };
   };
   return {

@@ -101,7 +101,6 @@ describe("withholdPromotionSecrets", () => {
         }),
       ]),
       state,
-      unprotected,
       keyed,
     );
     expect(out.entries[0]?.diff).toEqual([
@@ -131,7 +130,6 @@ describe("withholdPromotionSecrets", () => {
         ],
       ),
       { ...state, heldSecrets: { "layout/brand": ["description"] } },
-      unprotected,
       keyed,
     );
     expect(out.unmanaged.map((e) => [e.name, e.fields])).toEqual([
@@ -142,6 +140,6 @@ describe("withholdPromotionSecrets", () => {
 
   it("returns the very promotion when the state holds nothing", () => {
     const same = promotion([entry({ diff: [{ field: "name", old: SECRET_TEXT, new: "x" }] })]);
-    expect(withholdPromotionSecrets(same, {}, unprotected, keyed)).toBe(same);
+    expect(withholdPromotionSecrets(same, {}, keyed)).toBe(same);
   });
 });

@@ -110,26 +110,37 @@ workflows:
   });
 });
 
-describe("a JSON report of a refused write", () => {
-  it("holds no value from the environment that the server quoted in JSON of its own", async () => {
-    const token = 'Tok"Abc\\Secret42';
-    const config = `version: 1
+/**
+ * A topic named `${prefix} ${NF_TOKEN}` with NF_TOKEN = `token`, on a server that refuses each
+ * topic create with `message(token)`; the CLI of that test.
+ */
+async function refusedTopic(prefix: string, token: string, message: (token: string) => unknown) {
+  const config = `version: 1
 organization: Acme Inc
 topics:
   - key: quoted
-    name: "Quoted \${NF_TOKEN}"
+    name: "${prefix} \${NF_TOKEN}"
 `;
-    const { cli, emulator } = await cliTest({
-      config,
-      env: (keys) => ({ NOTIFORM_API_KEY: keys.development, NF_TOKEN: token }),
-    });
-    const message = `body ${JSON.stringify({ name: `Quoted ${token}` })} refused`;
-    emulator.injectFault({
-      method: "POST",
-      path: "/v1/topics",
-      times: 5,
-      kind: { status: 400, body: { message } },
-    });
+  const { cli, emulator } = await cliTest({
+    config,
+    env: (keys) => ({ NOTIFORM_API_KEY: keys.development, NF_TOKEN: token }),
+  });
+  emulator.injectFault({
+    method: "POST",
+    path: "/v1/topics",
+    times: 10,
+    kind: { status: 400, body: { message: message(token) } },
+  });
+  return cli;
+}
+
+describe("a JSON report of a refused write", () => {
+  it("holds no value from the environment that the server quoted in JSON of its own", async () => {
+    const cli = await refusedTopic(
+      "Quoted",
+      'Tok"Abc\\Secret42',
+      (token) => `body ${JSON.stringify({ name: `Quoted ${token}` })} refused`,
+    );
     const applied = await cli("apply", "--auto-approve", "--output", "json");
     expect(applied.code, applied.stderr).toBe(1);
     expect(applied.stdout).toContain("refused");
@@ -142,27 +153,10 @@ describe("a refused write's message", () => {
     // Ends in a backslash: masked inside the body's JSON text, its HTML form took one half of the
     // `\\` escape, the body no longer parsed, and its raw text was shown, where the value quoted
     // in JSON of the server's own is escaped twice.
-    const token = 'Tok"Abc Secret42\\';
-    const config = `version: 1
-organization: Acme Inc
-topics:
-  - key: quoted
-    name: "Q \${NF_TOKEN}"
-`;
-    const { cli, emulator } = await cliTest({
-      config,
-      env: (keys) => ({ NOTIFORM_API_KEY: keys.development, NF_TOKEN: token }),
-    });
-    const message = [
+    const cli = await refusedTopic("Q", 'Tok"Abc Secret42\\', (token) => [
       `<pre>${token.replace(/"/g, "&quot;")}</pre>`,
       `body ${JSON.stringify({ name: `Q ${token}` })} refused`,
-    ];
-    emulator.injectFault({
-      method: "POST",
-      path: "/v1/topics",
-      times: 10,
-      kind: { status: 400, body: { message } },
-    });
+    ]);
     for (const output of ["text", "json"]) {
       const applied = await cli("apply", "--auto-approve", "--output", output);
       expect(applied.code, applied.stderr).toBe(1);

@@ -149,7 +149,6 @@ async function previewNow(
       args["production-env"],
     ),
     prepared.state,
-    session.protect,
     session.keyed,
   );
   // Values were masked as they were read; the config's own handles (keys) are masked here too.
