@@ -119,6 +119,9 @@ describe("notiform plan guards and failures", () => {
     expect(result.stderr).toMatch(
       /notiform\.yaml:17:9 +workflow password-reset: no workflow with id 64f1c0ffee00000000000bad/,
     );
+    // Workflows can be created (by identifier, with a name): the hint must not say otherwise.
+    expect(result.stderr).not.toContain("cannot be created");
+    expect(result.stderr).toContain("identifier");
   });
 
   it("plans an override update as usual on a spec-only server; apply finds the route missing and says so", async () => {

@@ -131,7 +131,7 @@ export const workflowKind: KindModule<"workflow"> = {
           `workflow ${item.key}: no workflow with id ${id} on the server`,
           {
             pos,
-            hint: "Workflows cannot be created through the API: create it in the dashboard, then put its id here.",
+            hint: "Check the id: ids differ between environments (a promoted workflow is a new record). Or name it by its `identifier` instead: resolved in each environment, and created in Development (with a `name`) when missing.",
           },
         );
       }
