@@ -1,6 +1,6 @@
 // The README is what a newcomer reads; docs/ holds the reference. Both are part of the product:
 // every command and flag their code blocks show exists in the CLI (checked against each
-// command's --help), every relative link resolves (to a file, and to a heading when it names
+// command's --help) and docs/commands.md's synopsis shows every flag a --help lists, every relative link resolves (to a file, and to a heading when it names
 // one), no line is absurdly long, the README stays short and links every page of docs/, its
 // Security section stays a small delimited block, its install lines name no placeholder, its
 // set-up commands are the scripts that exist, and its test command is exactly what CI runs.
@@ -108,6 +108,33 @@ describe("README and docs/", () => {
     expect(flags.length).toBeGreaterThan(6);
     const help = (await runCli(["plan", "--help"], { cwd: ROOT })).stdout;
     for (const flag of flags) expect(help, flag).toContain(flag);
+  });
+
+  it("shows in docs/commands.md's synopsis every flag each command's --help lists", async () => {
+    const text = await read(join(DOCS, "commands.md"));
+    const synopsis = /^```\n([\s\S]*?)^```/m.exec(text)?.[1] ?? "";
+    const common = /common: (.*(?:\n\s+--.*)*)/.exec(synopsis)?.[1] ?? "";
+    // A command's lines: `notiform CMD ...` and the indented lines that continue it.
+    const linesOf = (command: string) =>
+      (new RegExp(`^notiform ${command}\\b.*(?:\\n {8,}.*)*`, "m").exec(synopsis)?.[0] ?? "").replace(
+        /\n\s+common:[\s\S]*/,
+        "",
+      );
+    // The emulator's synopsis ends with "...": docs/emulator.md tables every flag of it.
+    const emulatorDoc = await read(join(DOCS, "emulator.md"));
+    for (const command of commands) {
+      const help = (await runCli([command, "--help"], { cwd: ROOT })).stdout;
+      const options = help.slice(
+        help.indexOf("Options:"),
+        help.search(/\n(Examples|Environment|Seed file):/),
+      );
+      const flags = [...options.matchAll(/^ +(?:-\w, )?(--[a-z][a-z-]*)/gm)].map((m) => m[1] ?? "");
+      const shown = `${command === "emulator" ? emulatorDoc : linesOf(command)}\n${common}`;
+      for (const flag of flags) {
+        if (["--help", "--version", "--color"].includes(flag)) continue;
+        expect(shown, `notiform ${command} ${flag}`).toContain(flag);
+      }
+    }
   });
 });
 
