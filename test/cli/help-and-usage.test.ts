@@ -26,6 +26,12 @@ describe("--help", () => {
     }
   });
 
+  it("names both schemas promote --output json follows: the preview's and the promotion's report", async () => {
+    const help = (await runCli(["promote", "--help"], { cwd })).stdout.replace(/\s+/g, " ");
+    expect(help).toContain("schemas/promotion.schema.json) with --detailed-exitcode or --out");
+    expect(help).toContain("schemas/promotion-result.schema.json");
+  });
+
   it("shows numeric flags as [number], still checked as typed", async () => {
     const help = await runCli(["plan", "--help"], { cwd });
     expect(help.stdout).toMatch(/--concurrency[^\n]*\n?[^\n]*\[number\] \[default: 8\]/);

@@ -53,7 +53,7 @@ const builder = (yargs: Argv) =>
       choices: ["text", "json", "markdown"] as const,
       default: "text" as const,
       describe:
-        "text for people, json for machines (schemas/promotion.schema.json), markdown for a PR or release comment",
+        "text for people; json for machines: the preview (schemas/promotion.schema.json) with --detailed-exitcode or --out, else the report of the promotion (schemas/promotion-result.schema.json); markdown for a PR or release comment",
     })
     .option("out", {
       type: "string",
