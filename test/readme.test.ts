@@ -1,7 +1,7 @@
 // The README is what a newcomer reads; docs/ holds the reference. Both are part of the product:
 // every command and flag their code blocks show exists in the CLI (checked against each
-// command's --help) and docs/commands.md's synopsis shows every flag a --help lists, every relative link resolves (to a file, and to a heading when it names
-// one), no line is absurdly long, the README stays short and links every page of docs/, its
+// command's --help) and docs/commands.md's synopsis shows every flag a --help lists, every
+// relative link resolves (to a file, and to a heading when it names one), no line is absurdly long, the README stays short and links every page of docs/, its
 // Security section stays a small delimited block, its install lines name no placeholder, its
 // set-up commands are the scripts that exist, and its test command is exactly what CI runs.
 // (test/package/ runs the install lines themselves.)

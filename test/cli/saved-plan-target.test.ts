@@ -3,7 +3,7 @@
 // PLAN_TARGET_MISMATCH before any write; what the flags, config and key decide (another URL,
 // another --env) before any request at all. Older plans (format 2, without the organization id)
 // are refused. As processes against the emulator over HTTP.
-import { readFile } from "node:fs/promises";
+import { readFile, rename } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorHandle, startEmulator } from "../../src/emulator/index.js";
 import { PLAN_FORMAT_VERSION } from "../../src/plan/model.js";
@@ -60,6 +60,41 @@ describe("a saved plan's target", () => {
     });
     const validate = validatorOf("plan");
     expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("is applied beside the config it was made from: without its --config, the hint says so", async () => {
+    const { emulator, cli, workspace } = await start();
+    await workspace.write("cfg/.keep", "");
+    await rename(workspace.path("notiform.yaml"), workspace.path("cfg/notiform.yaml"));
+    const planned = await cli([
+      "plan",
+      "--config",
+      "cfg/notiform.yaml",
+      "--env",
+      "development",
+      "--out",
+      "plan.json",
+    ]);
+    expect(planned.code, planned.stderr).toBe(0);
+    emulator.clearRequests();
+    const bare = await cli(["apply", "plan.json", "--env", "development", "--output", "json"]);
+    expect(bare.code).toBe(1);
+    expect(JSON.parse(bare.stdout).error).toMatchObject({
+      code: "CONFIG_NOT_FOUND",
+      message: "config file notiform.yaml not found",
+      hint: expect.stringContaining("pass the same --config (and --env) as the plan"),
+    });
+    expect(emulator.requests).toEqual([]);
+    const applied = await cli([
+      "apply",
+      "plan.json",
+      "--config",
+      "cfg/notiform.yaml",
+      "--env",
+      "development",
+    ]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(emulator.store().topics.map((t) => t.key)).toContain("carried-target");
   });
 
   it("refuses another --env before any request", async () => {

@@ -129,7 +129,10 @@ export const applyCommand = defineCommand({
         await early.lock.release();
       }
     }
-    const loaded = await loadDesired(args, runContext(context, args));
+    const loaded =
+      args.plan === undefined
+        ? await loadDesired(args, runContext(context, args))
+        : await loadForSavedPlan(args, context);
     const statePath = args.state ?? defaultStatePath(loaded.desired.rootFile, loaded.desired.environment);
     return withStateLock(statePath, lockOptions, () => applyLocked(args, context, statePath, loaded));
   },
@@ -167,7 +170,7 @@ async function applyLocked(
   const prepared =
     args.plan === undefined
       ? await planNow(args, context, lockedPath, loaded)
-      : await loadSaved(args, context, loaded ?? (await loadDesired(args, runContext(context, args))));
+      : await loadSaved(args, context, loaded ?? (await loadForSavedPlan(args, context)));
   if (prepared === undefined) return EXIT.ok;
   const { session, plan, state, alreadyApplied = [] } = prepared;
   try {
@@ -271,6 +274,16 @@ function confirm(context: CommandContext): Promise<void> {
     question: "\nApply these changes? Only 'yes' is accepted: ",
     hint: "Pass --auto-approve (as CI does), or apply a reviewed plan file: notiform apply plan.json",
     cancelled: "apply cancelled; nothing was changed",
+  });
+}
+
+/** The config a saved plan is checked against: the one it was made from, named again. */
+async function loadForSavedPlan(args: ApplyArgs, context: CommandContext): Promise<Loaded> {
+  return loadDesired(args, runContext(context, args)).catch((error: unknown) => {
+    if (!(error instanceof NotiformError) || error.code !== "CONFIG_NOT_FOUND") throw error;
+    throw new NotiformError("CONFIG_NOT_FOUND", error.message, {
+      hint: "A saved plan is applied beside the config it was made from, which apply reads again to check the plan is still current: pass the same --config (and --env) as the plan.",
+    });
   });
 }
 
