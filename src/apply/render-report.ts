@@ -19,7 +19,7 @@ export function renderReportText(report: ApplyReport): string {
   const already = report.alreadyApplied ?? [];
   if (already.length > 0)
     lines.push(
-      `${already.length} of the plan's actions were already as desired (an earlier run of the plan applied them) and were not sent again: ${v(already.slice(0, 20).join(", "))}${already.length > 20 ? `, and ${already.length - 20} more` : ""}.`,
+      `${already.length === 1 ? "1 of the plan's actions was already as desired (an earlier run of the plan applied it) and was not sent again" : `${already.length} of the plan's actions were already as desired (an earlier run of the plan applied them) and were not sent again`}: ${v(already.slice(0, 20).join(", "))}${already.length > 20 ? `, and ${already.length - 20} more` : ""}.`,
     );
   const failures = report.results.filter((r) => r.status === "failed");
   if (failures.length > 0) {

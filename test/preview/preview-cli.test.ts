@@ -252,7 +252,7 @@ describe("notiform preview, offline", () => {
     const ws = await offlineWorkspace(config);
     const result = await runCli(["preview"], { cwd: ws.dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("1 message does not render (the server would refuse them):");
+    expect(result.stderr).toContain("1 message does not render (the server would refuse it):");
     expect(result.stderr).toContain("welcome / push (example-1): content: value.split is not a function");
     const page = readFileSync(join(ws.dir, "notiform-preview/welcome/push.preview.html"), "utf8");
     expect(page).toContain("The server would refuse to render this message");

@@ -91,7 +91,7 @@ export const previewCommand = defineCommand({
     }
     if (failed.length > 0)
       context.terminal.err(
-        `${failed.length} message${failed.length === 1 ? " does" : "s do"} not render (the server would refuse them):\n${failed.join("\n")}\n`,
+        `${failed.length === 1 ? "1 message does not render (the server would refuse it)" : `${failed.length} messages do not render (the server would refuse them)`}:\n${failed.join("\n")}\n`,
       );
     if (args.serve) {
       const server = await pipeline.servePreview(previewArgs, run, result, {
