@@ -25,12 +25,18 @@
 import { format } from "date-fns";
 import fc from "fast-check";
 import Handlebars from "handlebars";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { formatDate } from "../../src/render/date-format.js";
 import { loadRenderer } from "../../src/render/index.js";
 
-// The oracle must run on a UTC clock, as the server's does; imports do no Date work.
+// The oracle must run on a UTC clock, as the server's does; imports do no Date work. The zone
+// is given back afterwards: the next test file may run in this same process (vitest.config.ts).
+const zoneBefore = process.env.TZ;
 process.env.TZ = "UTC";
+afterAll(() => {
+  if (zoneBefore === undefined) delete process.env.TZ;
+  else process.env.TZ = zoneBefore;
+});
 if (new Date(0).getTimezoneOffset() !== 0 || new Date(Date.UTC(2024, 6, 1)).getTimezoneOffset() !== 0)
   throw new Error("the date-fns oracle must run in UTC");
 
