@@ -98,6 +98,16 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** The flags that say where the config is (every command that reads one). */
 export type ConfigArgs = Pick<SessionArgs, "config" | "env" | "allow-include-outside">;
 
+/** The config a saved plan is checked against: the one it was made from, named again. */
+export async function loadDesiredOfSavedPlan(args: ConfigArgs, context: RunContext) {
+  return loadDesired(args, context).catch((error: unknown) => {
+    if (!(error instanceof NotiformError) || error.code !== "CONFIG_NOT_FOUND") throw error;
+    throw new NotiformError("CONFIG_NOT_FOUND", error.message, {
+      hint: "A saved plan is applied beside the config it was made from, which apply reads again to check the plan is still current: pass the same --config (and --env) as the plan.",
+    });
+  });
+}
+
 export async function loadDesired(args: ConfigArgs, context: RunContext, onParsed?: LoadOptions["onParsed"]) {
   const options = {
     configPath: args.config,

@@ -31,6 +31,7 @@ import {
 import {
   describeMalformedKey,
   loadDesired,
+  loadDesiredOfSavedPlan,
   openSession,
   organizationOf,
   planTargetOf,
@@ -132,7 +133,7 @@ export const applyCommand = defineCommand({
     const loaded =
       args.plan === undefined
         ? await loadDesired(args, runContext(context, args))
-        : await loadForSavedPlan(args, context);
+        : await loadDesiredOfSavedPlan(args, runContext(context, args));
     const statePath = args.state ?? defaultStatePath(loaded.desired.rootFile, loaded.desired.environment);
     return withStateLock(statePath, lockOptions, () => applyLocked(args, context, statePath, loaded));
   },
@@ -170,7 +171,11 @@ async function applyLocked(
   const prepared =
     args.plan === undefined
       ? await planNow(args, context, lockedPath, loaded)
-      : await loadSaved(args, context, loaded ?? (await loadForSavedPlan(args, context)));
+      : await loadSaved(
+          args,
+          context,
+          loaded ?? (await loadDesiredOfSavedPlan(args, runContext(context, args))),
+        );
   if (prepared === undefined) return EXIT.ok;
   const { session, plan, state, alreadyApplied = [] } = prepared;
   try {
@@ -274,16 +279,6 @@ function confirm(context: CommandContext): Promise<void> {
     question: "\nApply these changes? Only 'yes' is accepted: ",
     hint: "Pass --auto-approve (as CI does), or apply a reviewed plan file: notiform apply plan.json",
     cancelled: "apply cancelled; nothing was changed",
-  });
-}
-
-/** The config a saved plan is checked against: the one it was made from, named again. */
-async function loadForSavedPlan(args: ApplyArgs, context: CommandContext): Promise<Loaded> {
-  return loadDesired(args, runContext(context, args)).catch((error: unknown) => {
-    if (!(error instanceof NotiformError) || error.code !== "CONFIG_NOT_FOUND") throw error;
-    throw new NotiformError("CONFIG_NOT_FOUND", error.message, {
-      hint: "A saved plan is applied beside the config it was made from, which apply reads again to check the plan is still current: pass the same --config (and --env) as the plan.",
-    });
   });
 }
 
