@@ -596,7 +596,8 @@ export function over(first: Generated, second: Generated): Generated {
 
 /** The config's text: `header` (version, organization, environments) and the kinds. */
 export function yamlOf(header: string, generated: Generated): string {
-  return `${header}${exportYaml(generated.body)}`;
+  // An empty body adds nothing: YAML would write it as `{}`, which cannot follow the header's keys.
+  return Object.keys(generated.body).length === 0 ? header : `${header}${exportYaml(generated.body)}`;
 }
 
 /** A failed step of a run, with everything needed to reproduce it: the output, the config, its files. */
