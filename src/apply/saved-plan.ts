@@ -299,7 +299,7 @@ export async function refreshSavedPlan(
     input.state.secretValues,
     input.keyed,
   );
-  input.masker.addAll(heldTextsOf(fresh, input.state.secretValues, input.keyed));
+  input.masker.addAll(heldTextsOf(fresh, input.state.secretValues, input.keyed, (t) => input.masker.mask(t)));
   // Each saved action's fresh one: the next, in plan order, whose masked id is its id (two
   // resources keyed by values from the environment are both topic/******** in the file).
   const byMaskedId = new Map<string, PlanAction[]>();

@@ -111,7 +111,9 @@ export async function preparePlan(
       session,
     );
     // Secrets the config no longer names that a request carries as the server holds them.
-    context.masker.addAll(heldTextsOf(planned, state.secretValues, session.keyed));
+    context.masker.addAll(
+      heldTextsOf(planned, state.secretValues, session.keyed, (t) => context.masker.mask(t)),
+    );
     const plan = withIdentifiers(planned, resolved);
     if (args.verbose) {
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

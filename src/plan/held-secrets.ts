@@ -213,17 +213,21 @@ export function withholdSecretValues(
  * among `secretValues`: secrets the config no longer names, found again in what the server holds.
  * A request may carry one the plan does not change (a workflow's PUT carries every step as the
  * server holds it): registered with the masker, each is masked wherever the plan is shown.
+ * Not a text `mask` already changes: it holds a value the config still names, which is masked
+ * as ever ("new ********"). Masked whole, it would read otherwise once recorded, and a saved
+ * plan re-run after an interrupted apply (which records what it sends first) would be stale.
  */
 export function heldTextsOf(
   plan: Plan,
   secretValues: readonly string[] | undefined,
   keyed: KeyedDigest,
+  mask: (text: string) => string,
 ): string[] {
   if (secretValues === undefined || secretValues.length === 0) return [];
   const values = new Set(secretValues);
   const found = new Set<string>();
   const visit = (value: unknown) => {
-    for (const text of textsIn(value)) if (values.has(keyed(text))) found.add(text);
+    for (const text of textsIn(value)) if (values.has(keyed(text)) && mask(text) === text) found.add(text);
   };
   for (const action of plan.actions) {
     for (const change of action.changes) visit([change.old, change.new]);

@@ -29,9 +29,19 @@ describe("heldTextsOf", () => {
       ],
       unmanaged: [{ kind: "topic", key: "t", name: SECRET_TEXT }],
     } as unknown as Plan;
-    expect(heldTextsOf(plan, secretValues, keyed)).toEqual([SECRET_TEXT]);
-    expect(heldTextsOf(plan, [], keyed)).toEqual([]);
-    expect(heldTextsOf(plan, [keyedDigest("another key")(SECRET_TEXT)], keyed)).toEqual([]);
+    const unchanged = (text: string) => text;
+    expect(heldTextsOf(plan, secretValues, keyed, unchanged)).toEqual([SECRET_TEXT]);
+    expect(heldTextsOf(plan, [], keyed, unchanged)).toEqual([]);
+    expect(heldTextsOf(plan, [keyedDigest("another key")(SECRET_TEXT)], keyed, unchanged)).toEqual([]);
+  });
+
+  it("leaves a held text that holds a value the masker still knows to the masker", () => {
+    const plan = {
+      actions: [{ changes: [{ field: "name", old: "Orders", new: SECRET_TEXT }], requests: [] }],
+      unmanaged: [],
+    } as unknown as Plan;
+    const masking = (text: string) => text.replaceAll("tok_9f8e7d", "********");
+    expect(heldTextsOf(plan, secretValues, keyed, masking)).toEqual([]);
   });
 });
 

@@ -226,4 +226,33 @@ workflows:
     expect(JSON.parse(rerun.stdout).alreadyApplied).toEqual(["layout/novu-default-layout"]);
     expect((await test.run(["plan", ...dev, "--detailed-exitcode"])).code).toBe(0);
   }, 60_000);
+
+  it("a plan sending values from the environment applies the rest (what the killed run recorded first changes nothing)", async () => {
+    const fresh = twoEnvironments("Secret Inc");
+    const secret = "tok_4k1ll3d";
+    const token = ["$", "{NF_TOKEN}"].join("");
+    const topic = (name: string) => `${fresh.header}topics:\n  - key: alerts\n    name: "${name} ${token}"\n`;
+    const test = await cliTest({
+      ...fresh.options,
+      config: topic("Alerts"),
+      env: () => ({ ...fresh.options.env?.(fresh.keys), NF_TOKEN: secret }),
+    });
+    const dev = ["--env", "development"];
+    expect((await test.run(["apply", ...dev, "--auto-approve"])).code).toBe(0);
+    // A rename and two creates, each sending a text that holds the value: the killed run records
+    // them all before its first write, and the re-run's fresh plan must still read as the saved one.
+    const tenants = ["s", "t"].map((t) => `  - identifier: tenant-${t}\n    name: "Tenant ${token}"\n`);
+    await test.workspace.write("notiform.yaml", `${topic("Alerts renamed")}tenants:\n${tenants.join("")}`);
+    expect((await test.run(["plan", ...dev, "--out", "plan.json"])).code).toBe(0);
+    const before = writes(test).length;
+    const killed = await test.run(["apply", "plan.json", ...dev, "--concurrency", "1"], {
+      onSpawn: killWhen(() => writes(test).length > before),
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    const rerun = await test.run(["apply", "plan.json", ...dev, "--output", "json"]);
+    expect(rerun.code, rerun.stdout).toBe(0);
+    expect(JSON.parse(rerun.stdout).counts.failed).toBe(0);
+    expect(rerun.stdout).not.toContain(secret);
+    expect((await test.run(["plan", ...dev, "--detailed-exitcode"])).code).toBe(0);
+  }, 60_000);
 });
