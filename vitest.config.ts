@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup/leaves-nothing.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
@@ -16,7 +17,8 @@ export default defineConfig({
     // graph per file. The suite is CPU-bound on two cores, and a fresh graph per file (each
     // file's imports of src/, the emulator, fast-check) cost about a sixth of its CPU time. So a
     // test file leaves no process state behind: no environment variable, timer mock or spy
-    // outlives it. Checked with the files in random orders (`--sequence.shuffle.files`).
+    // outlives it (test/setup/leaves-nothing.ts fails a file that leaves one). Checked with the
+    // files in random orders too (`--sequence.shuffle.files`).
     isolate: false,
   },
 });
