@@ -266,7 +266,7 @@ function mapStrings(value: unknown, map: (text: string) => string): unknown {
  * the config no longer names, so nothing else knows it: exported as it is, it would be written
  * into a file meant for git, or slugged into a key or a file name.
  */
-export function withholdSecretValues(
+export function redactSecretValues(
   live: unknown,
   secretValues: readonly string[],
   keyed: (text: string) => string,

@@ -16,7 +16,7 @@ import { readLive } from "../kinds/read-live.js";
 import { requestsOf } from "../kinds/requests.js";
 import type { Masker } from "../mask.js";
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan } from "../nesting.js";
-import { heldTextsOf, withholdSecretValues } from "../plan/held-secrets.js";
+import { withholdAndMaskSecretValues } from "../plan/held-secrets.js";
 import { isPlanContentSealed, keyPlanDigests } from "../plan/key-plan-digests.js";
 import { maskAction, maskKeys } from "../plan/mask-plan.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanTarget, summarizePlan } from "../plan/model.js";
@@ -283,7 +283,7 @@ export async function refreshSavedPlan(
   });
 
   // Withheld and masked as the plan was when saved (prepare-plan.ts): what it shows is compared.
-  const fresh = withholdSecretValues(
+  const fresh = withholdAndMaskSecretValues(
     keyPlanDigests(
       planChanges({
         desired: input.desired,
@@ -298,8 +298,8 @@ export async function refreshSavedPlan(
     ),
     input.state.secretValues,
     input.keyed,
+    input.masker,
   );
-  input.masker.addAll(heldTextsOf(fresh, input.state.secretValues, input.keyed, (t) => input.masker.mask(t)));
   // Each saved action's fresh one: the next, in plan order, whose masked id is its id (two
   // resources keyed by values from the environment are both topic/******** in the file).
   const byMaskedId = new Map<string, PlanAction[]>();

@@ -11,10 +11,10 @@ import { NotiformError } from "../errors.js";
 import {
   type KnownSecrets,
   REDACTED,
+  redactSecretValues,
   StandIns,
   scrubExport,
   variablesOf,
-  withholdSecretValues,
 } from "../export-secrets.js";
 import { exportDocuments, exportHeader } from "../kinds/export-live.js";
 import { readLive } from "../kinds/read-live.js";
@@ -65,7 +65,7 @@ export async function runExport(
     const hidden = standIns === undefined ? live : standIns.hide(live);
     // Then the secrets the config no longer names, which the server still holds (the state's).
     const held = await heldSecretsOf(session);
-    const withheld = withholdSecretValues(hidden, held.secretValues ?? [], session.keyed);
+    const withheld = redactSecretValues(hidden, held.secretValues ?? [], session.keyed);
     if (withheld > 0)
       context.note(
         `warning: ${withheld} value${withheld === 1 ? "" : "s"} the server holds held a value from the environment when last applied, which the config no longer names (the state file's secretValues); written as ${REDACTED}: set ${withheld === 1 ? "it" : "them"} in the config, with \${VAR}, before applying this export\n`,

@@ -7,7 +7,7 @@ import type { PlanWarning } from "../kinds/plan-action.js";
 import { readLive, startReadAhead } from "../kinds/read-live.js";
 import { type ResolvedIdentifiers, resolveDesired } from "../kinds/resolve-desired.js";
 import type { LoadedOn } from "../loader/load-beside.js";
-import { heldTextsOf, withholdSecretValues } from "../plan/held-secrets.js";
+import { withholdAndMaskSecretValues } from "../plan/held-secrets.js";
 import { keyPlanDigests } from "../plan/key-plan-digests.js";
 import type { Plan } from "../plan/model.js";
 import { type PlanInTurns, selectTargets, startPlan } from "../plan/plan-changes.js";
@@ -102,17 +102,15 @@ export async function preparePlan(
     }
     const read = performance.now();
     const during = planning.progress();
+    // Secrets the config no longer names, which the server still holds (the state's record).
     const planned = withSessionWarnings(
-      withholdSecretValues(
+      withholdAndMaskSecretValues(
         keyPlanDigests(planning.finish(), session.keyed),
         state.secretValues,
         session.keyed,
+        context.masker,
       ),
       session,
-    );
-    // Secrets the config no longer names that a request carries as the server holds them.
-    context.masker.addAll(
-      heldTextsOf(planned, state.secretValues, session.keyed, (t) => context.masker.mask(t)),
     );
     const plan = withIdentifiers(planned, resolved);
     if (args.verbose) {

@@ -15,7 +15,7 @@ import { desiredItemsOf } from "../kinds/desired-items.js";
 import type { KindModule } from "../kinds/kind.js";
 import type { FieldChange, PlanAction } from "../kinds/plan-action.js";
 import { KINDS, registry } from "../kinds/registry.js";
-import { MASK } from "../mask.js";
+import { MASK, type Masker } from "../mask.js";
 import type { KeyedDigest, Protect } from "../secrets/keyed-digest.js";
 import { ownRecord, type StateFile } from "../state/model.js";
 import type { Kind, Plan } from "./model.js";
@@ -193,7 +193,7 @@ function* textsIn(value: unknown): Generator<string> {
  * reach it: an unmanaged resource's name, and the old side of a change that holds one elsewhere
  * (a workflow's group, named by a group name that held a secret).
  */
-export function withholdSecretValues(
+function withholdSecretValues(
   plan: Plan,
   secretValues: readonly string[] | undefined,
   keyed: KeyedDigest,
@@ -206,6 +206,23 @@ export function withholdSecretValues(
     ? plan.unmanaged.map((resource) => (held(resource.name) ? { ...resource, name: WITHHELD } : resource))
     : plan.unmanaged;
   return actions === plan.actions && unmanaged === plan.unmanaged ? plan : { ...plan, actions, unmanaged };
+}
+
+/**
+ * The plan as it is shown of the texts the state's secretValues name: withheld where an old side
+ * or an unmanaged name holds one (withholdSecretValues), and each one it still carries registered
+ * with `masker` (heldTextsOf). A plan and a saved plan's fresh one are both made so: the saved
+ * one is compared as it was shown.
+ */
+export function withholdAndMaskSecretValues(
+  plan: Plan,
+  secretValues: readonly string[] | undefined,
+  keyed: KeyedDigest,
+  masker: Masker,
+): Plan {
+  const withheld = withholdSecretValues(plan, secretValues, keyed);
+  masker.addAll(heldTextsOf(withheld, secretValues, keyed, (text) => masker.mask(text)));
+  return withheld;
 }
 
 /**
