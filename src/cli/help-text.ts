@@ -14,9 +14,19 @@ const ENVIRONMENT = {
   NO_COLOR: "set to anything: no colour (as --no-color)",
   GITHUB_SHA: "the commit named in --output markdown (as --commit)",
   NOTIFORM_CHROME: "the Chrome/Chromium for --screenshots (else chromium, google-chrome on PATH)",
+  HTTPS_PROXY: "the proxy for an https:// API (HTTP_PROXY for http://; either case), as curl reads them",
+  NO_PROXY: "hosts reached directly, not through the proxy (either case; docs/networking.md)",
+  NODE_EXTRA_CA_CERTS: "a PEM file of certificate authorities to trust too: a server behind a private CA",
 } as const;
 
-const API = ["NOTIFORM_API_KEY", "NOTIFORM_API_URL"] as const;
+/** What a command that talks to the API reads: the key, the URL and the way there. */
+const API = [
+  "NOTIFORM_API_KEY",
+  "NOTIFORM_API_URL",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "NODE_EXTRA_CA_CERTS",
+] as const;
 
 const HELP: Record<string, CommandHelp> = {
   validate: {
