@@ -119,6 +119,13 @@ function toProblem(file: YamlFile, error: ErrorObject, sensitive: ReadonlySet<st
   switch (error.keyword) {
     case "additionalProperties": {
       const property = String(params.additionalProperty);
+      if (property === "<<")
+        return {
+          ...base,
+          field: fieldPath([...segments, property]),
+          message: `${label}: YAML merge keys ("<<: *anchor") are not supported: config files are YAML 1.2, which has none; write the fields out, or alias a whole value ("preferenceSettings: *anchor")`,
+          pos: positionAt(file, [...segments, property], true),
+        };
       const known = Object.keys(
         (error.parentSchema as { properties?: object } | undefined)?.properties ?? {},
       );
