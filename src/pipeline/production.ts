@@ -25,7 +25,7 @@ export async function withProductionDiff(
   environmentName: string,
 ): Promise<Promotion> {
   if (!promotion.entries.some((entry) => COMPARED_KINDS.includes(entry.kind))) return promotion;
-  const production = await connectProduction(args, context, environmentName);
+  const production = await connectProduction(args, context, environmentName, session.desired.apiKeyEnv);
   const mask = <T>(value: T) => maskDeep(value, context.masker);
   if ("why" in production) {
     const warning = `Production was not read (${production.why}): the workflows and layouts show the fields their changes set, not a diff against Production, and a layout change the server nests in a workflow's is not shown`;
@@ -50,6 +50,8 @@ async function connectProduction(
   args: SessionArgs,
   context: RunContext,
   name: string,
+  /** The variable this run's (Development's) key came from. */
+  runKeyEnv: string,
 ): Promise<ProductionReader> {
   let loaded: Awaited<ReturnType<typeof loadDesired>>;
   try {
@@ -68,9 +70,14 @@ async function connectProduction(
     const environment = await unlessUnsupported(client.getCurrentEnvironment());
     if (environment?.name.toLowerCase() === "production") return { client };
     await client.close();
-    return {
-      why: `the ${name} environment's key reaches ${environment?.name ?? "an unnamed environment"}, not Production`,
-    };
+    const reaches = environment?.name ?? "an unnamed environment";
+    // What a config exported once per environment with NOTIFORM_API_KEY comes to: both
+    // environments read the one variable, so Production's side is read with Development's key.
+    if (desired.apiKeyEnv === runKeyEnv)
+      return {
+        why: `the ${name} environment reads its key from ${runKeyEnv}, as this run does, and it reaches ${reaches}; give ${name} a variable of its own (apiKeyEnv: NOTIFORM_API_KEY_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}) and set it to the Production key`,
+      };
+    return { why: `the ${name} environment's key reaches ${reaches}, not Production` };
   } catch (error) {
     await client.close();
     throw error;

@@ -80,4 +80,20 @@ describe("promote --output markdown", () => {
       "Production was not read (NOTIFORM_API_KEY_PRODUCTION, the production environment's key, is not set)",
     );
   });
+
+  it("when production reads the key from Development's variable (an export run twice with one variable), says to give it its own", async () => {
+    const { cli, run, workspace } = await setup();
+    expect((await cli(["apply", "--env", "development", "--auto-approve"])).code).toBe(0);
+    const shared = config("Order shipped v2").replace(
+      "apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION",
+      "apiKeyEnv: NOTIFORM_API_KEY_DEVELOPMENT",
+    );
+    expect(shared).not.toContain("NOTIFORM_API_KEY_PRODUCTION");
+    await workspace.write("notiform.yaml", shared);
+    const preview = await run(["promote", "--env", "development", "--detailed-exitcode"]);
+    expect(preview.code, preview.stderr).toBe(2);
+    expect(preview.stdout).toContain(
+      "Production was not read (the production environment reads its key from NOTIFORM_API_KEY_DEVELOPMENT, as this run does, and it reaches Development; give production a variable of its own (apiKeyEnv: NOTIFORM_API_KEY_PRODUCTION) and set it to the Production key)",
+    );
+  });
 });
