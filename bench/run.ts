@@ -13,7 +13,8 @@
 // topics under the hosted Free-plan limit (20/s, burst +10 %) within 1.1x of requests / limit
 // with no 429; plan within 1.05x of the floor script (the content scenario 1.08x; each the median
 // of three interleaved rounds of the plan and its floor), its first request within
-// 150 ms of process start (the median of the rounds') and planning + output within 100 ms of the last answer; 50,000 resources offline in under 2 s wall and 2 s CPU with peak RSS under 300 MB; a preview of 1,000 workflows x 4 message steps, and validate of that config,
+// 50 ms of the floor script's first request (the median of the rounds': Node's start and
+// undici's load; see FIRST_REQUEST_OVER_FLOOR_MS) and planning + output within 100 ms of the last answer; 50,000 resources offline in under 2 s wall and 2 s CPU with peak RSS under 300 MB; a preview of 1,000 workflows x 4 message steps, and validate of that config,
 // each under 2 s wall.
 import { loadavg } from "node:os";
 import { benchApplyScale } from "./apply-scale.js";
@@ -25,6 +26,20 @@ import { benchPlanScale, LATENCY_MS } from "./plan-scale.js";
 import { benchPreviewScale } from "./preview-scale.js";
 
 const json = process.argv.includes("--json");
+
+/**
+ * How much later than the floor script's first request the plan's may leave (ms). Issue 36 set
+ * "within 150 ms of process start" when notiform's left at 90 ms on node:http, and asked for the
+ * target to be restated with the number if undici's load costs more. An absolute time measures
+ * the machine: on this project's 2-core machine (2026-11-27) the last node:http build
+ * (c494b9a) leaves at 181 to 210 ms, this one at 208 to 252 ms, and the floor
+ * script (bare undici) at 159 to 211 ms (three runs each, alternated); a bare script's first
+ * request through undici's index leaves about 200 ms after its spawn, through node:http about
+ * 65 ms. So the target is what notiform may add to the floor script's: its bundle, the flags,
+ * the config worker's start, the state file, with room for the ~20 ms a median of three
+ * process starts still moves by here.
+ */
+const FIRST_REQUEST_OVER_FLOOR_MS = 50;
 const log = (text: string) => {
   if (!json) process.stderr.write(`${text}\n`);
 };
@@ -53,7 +68,8 @@ const targets = {
   planWithin12xIdeal: plan.ratioToIdeal <= 1.2,
   planMinimalRequests: plan.requests <= plan.minimalRequests,
   planWithin105xFloor: plan.ratioToFloor <= 1.05,
-  planFirstRequestWithin150ms: plan.firstRequestMs <= 150,
+  planFirstRequestWithin50msOfFloor:
+    plan.firstRequestMs <= plan.floorFirstRequestMs + FIRST_REQUEST_OVER_FLOOR_MS,
   planAfterLastAnswerWithin100ms: plan.afterLastAnswerMs <= 100,
   contentWithin108xFloor: content.ratioToFloor <= 1.08,
   contentWithin11xFloor: content.ratioToFloor <= 1.1,
@@ -106,7 +122,7 @@ if (json) {
     [
       "plan: first request / last answer",
       `${s(plan.firstRequestMs)} / ${s(plan.lastAnswerMs)}`,
-      `requests in flight on average ${plan.meanInFlight.toFixed(2)} of ${plan.concurrency}; first request (median of ${plan.firstRequestsMs.length} rounds: ${plan.firstRequestsMs.map(s).join(", ")}) target 0.15 s ${ok(targets.planFirstRequestWithin150ms)} (the floor script's: ${s(plan.floorFirstRequestMs)})`,
+      `requests in flight on average ${plan.meanInFlight.toFixed(2)} of ${plan.concurrency}; first request (median of ${plan.firstRequestsMs.length} rounds: ${plan.firstRequestsMs.map(s).join(", ")}) the floor script's ${s(plan.floorFirstRequestMs)}, target its + ${s(FIRST_REQUEST_OVER_FLOOR_MS)} ${ok(targets.planFirstRequestWithin50msOfFloor)}`,
     ],
     [
       "plan: after the last answer (planning + output)",
