@@ -75,6 +75,27 @@ describe("checkTemplate", () => {
     ]);
   });
 
+  it("reports an unknown helper where Handlebars never evaluates it: a hash key's later value, a block parameter's argument", () => {
+    // A hash key given twice keeps its first value; the later one's code is never emitted, so
+    // the template renders. Like a misspelt helper in an {{#if false}} branch, it is reported:
+    // the checks read the text, not one render's path through it.
+    const dropped = '{{titlecase x k="abc" k=(quals x)}}';
+    expect(() => renderer.renderSms({ content: dropped }, { payload: { x: "a" } })).not.toThrow();
+    expect(renderer.checkTemplate(dropped).map((p) => p.message)).toEqual([
+      'Missing helper: "quals" (did you mean "equals"?)',
+    ]);
+    // A block parameter as the callee is a value: its arguments are never evaluated either.
+    const value = "{{#with @root as |uppercase|}}{{uppercase (upercase x)}}{{/with}}";
+    expect(() => renderer.renderSms({ content: value }, { payload: { x: "a" } })).not.toThrow();
+    expect(renderer.checkTemplate(value).map((p) => p.message)).toEqual([
+      'Missing helper: "upercase" (did you mean "uppercase"?)',
+    ]);
+    const first = '{{titlecase x k=(quals x) k="abc"}}';
+    expect(() => renderer.renderSms({ content: first }, { payload: { x: "a" } })).toThrow(
+      /Missing helper: "quals"/,
+    );
+  });
+
   it("reports a parse error alone, with the engine's message and where it stopped", () => {
     expect(renderer.checkTemplate("ok\n{{matrix.0.1}}")).toEqual([
       {

@@ -14,7 +14,10 @@
 //   - if, unless, each, with and the server's equals called inline or as a sub-expression with
 //     positional arguments throw whatever their arguments (no block: options.fn/inverse missing);
 //   - `{{> p}}` throws (no partial registered) unless an inline partial may define it;
-//     `{{#> p}}fallback{{/p}}` renders its fallback; `{{* name}}` throws unless `inline`.
+//     `{{#> p}}fallback{{/p}}` renders its fallback; `{{* name}}` throws unless `inline`;
+//   - a hash key given twice keeps its first value: the later values are never evaluated, so a
+//     sub-expression there sits in a region that never runs (as in `{{#if false}}`); so do the
+//     arguments of a block parameter used as a callee (the value is pushed alone).
 import type { BareProbe, CallKind, Generated, Node, Piece, Region, Verdict } from "./template-grammar.js";
 
 /** The server's helpers (src/render/helper-names.ts, restated: the oracle is written apart). */
@@ -121,7 +124,7 @@ class Writer {
     scope: ReadonlySet<string>,
   ): Verdict {
     const start = this.out.length;
-    const built = callText(call);
+    const built = callText(call, scope);
     this.out += open + built.text + close;
     const verdict = this.verdict(call, kind, scope);
     this.pieces.push({ start, end: this.out.length, region, verdict, text: open + built.text + close });
@@ -131,7 +134,7 @@ class Writer {
       this.pieces.push({
         start: subStart,
         end: subStart + sub.len,
-        region,
+        region: sub.dropped ? "never" : region,
         verdict: this.verdict(sub.call, "sub", scope),
         text,
       });
@@ -241,27 +244,41 @@ class Writer {
 
 interface Built {
   text: string;
-  /** Each sub-expression's span, relative to the text's start. */
-  subs: { rel: number; len: number; call: Call }[];
+  /**
+   * Each sub-expression's span, relative to the text's start; dropped: Handlebars never
+   * evaluates it, being (or being inside) the value of a hash key given earlier in the same hash
+   * (the first value is kept; the later ones' code is never emitted) or an argument of a block
+   * parameter used as a callee.
+   */
+  subs: { rel: number; len: number; call: Call; dropped: boolean }[];
 }
 
-function callText(call: Call): Built {
+function callText(call: Call, scope: ReadonlySet<string>): Built {
   let text = call.callee.v;
   const subs: Built["subs"] = [];
-  const add = (prefix: string, param: Param) => {
+  // A block parameter as the callee is a value, not a call: the compiler pushes the value alone
+  // (classifySexpr: simple), so none of its arguments is ever evaluated.
+  const name = call.callee.k === "lit" ? call.callee.v.replace(/^"|"$/g, "") : call.callee.v;
+  const value = call.callee.k !== "path" && scope.has(name);
+  const add = (prefix: string, param: Param, dropped: boolean) => {
     text += prefix;
     if (param.k !== "sub") {
       text += param.v;
       return;
     }
-    const inner = callText(param.call);
+    const inner = callText(param.call, scope);
     const at = text.length;
-    subs.push({ rel: at, len: inner.text.length + 2, call: param.call });
-    for (const sub of inner.subs) subs.push({ ...sub, rel: at + 1 + sub.rel });
+    subs.push({ rel: at, len: inner.text.length + 2, call: param.call, dropped });
+    for (const sub of inner.subs)
+      subs.push({ ...sub, rel: at + 1 + sub.rel, dropped: dropped || sub.dropped });
     text += `(${inner.text})`;
   };
-  for (const param of call.params) add(" ", param);
-  for (const [key, value] of call.hash) add(` ${key}=`, value);
+  for (const param of call.params) add(" ", param, value);
+  const keys = new Set<string>();
+  for (const [key, param] of call.hash) {
+    add(` ${key}=`, param, value || keys.has(key));
+    keys.add(key);
+  }
   return { text, subs };
 }
 
