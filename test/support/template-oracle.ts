@@ -101,7 +101,7 @@ class Writer {
               : "depends";
       return positional > 0 ? "fails" : "depends";
     }
-    const name = call.callee.k === "lit" ? call.callee.v.replace(/^"|"$/g, "") : call.callee.v;
+    const name = simpleName(call);
     if (scope.has(name)) return "renders";
     if (HOOKS.has(name)) return "fails";
     if (KNOWN.has(name))
@@ -253,13 +253,17 @@ interface Built {
   subs: { rel: number; len: number; call: Call; dropped: boolean }[];
 }
 
+/** A name or literal callee's simple name (a literal is the name of its text: transformLiteralToPath). */
+function simpleName(call: Call): string {
+  return call.callee.k === "lit" ? call.callee.v.replace(/^"|"$/g, "") : call.callee.v;
+}
+
 function callText(call: Call, scope: ReadonlySet<string>): Built {
   let text = call.callee.v;
   const subs: Built["subs"] = [];
   // A block parameter as the callee is a value, not a call: the compiler pushes the value alone
   // (classifySexpr: simple), so none of its arguments is ever evaluated.
-  const name = call.callee.k === "lit" ? call.callee.v.replace(/^"|"$/g, "") : call.callee.v;
-  const value = call.callee.k !== "path" && scope.has(name);
+  const value = call.callee.k !== "path" && scope.has(simpleName(call));
   const add = (prefix: string, param: Param, dropped: boolean) => {
     text += prefix;
     if (param.k !== "sub") {
